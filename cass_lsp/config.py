@@ -1,0 +1,149 @@
+"""Every setting of cass-lsp, in one fully-defaulted msgspec Struct tree (camelCase on the wire).
+
+A client may send nothing, part of the tree, or bad values: missing keys take defaults, and each bad
+key is dropped (its default kept) and reported by name, so the rest of the configuration still applies.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any, Literal
+
+import msgspec
+
+from cass_lsp.translate.profile import TargetProfile, TranslateOptions
+
+SECTION = "cass"
+"""The settings section: `cass.target.arch` in VS Code, `settings = { cass = {...} }` in Neovim."""
+
+
+class DiagnosticsSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
+    enabled: bool = True
+    debounce_ms: int = 250
+
+
+class ToolArgs(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
+    nvcc: list[str] = msgspec.field(default_factory=list)
+    clang: list[str] = msgspec.field(default_factory=list)
+
+
+class AsmSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
+    targets: list[str] = msgspec.field(default_factory=lambda: ["sm_90", "gfx1100"])
+    compile_on_open: bool = True
+    hover_wait_ms: int = 1500
+    hover_max_instructions: int = 8
+    timeout_seconds: float = 60.0
+    compile_commands: str | None = None
+    extra_args: ToolArgs = msgspec.field(default_factory=ToolArgs)
+    cache_max_mb: int = 256
+
+
+class ModelSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
+    path: str | None = None
+    backend: Literal["llama", "openai"] = "llama"
+    url: str | None = None
+    context_size: int = 8192
+    threads: int = 0
+    max_tokens: int = 2048
+    temperature: float = 0.0
+
+
+class VerifySettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
+    on_save: bool = True
+    watch_files: bool = False
+    run_programs: bool = False
+    timeout_seconds: float = 120.0
+    max_jobs: int = 1
+
+
+class Settings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
+    target: TargetProfile = msgspec.field(default_factory=TargetProfile)
+    translate: TranslateOptions = msgspec.field(default_factory=TranslateOptions)
+    diagnostics: DiagnosticsSettings = msgspec.field(default_factory=DiagnosticsSettings)
+    asm: AsmSettings = msgspec.field(default_factory=AsmSettings)
+    model: ModelSettings = msgspec.field(default_factory=ModelSettings)
+    verify: VerifySettings = msgspec.field(default_factory=VerifySettings)
+    max_parse_bytes: int = 4_000_000
+    log_level: Literal["error", "warning", "info", "debug"] = "warning"
+
+
+_ERROR_PATH = re.compile(r"at `\$((?:\.[A-Za-z_][\w]*|\[\d+\])*)`")
+_UNKNOWN_FIELD = re.compile(r"unknown field `([^`]+)`")
+_PATH_PART = re.compile(r"\.([A-Za-z_]\w*)|\[(\d+)\]")
+
+
+def _error_path(error: msgspec.ValidationError) -> list[str | int]:
+    message = str(error)
+    match = _ERROR_PATH.search(message)
+    path: list[str | int] = []
+    if match:
+        for name, index in _PATH_PART.findall(match.group(1)):
+            path.append(name if name else int(index))
+    unknown = _UNKNOWN_FIELD.search(message)
+    if unknown:
+        path.append(unknown.group(1))
+    return path
+
+
+def _drop(data: Any, path: list[str | int]) -> bool:
+    """Remove the value at `path`; a bad list element drops its whole list. False if nothing to drop."""
+    first_index = next((i for i, part in enumerate(path) if isinstance(part, int)), len(path))
+    keys = path[:first_index]
+    if not keys:
+        return False
+    parent = data
+    for key in keys[:-1]:
+        if not isinstance(parent, dict) or key not in parent:
+            return False
+        parent = parent[key]
+    if isinstance(parent, dict) and keys[-1] in parent:
+        del parent[keys[-1]]
+        return True
+    return False
+
+
+def _dotted(path: list[str | int]) -> str:
+    text = SECTION
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text
+
+
+def load_settings(raw: Any) -> tuple[Settings, list[str]]:
+    """Settings from a client's JSON value, and a message for each bad key that was dropped."""
+    if raw is None:
+        return Settings(), []
+    if not isinstance(raw, dict):
+        return Settings(), [f"{SECTION}: expected an object of settings, got {type(raw).__name__}; using defaults"]
+    data = copy.deepcopy(raw)
+    problems: list[str] = []
+    for _ in range(64):
+        try:
+            return msgspec.convert(data, Settings), problems
+        except msgspec.ValidationError as error:
+            path = _error_path(error)
+            reason = str(error).split(" - at ")[0]
+            if reason.startswith("Object contains unknown field"):
+                reason = "unknown setting"
+            problems.append(f"{_dotted(path)}: {reason}; using the default")
+            if not _drop(data, path):
+                break
+    return Settings(), [*problems, f"{SECTION}: too many invalid settings; using defaults"]
+
+
+def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """Deep-merge client setting objects (later sources win key by key)."""
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of the settings; the VS Code extension builds its `contributes.configuration` from it."""
+    schema: dict[str, Any] = msgspec.json.schema(Settings)
+    return schema

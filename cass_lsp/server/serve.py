@@ -1,0 +1,24 @@
+"""`cass-lsp serve`: the language server over stdio (default) or loopback TCP."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (default)")
+    mode.add_argument("--tcp", action="store_true", help="listen on a TCP socket instead")
+    parser.add_argument("--host", default="127.0.0.1", help="TCP address (loopback by default)")
+    parser.add_argument("--port", type=int, default=2087, help="TCP port")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cass_lsp.server import create_server
+
+    server = create_server()
+    if args.tcp:
+        server.start_tcp(args.host, args.port)
+    else:
+        server.start_io()
+    return 0

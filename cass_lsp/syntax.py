@@ -1,0 +1,59 @@
+"""The tree-sitter CUDA language, parsers and the project's queries.
+
+Node type names live only in ``grammars/*.scm``; Python code asks for captures by name.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import tree_sitter
+import tree_sitter_cuda
+
+_PACKAGED_GRAMMARS = Path(__file__).parent / "grammars"
+_SOURCE_GRAMMARS = Path(__file__).parent.parent / "grammars"
+
+
+@functools.cache
+def language() -> tree_sitter.Language:
+    return tree_sitter.Language(tree_sitter_cuda.language())
+
+
+def new_parser() -> tree_sitter.Parser:
+    """A fresh parser: parsers are not thread-safe, so each worker takes its own."""
+    return tree_sitter.Parser(language())
+
+
+def parse(source: bytes, old_tree: tree_sitter.Tree | None = None) -> tree_sitter.Tree:
+    parser = new_parser()
+    return parser.parse(source) if old_tree is None else parser.parse(source, old_tree)
+
+
+def grammars_dir() -> Path:
+    return _PACKAGED_GRAMMARS if _PACKAGED_GRAMMARS.is_dir() else _SOURCE_GRAMMARS
+
+
+@functools.cache
+def query(name: str) -> tree_sitter.Query:
+    """The compiled query ``grammars/<name>.scm``."""
+    text = (grammars_dir() / f"{name}.scm").read_text(encoding="utf-8")
+    return tree_sitter.Query(language(), text)
+
+
+def captures(
+    query_name: str, node: tree_sitter.Node, byte_range: tuple[int, int] | None = None
+) -> dict[str, list[tree_sitter.Node]]:
+    cursor = tree_sitter.QueryCursor(query(query_name))
+    if byte_range is not None:
+        cursor.set_byte_range(*byte_range)
+    return cursor.captures(node)
+
+
+def matches(
+    query_name: str, node: tree_sitter.Node, byte_range: tuple[int, int] | None = None
+) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
+    cursor = tree_sitter.QueryCursor(query(query_name))
+    if byte_range is not None:
+        cursor.set_byte_range(*byte_range)
+    return cursor.matches(node)
