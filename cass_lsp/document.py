@@ -83,11 +83,10 @@ class Constructs(msgspec.Struct, frozen=True):
     includes: list[IncludeInfo]
     asm_blocks: list[Span]
     shared: list[SharedDecl]
-    api_uses: list[ApiUse]
     macros: list[SharedDecl]
 
 
-EMPTY_CONSTRUCTS = Constructs([], [], [], [], [], [], [])
+EMPTY_CONSTRUCTS = Constructs([], [], [], [], [], [])
 
 
 class TextChange(msgspec.Struct, frozen=True):
@@ -150,6 +149,7 @@ class CudaDocument:
         self._lines_known_to = 0  # byte offset up to which _line_starts is complete
         self.tree: tree_sitter.Tree | None = None
         self._constructs: Constructs | None = None
+        self._api_uses: list[ApiUse] | None = None
         self._replace_all(text)
 
     # ------------------------------------------------------------------ text
@@ -225,6 +225,7 @@ class CudaDocument:
 
     def _reparse(self) -> None:
         self._constructs = None
+        self._api_uses = None
         if self.too_large:
             log.warning(
                 "%s: %d bytes is over the parse limit (%d); syntax features are off for it",
@@ -322,6 +323,12 @@ class CudaDocument:
             self._constructs = extract_constructs(self.tree) if self.tree else EMPTY_CONSTRUCTS
         return self._constructs
 
+    @property
+    def api_uses(self) -> list[ApiUse]:
+        if self._api_uses is None:
+            self._api_uses = extract_api_uses(self.tree) if self.tree else []
+        return self._api_uses
+
     def function_at(self, offset: int) -> FunctionInfo | None:
         """The innermost function definition containing the offset."""
         best: FunctionInfo | None = None
@@ -336,7 +343,7 @@ class CudaDocument:
         return next((launch for launch in self.constructs.launches if launch.span.contains(offset)), None)
 
     def api_use_at(self, offset: int) -> ApiUse | None:
-        return next((use for use in self.constructs.api_uses if use.span.contains(offset)), None)
+        return next((use for use in self.api_uses if use.span.contains(offset)), None)
 
     def word_at(self, offset: int) -> tuple[str, Span] | None:
         source = self._source
@@ -384,7 +391,6 @@ def extract_constructs(tree: tree_sitter.Tree) -> Constructs:
     asm_blocks: list[Span] = []
     shared: list[SharedDecl] = []
     macros: list[SharedDecl] = []
-    api_uses: dict[int, ApiUse] = {}
     for _, caps in syntax.matches("document", tree.root_node):
         if "function" in caps:
             name_node = caps["function.name"][0]
@@ -408,15 +414,12 @@ def extract_constructs(tree: tree_sitter.Tree) -> Constructs:
             shared.append(SharedDecl(name, _span(caps["shared"][0])))
         elif "macro" in caps:
             macros.append(SharedDecl(_text(caps["macro.name"][0]), _span(caps["macro"][0])))
-        else:
-            _collect_api_use(caps, api_uses)
     return Constructs(
         functions=functions,
         launches=launches,
         includes=includes,
         asm_blocks=asm_blocks,
         shared=shared,
-        api_uses=sorted(api_uses.values(), key=lambda use: use.span.start),
         macros=macros,
     )
 
@@ -428,13 +431,15 @@ _API_CAPTURE_KINDS: tuple[tuple[str, ApiKind], ...] = (
 )
 
 
-def _collect_api_use(caps: dict[str, list[tree_sitter.Node]], found: dict[int, ApiUse]) -> None:
+def extract_api_uses(tree: tree_sitter.Tree) -> list[ApiUse]:
+    found: dict[int, ApiUse] = {}
+    caps = syntax.captures("api", tree.root_node)
     for capture, kind in _API_CAPTURE_KINDS:
         for node in caps.get(capture, []):
             name = _text(node)
-            if not looks_like_cuda_api(name):
-                continue
-            previous = found.get(node.start_byte)
             # a call capture is more specific than the bare identifier capture of the same node
-            if previous is None or (previous.kind == "identifier" and kind != "identifier"):
+            if looks_like_cuda_api(name) and (
+                node.start_byte not in found or found[node.start_byte].kind == "identifier"
+            ):
                 found[node.start_byte] = ApiUse(name, kind, _span(node))
+    return sorted(found.values(), key=lambda use: use.span.start)

@@ -28,9 +28,5 @@
                (init_declarator declarator: [(identifier) (array_declarator declarator: (identifier))] @shared.name)
                (_)]) @shared
 
-; Identifiers that may name CUDA API: calls, types, and other uses (enums, macros, constants).
-(call_expression function: (identifier) @api.call)
-(type_identifier) @api.type
-(identifier) @api.identifier
 (preproc_def name: (identifier) @macro.name) @macro
 (preproc_function_def name: (identifier) @macro.name) @macro

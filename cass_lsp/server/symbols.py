@@ -2,52 +2,67 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 from lsprotocol import types
 
-from cass_lsp.document import CudaDocument, FunctionInfo, LaunchInfo
+from cass_lsp.document import CudaDocument, LaunchInfo, Span
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import offset, span_range
 
 _SPACE_DETAIL = {"global": "__global__", "device": "__device__", "host_device": "__host__ __device__", "host": ""}
 
 
-def _function_symbol(doc: CudaDocument, function: FunctionInfo) -> types.DocumentSymbol:
-    children = [
-        types.DocumentSymbol(
-            name=f"{launch.kernel}{launch.config}",
-            detail="kernel launch",
-            kind=types.SymbolKind.Event,
-            range=span_range(doc, launch.span),
-            selection_range=span_range(doc, launch.name_span),
-        )
-        for launch in doc.constructs.launches
-        if function.span.contains(launch.span.start)
-    ]
-    children += [
-        types.DocumentSymbol(
-            name=shared.name or "__shared__",
-            detail="__shared__",
-            kind=types.SymbolKind.Variable,
-            range=span_range(doc, shared.span),
-            selection_range=span_range(doc, shared.span),
-        )
-        for shared in doc.constructs.shared
-        if function.span.contains(shared.span.start)
-    ]
+def _child_symbol(
+    doc: CudaDocument, name: str, detail: str, kind: types.SymbolKind, span: Span, selection: Span
+) -> types.DocumentSymbol:
     return types.DocumentSymbol(
-        name=function.name,
-        detail=_SPACE_DETAIL[function.space],
-        kind=types.SymbolKind.Function,
-        range=span_range(doc, function.span),
-        selection_range=span_range(doc, function.name_span),
-        children=children,
+        name=name, detail=detail, kind=kind, range=span_range(doc, span), selection_range=span_range(doc, selection)
     )
 
 
 def document_symbols(doc: CudaDocument) -> list[types.DocumentSymbol]:
-    return [_function_symbol(doc, function) for function in doc.constructs.functions]
+    """Functions with their kernel launches and __shared__ declarations as children."""
+    functions = sorted(doc.constructs.functions, key=lambda f: f.span.start)
+    starts = [f.span.start for f in functions]
+    children: list[list[types.DocumentSymbol]] = [[] for _ in functions]
+
+    def add(at: int, symbol: types.DocumentSymbol) -> None:
+        index = bisect.bisect_right(starts, at) - 1
+        if index >= 0 and functions[index].span.contains(at):
+            children[index].append(symbol)
+
+    for launch in doc.constructs.launches:
+        add(
+            launch.span.start,
+            _child_symbol(
+                doc,
+                f"{launch.kernel}{launch.config}",
+                "kernel launch",
+                types.SymbolKind.Event,
+                launch.span,
+                launch.name_span,
+            ),
+        )
+    for shared in doc.constructs.shared:
+        add(
+            shared.span.start,
+            _child_symbol(
+                doc, shared.name or "__shared__", "__shared__", types.SymbolKind.Variable, shared.span, shared.span
+            ),
+        )
+    return [
+        types.DocumentSymbol(
+            name=function.name,
+            detail=_SPACE_DETAIL[function.space],
+            kind=types.SymbolKind.Function,
+            range=span_range(doc, function.span),
+            selection_range=span_range(doc, function.name_span),
+            children=sorted(kids, key=lambda c: (c.range.start.line, c.range.start.character)),
+        )
+        for function, kids in zip(functions, children, strict=True)
+    ]
 
 
 def _flatten(uri: str, symbols: Sequence[types.DocumentSymbol], container: str | None) -> list[types.SymbolInformation]:

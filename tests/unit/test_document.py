@@ -57,7 +57,7 @@ def test_launches_includes_shared_asm_and_api_uses() -> None:
     assert [i.path for i in c.includes] == ["cuda_runtime.h", "helpers.cuh"]
     assert [s.name for s in c.shared] == ["tile"]
     assert len(c.asm_blocks) == 1
-    uses = [(u.name, u.kind) for u in c.api_uses]
+    uses = [(u.name, u.kind) for u in d.api_uses]
     assert ("cudaMalloc", "call") in uses and ("cudaFree", "call") in uses
     assert ("cudaStream_t", "type") in uses
 
