@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Set up cass-lsp on Debian 12 (x86_64, as root): Debian's AMD toolchain, a .venv in the repo with the
+# package, the NVIDIA toolchain wheels and the model runtime, then the generated device libraries and
+# the ROCm 7.1 headers in the user cache. Idempotent: a second run only checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+
+APT_PACKAGES=(
+  python3 python3-venv python3-dev build-essential cmake git
+  clang-19 lld-19 llvm-19 libamdhip64-dev rocm-device-libs
+  libhipsparse-dev libhiprand-dev librocrand-dev librocprim-dev librocsparse-dev
+  neovim
+)
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  log "apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  log "creating .venv with $($PYTHON --version)"
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+# llama-cpp-python builds from source (no wheel for this platform); pip keeps the built wheel in its
+# cache, so later runs reuse it.
+log "installing cass-lsp with its NVIDIA, model and dev extras (first run: llama.cpp builds, several minutes)"
+.venv/bin/python -m pip install -q -e '.[nvidia,model,dev]'
+
+log "preparing the AMD device libraries and the ROCm 7.1 headers"
+.venv/bin/python -m cass_lsp.toolchains setup --rocm71
+log "done: .venv/bin/cass-lsp is ready"
