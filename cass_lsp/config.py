@@ -146,4 +146,15 @@ def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 def json_schema() -> dict[str, Any]:
     """JSON Schema of the settings; the VS Code extension builds its `contributes.configuration` from it."""
     schema: dict[str, Any] = msgspec.json.schema(Settings)
+    # msgspec leaves out defaults made by factories; editors show them, so fill them in from an instance
+    _fill_defaults(schema, "Settings", msgspec.to_builtins(Settings()))
     return schema
+
+
+def _fill_defaults(schema: dict[str, Any], name: str, defaults: dict[str, Any]) -> None:
+    for key, spec in schema["$defs"][name]["properties"].items():
+        ref = spec.get("$ref", "")
+        if ref.startswith("#/$defs/") and isinstance(defaults.get(key), dict):
+            _fill_defaults(schema, ref.removeprefix("#/$defs/"), defaults[key])
+        elif key in defaults:
+            spec.setdefault("default", defaults[key])

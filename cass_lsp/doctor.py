@@ -1,0 +1,114 @@
+"""`cass-lsp doctor`: every tool and package cass-lsp uses, found or missing, with the exact install hint."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import msgspec
+
+from cass_lsp.toolchains import ToolStatus
+
+MODEL_ENV = "CASS_LSP_MODEL"
+
+_PACKAGES: tuple[tuple[str, str], ...] = (
+    ("pygls", "pip install 'pygls>=2.1,<3'"),
+    ("lsprotocol", "pip install lsprotocol"),
+    ("tree-sitter", "pip install 'tree-sitter>=0.25,<0.27'"),
+    ("tree-sitter-cuda", "pip install 'tree-sitter-cuda>=0.21.2,<0.22'"),
+    ("watchdog", "pip install watchdog"),
+    ("msgspec", "pip install msgspec"),
+    ("platformdirs", "pip install platformdirs"),
+    ("llama-cpp-python", "pip install 'cass-lsp[model]'  (builds llama.cpp from source, several minutes)"),
+)
+
+
+class DoctorReport(msgspec.Struct, rename="camel"):
+    tools: list[ToolStatus]
+    missing: int
+
+
+def python_packages() -> list[ToolStatus]:
+    statuses = []
+    for name, hint in _PACKAGES:
+        try:
+            version: str | None = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            version = None
+        statuses.append(
+            ToolStatus(
+                name=f"python: {name}",
+                found=version is not None,
+                version=version,
+                path=None,
+                hint=None if version else hint,
+            )
+        )
+    return statuses
+
+
+def model_status(path: str | None) -> list[ToolStatus]:
+    if not path:
+        return [
+            ToolStatus(
+                name="model (GGUF)",
+                found=False,
+                version=None,
+                path=None,
+                hint=f"optional: set cass.model.path in the editor, or {MODEL_ENV}=/path/to/cass.gguf",
+            )
+        ]
+    file = Path(path).expanduser()
+    ok = file.is_file() and file.open("rb").read(4) == b"GGUF"
+    return [
+        ToolStatus(
+            name="model (GGUF)",
+            found=ok,
+            version=None,
+            path=str(file),
+            hint=None if ok else f"{file} is not a readable GGUF file",
+        )
+    ]
+
+
+def _optional(tool: ToolStatus) -> bool:
+    """The model and its runtime are optional: the rule engine and listings work without them."""
+    return tool.name.startswith("model") or "llama" in tool.name
+
+
+def collect(model_path: str | None) -> DoctorReport:
+    from cass_lsp import toolchains
+
+    tools = [*python_packages(), *toolchains.report(), *model_status(model_path)]
+    required = [t for t in tools if not t.found and not _optional(t)]
+    return DoctorReport(tools=tools, missing=len(required))
+
+
+def render(report: DoctorReport) -> str:
+    width = max(len(t.name) for t in report.tools)
+    lines = []
+    for tool in report.tools:
+        mark = "ok     " if tool.found else ("absent " if _optional(tool) else "MISSING")
+        detail = " ".join(x for x in (tool.version, tool.path) if x) if tool.found else f"-> {tool.hint}"
+        lines.append(f"{mark}  {tool.name.ljust(width)}  {detail}")
+    lines.append("all required tools found" if report.missing == 0 else f"{report.missing} required tool(s) missing")
+    return "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument(
+        "--model", default=os.environ.get(MODEL_ENV), help=f"a GGUF model to check (default ${MODEL_ENV})"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    report = collect(args.model)
+    if args.json:
+        sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
+    else:
+        print(render(report))
+    return 0 if report.missing == 0 else 1
