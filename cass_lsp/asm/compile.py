@@ -1,0 +1,383 @@
+"""Compile one file for one target with the real compiler and return its :class:`Listing`.
+
+NVIDIA targets (``sm_XX``): ``nvcc -cubin -lineinfo -Xptxas -v`` then ``nvdisasm -c -gi``; a ``.hip``
+file goes through the HIP-on-NVIDIA shim header. AMD targets (``gfxNNNN``): ``clang++-19 -x hip
+--cuda-device-only -S -gline-tables-only`` against ROCm 5.2 or 7.1 headers; a CUDA file is first
+rewritten by the rule translation (in memory, its local headers too) and lines are mapped back.
+
+The buffer text is compiled, not the file on disk: it is written to a private temp dir next to its
+translated headers, ``-I<the file's dir>`` keeps its quote includes working, and every path and line
+in the output is mapped back to the user's file. Compiler errors come back as a
+:class:`CompileFailure` with parsed diagnostics; a missing tool raises ``ToolchainMissing``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+from cass_lsp import proc, toolchains
+from cass_lsp.asm import compile_commands as ccdb
+from cass_lsp.asm import diagnostics, includes, rdna, sass
+from cass_lsp.asm.cache import ListingCache
+from cass_lsp.asm.linemap import LineMap
+from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Function, Listing, ListingResult, SourceLoc
+from cass_lsp.toolchains import cxxfilt, nvidia
+
+SCHEMA = 1
+"""Part of every cache key: bump when parsing or the Listing layout changes."""
+DEFAULT_TARGETS = ("sm_90", "gfx1100")
+_WORK = "@@CASS_WORK@@"
+_OUTPUT_TAIL = 4000
+Vendor = Literal["nvidia", "amd"]
+
+
+def vendor_of(target: str) -> Vendor:
+    if target.startswith("sm_"):
+        return "nvidia"
+    if target.startswith("gfx"):
+        return "amd"
+    raise ValueError(f"unknown target {target!r}: expected sm_XX (NVIDIA) or gfxNNNN (AMD)")
+
+
+def is_hip(path: str | Path) -> bool:
+    return Path(path).suffix.lower() == ".hip"
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """Everything one compile needs, resolved; ``key`` addresses its result in the cache."""
+
+    source: str
+    path: Path
+    target: str
+    vendor: Vendor
+    rocm: str
+    argv: tuple[str, ...]
+    """Compiler argv; ``_WORK`` stands for the temp dir."""
+    env: dict[str, str]
+    disassembler: str | None
+    headers: tuple[Path, ...]
+    translate: bool
+    toolchain: str
+    key: str
+
+
+def prepare(
+    source: str,
+    path: str | Path,
+    target: str,
+    *,
+    extra_args: Sequence[str] = (),
+    compile_commands: str | Path | None = None,
+    rocm: str = "auto",
+) -> Job:
+    """Resolve tools, flags and the cache key (no compiling). Raises ToolchainMissing / ValueError."""
+    file = Path(os.path.normpath(Path(path).expanduser().absolute()))
+    vendor = vendor_of(target)
+    database = ccdb.find(file, compile_commands)
+    project_flags = ccdb.flags_for(file, database) if database else []
+    include_dirs = [Path(f[2:]) for f in project_flags if f.startswith("-I")]
+    headers = tuple(includes.local_headers(source, file, [file.parent, *include_dirs]))
+    common = [f"-I{file.parent}", *project_flags, *extra_args]
+    name = f"{_WORK}/{file.name}"
+    disassembler: str | None = None
+    translate = False
+    if vendor == "nvidia":
+        invocation = toolchains.nvcc_invocation(target, hip_source=is_hip(file))
+        toolchain = nvidia.require(disassembler=True)
+        assert toolchain.nvdisasm is not None  # require(disassembler=True) checked it
+        disassembler = str(toolchain.nvdisasm)
+        language = [] if is_hip(file) or file.suffix == ".cu" else ["-x", "cu"]
+        argv = [
+            *invocation.argv,
+            *language,
+            "-cubin",
+            "-O3",
+            "-lineinfo",
+            "-Xptxas",
+            "-v",
+            *common,
+            "-o",
+            f"{_WORK}/listing.cubin",
+            name,
+        ]
+        versions = {**invocation.versions, "nvdisasm": nvidia.disassembler_version(toolchain, "nvdisasm") or "?"}
+    else:
+        rocm = toolchains.rocm_profile(rocm)
+        invocation = toolchains.hip_invocation(target, rocm)
+        translate = not is_hip(file)
+        # Translated host code calls [[nodiscard]] HIP APIs the user never wrote: not their warning.
+        quiet = ["-Wno-unused-result"] if translate else []
+        argv = [
+            *invocation.argv,
+            "--cuda-device-only",
+            "-S",
+            "-O3",
+            "-gline-tables-only",
+            *quiet,
+            *common,
+            "-o",
+            f"{_WORK}/listing.s",
+            name,
+        ]
+        versions = dict(invocation.versions)
+    toolchain_text = "; ".join(f"{k} {v.split(' ')[0]}" for k, v in sorted(versions.items()))
+    key_material = {
+        "schema": SCHEMA,
+        "target": target,
+        "rocm": rocm if vendor == "amd" else "",
+        "path": str(file),
+        "argv": argv,
+        "versions": versions,
+        "source": _digest(source.encode("utf-8", "surrogateescape")),
+        "headers": {str(h): _file_digest(h) for h in headers},
+        "translator": _translator_fingerprint() if translate else "",
+    }
+    key = hashlib.sha256(msgspec.json.encode(key_material)).hexdigest()
+    return Job(
+        source=source,
+        path=file,
+        target=target,
+        vendor=vendor,
+        rocm=rocm,
+        argv=tuple(argv),
+        env=invocation.env,
+        disassembler=disassembler,
+        headers=headers,
+        translate=translate,
+        toolchain=toolchain_text,
+        key=key,
+    )
+
+
+def build_listing(
+    source: str,
+    path: str | Path,
+    target: str,
+    *,
+    extra_args: Sequence[str] = (),
+    compile_commands: str | Path | None = None,
+    timeout: float = 60.0,
+    rocm: str = "auto",
+    cache: ListingCache | None = None,
+    cancel: threading.Event | None = None,
+) -> ListingResult:
+    """The listing of ``source`` (the text of ``path``) for ``target``, from ``cache`` when there."""
+    job = prepare(source, path, target, extra_args=extra_args, compile_commands=compile_commands, rocm=rocm)
+    if cache is not None:
+        hit = cache.get(job.key)
+        if hit is not None:
+            return hit
+    result = run(job, timeout=timeout, cancel=cancel)
+    if cache is not None and not (isinstance(result, CompileFailure) and (result.timed_out or result.cancelled)):
+        cache.put(job.key, result)
+    return result
+
+
+def cached_listing(
+    source: str,
+    path: str | Path,
+    target: str,
+    *,
+    cache: ListingCache,
+    extra_args: Sequence[str] = (),
+    compile_commands: str | Path | None = None,
+    rocm: str = "auto",
+) -> ListingResult | None:
+    """The cached result if there is one; never compiles."""
+    job = prepare(source, path, target, extra_args=extra_args, compile_commands=compile_commands, rocm=rocm)
+    return cache.get(job.key)
+
+
+@dataclasses.dataclass
+class _Workspace:
+    """The temp dir's files and how to map what the tools print back to the user's files."""
+
+    root: str
+    job: Job
+    line_maps: dict[str, LineMap]
+    note: str | None = None
+
+    def map_path(self, printed: str) -> str:
+        path = os.path.normpath(os.path.join(self.root, printed))
+        if path == os.path.join(self.root, self.job.path.name):
+            return str(self.job.path)
+        if path.startswith(self.root + os.sep):
+            return os.path.normpath(self.job.path.parent / os.path.relpath(path, self.root))
+        return path
+
+    def map_location(self, printed: str, line: int) -> tuple[str, int]:
+        path = self.map_path(printed)
+        line_map = self.line_maps.get(path)
+        return path, line_map.original(line) if line_map else line
+
+
+def run(job: Job, *, timeout: float, cancel: threading.Event | None = None) -> ListingResult:
+    """Compile (and disassemble) ``job`` in a fresh temp dir and parse the result."""
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="cass-asm-") as root:
+        workspace = _materialize(job, os.path.realpath(root))
+        argv = [a.replace(_WORK, workspace.root) for a in job.argv]
+        compiled = proc.run(argv, timeout=timeout, env=job.env, cwd=workspace.root, cancel=cancel)
+        output = compiled.stderr.decode("utf-8", "replace") + compiled.stdout.decode("utf-8", "replace")
+        diags = diagnostics.parse(output, workspace.map_location)
+        if not compiled.ok:
+            return _failure(job, argv, workspace, diags, output, compiled)
+        if job.vendor == "nvidia":
+            assert job.disassembler is not None
+            remaining = max(1.0, timeout - (time.monotonic() - started))
+            listed = proc.run(
+                [job.disassembler, "-c", "-gi", f"{workspace.root}/listing.cubin"],
+                timeout=remaining,
+                env=job.env,
+                cancel=cancel,
+            )
+            if not listed.ok:
+                text = listed.text()
+                return _failure(job, argv, workspace, diagnostics.parse(text, workspace.map_location), text, listed)
+            functions = sass.parse(
+                listed.stdout.decode("utf-8", "replace"), output, arch=job.target, map_path=workspace.map_path
+            )
+        else:
+            text = Path(workspace.root, "listing.s").read_text(encoding="utf-8", errors="replace")
+            functions = rdna.parse(text, map_path=workspace.map_path)
+        _map_lines(functions, workspace.line_maps)
+        _demangle(functions)
+    return Listing(
+        target=job.target,
+        dialect="sass" if job.vendor == "nvidia" else "amdgcn",
+        source=str(job.path),
+        functions=functions,
+        toolchain=job.toolchain,
+        command=_shown(argv, workspace.root),
+        translated=job.translate,
+        note=workspace.note,
+        diagnostics=[d for d in diags if d.severity != "error"],
+        compile_seconds=time.monotonic() - started,
+    )
+
+
+def _failure(
+    job: Job,
+    argv: list[str],
+    workspace: _Workspace,
+    diags: list[CompilerDiagnostic],
+    output: str,
+    result: proc.ProcResult,
+) -> CompileFailure:
+    note: str | None
+    if result.timed_out:
+        note = f"timed out after {result.duration:.0f} s; the compiler's process group was killed"
+    elif result.cancelled:
+        note = "cancelled"
+    else:
+        note = workspace.note
+    return CompileFailure(
+        target=job.target,
+        source=str(job.path),
+        diagnostics=diags,
+        output=output.replace(workspace.root, "<tmp>")[-_OUTPUT_TAIL:],
+        command=_shown(argv, workspace.root),
+        timed_out=result.timed_out,
+        cancelled=result.cancelled,
+        translated=job.translate,
+        note=note,
+    )
+
+
+def _shown(argv: list[str], root: str) -> list[str]:
+    return [a.replace(root, "<tmp>") for a in argv]
+
+
+def _materialize(job: Job, root: str) -> _Workspace:
+    """Write the source (translated for the AMD side of a CUDA file) and its translated headers."""
+    workspace = _Workspace(root, job, {})
+    main = Path(root, job.path.name)
+    if not job.translate:
+        main.write_text(job.source, encoding="utf-8", errors="surrogateescape")
+        return workspace
+    text, line_map, unsupported = _translated(job.source, job.target, job.rocm)
+    main.write_text(text, encoding="utf-8", errors="surrogateescape")
+    workspace.line_maps[str(job.path)] = line_map
+    for header in job.headers:
+        relative = os.path.relpath(header, job.path.parent)
+        if relative.startswith(".."):
+            continue  # outside the file's folder: compiled as it is, through -I
+        original = header.read_text(encoding="utf-8", errors="surrogateescape")
+        h_text, h_map, h_unsupported = _translated(original, job.target, job.rocm)
+        copy = Path(root, relative)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(h_text, encoding="utf-8", errors="surrogateescape")
+        workspace.line_maps[str(header)] = h_map
+        unsupported += h_unsupported
+    workspace.note = f"built from the in-memory rule translation to HIP (ROCm {job.rocm})"
+    if unsupported:
+        workspace.note += f"; {unsupported} construct(s) could not be translated"
+    return workspace
+
+
+def _translated(source: str, arch: str, rocm: str) -> tuple[str, LineMap, int]:
+    """(HIP text, its line map, number of untranslatable constructs)."""
+    # Imported here: the translation engine is only needed for the AMD side of CUDA files.
+    from cass_lsp.translate import TargetProfile, translate
+
+    result = translate(source, TargetProfile(arch=arch, rocm=rocm))
+    line_map = LineMap(source.encode("utf-8", "surrogateescape"), result.edits)
+    return result.text, line_map, len(result.unsupported)
+
+
+def _map_lines(functions: list[Function], line_maps: dict[str, LineMap]) -> None:
+    if not line_maps:
+        return
+    for function in functions:
+        for ins in function.instructions:
+            if ins.file in line_maps and ins.line is not None:
+                ins.line = line_maps[ins.file].original(ins.line)
+            ins.inlined_at = [
+                SourceLoc(loc.file, line_maps[loc.file].original(loc.line), loc.column)
+                if loc.file in line_maps
+                else loc
+                for loc in ins.inlined_at
+            ]
+
+
+def _demangle(functions: list[Function]) -> None:
+    # nvdisasm names a callee cloned into a kernel `$kernel$callee`
+    parts = {function.name: function.name.rsplit("$", 1)[-1] for function in functions}
+    demangled = cxxfilt.demangle(parts.values())
+    for function in functions:
+        function.demangled = demangled.get(parts[function.name], function.name)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return _digest(path.read_bytes())
+    except OSError:
+        return "missing"
+
+
+@functools.cache
+def _translator_fingerprint() -> str:
+    """Identity of the translation engine's code and data (a listing of a CUDA file on AMD depends on it)."""
+    root = Path(__file__).resolve().parent.parent / "translate"
+    entries = []
+    for file in sorted(root.rglob("*")):
+        if file.is_file() and "__pycache__" not in file.parts:
+            st = file.stat()
+            entries.append(f"{file.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")
+    return _digest("\n".join(entries).encode())

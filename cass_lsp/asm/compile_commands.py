@@ -1,0 +1,125 @@
+"""``compile_commands.json`` the way clangd finds and reads it, reduced to what a listing needs.
+
+The nearest database up the directory tree (``<dir>/compile_commands.json`` or
+``<dir>/build/compile_commands.json``), or a configured path; for a file, the ``-I``, ``-isystem``,
+``-D``, ``-U``, ``-include`` and ``-std`` options of its entry (or, for a file with no entry such as a
+header, of an entry in the same directory, else the first entry), with relative paths made absolute.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shlex
+from pathlib import Path
+
+NAME = "compile_commands.json"
+# option → takes a path argument
+_WITH_PATH = {
+    "-I": True,
+    "-isystem": True,
+    "-iquote": True,
+    "-include": True,
+    "--include-path": True,
+    "-D": False,
+    "-U": False,
+    "--define-macro": False,
+    "--undefine-macro": False,
+}
+_CANONICAL = {"--include-path": "-I", "--define-macro": "-D", "--undefine-macro": "-U"}
+
+
+def find(path: str | Path, configured: str | Path | None = None) -> Path | None:
+    """The database for ``path``: ``configured`` (a file or a directory holding one), else the nearest."""
+    if configured:
+        candidate = Path(configured).expanduser()
+        if candidate.is_dir():
+            candidate = candidate / NAME
+        return candidate if candidate.is_file() else None
+    directory = Path(path).resolve().parent
+    for parent in (directory, *directory.parents):
+        for candidate in (parent / NAME, parent / "build" / NAME):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def flags_for(path: str | Path, database: Path) -> list[str]:
+    """Preprocessor and language-standard options of ``path``'s entry, paths absolute."""
+    entries = _load(str(database), database.stat().st_mtime_ns)
+    if not entries:
+        return []
+    target = os.path.normpath(os.path.abspath(path))
+    entry = entries.get(target)
+    if entry is None:
+        same_dir = [e for f, e in entries.items() if os.path.dirname(f) == os.path.dirname(target)]
+        entry = same_dir[0] if same_dir else next(iter(entries.values()))
+    directory, arguments = entry
+    return _relevant(arguments, directory)
+
+
+Entry = tuple[str, list[str]]
+
+
+@functools.lru_cache(maxsize=8)
+def _load(database: str, _mtime: int) -> dict[str, Entry]:
+    try:
+        raw = json.loads(Path(database).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    entries: dict[str, Entry] = {}
+    for item in raw if isinstance(raw, list) else []:
+        if not isinstance(item, dict) or "file" not in item:
+            continue
+        directory = str(item.get("directory") or os.path.dirname(database))
+        if isinstance(item.get("arguments"), list):
+            arguments = [str(a) for a in item["arguments"]]
+        else:
+            try:
+                arguments = shlex.split(str(item.get("command", "")))
+            except ValueError:
+                continue
+        file = os.path.normpath(os.path.join(directory, str(item["file"])))
+        entries.setdefault(file, (directory, arguments))
+    return entries
+
+
+def _relevant(arguments: list[str], directory: str) -> list[str]:
+    out: list[str] = []
+    i = 1  # arguments[0] is the compiler
+    while i < len(arguments):
+        arg = arguments[i]
+        i += 1
+        if arg.startswith(("-std=", "--std=")):
+            out.append("-std=" + arg.split("=", 1)[1])
+            continue
+        if arg in ("-std", "--std") and i < len(arguments):
+            out.append("-std=" + arguments[i])
+            i += 1
+            continue
+        option, value = _split(arg)
+        if option is None:
+            continue
+        if value is None:
+            if i >= len(arguments):
+                break
+            value = arguments[i]
+            i += 1
+        if _WITH_PATH[option]:
+            value = os.path.normpath(os.path.join(directory, value))
+        canonical = _CANONICAL.get(option, option)
+        out.extend([canonical, value] if canonical in ("-isystem", "-iquote", "-include") else [canonical + value])
+    return out
+
+
+def _split(arg: str) -> tuple[str | None, str | None]:
+    """(option, attached value or None when the value is the next argument)."""
+    for option in sorted(_WITH_PATH, key=len, reverse=True):
+        if arg == option:
+            return option, None
+        if arg.startswith(option + "=") and option.startswith("--"):
+            return option, arg[len(option) + 1 :]
+        if arg.startswith(option) and not option.startswith("--") and len(option) == 2:
+            return option, arg[len(option) :]
+    return None, None

@@ -1,0 +1,194 @@
+"""The GPU toolchains cass-lsp calls, found, versioned and ready to run.
+
+One module per outside tool family: :mod:`.nvidia` (nvcc, nvdisasm, cuobjdump from the PyPI wheels
+or PATH), :mod:`.amd` (Debian's clang-19 / LLVM 19, HIP 5.2 headers, ROCm device bitcode),
+:mod:`.devlibs` (the generated gfx11/gfx12/gfx942 device-library folder), :mod:`.rocm71` (HIP 7.1
+headers from the triton wheels, fetched at setup), :mod:`.cxxfilt` (demangling).
+
+How to compile something (every call raises :class:`ToolchainMissing` with ``.hint`` when a piece is
+not installed)::
+
+    from cass_lsp import proc, toolchains
+
+    nv = toolchains.nvcc_invocation("sm_90")                     # CUDA source
+    proc.run([*nv.argv, "--ptx", "-o", "/dev/null", "k.cu"], env=nv.env, timeout=60)
+
+    nv = toolchains.nvcc_invocation("sm_90", hip_source=True)    # a .hip file on NVIDIA (shim header)
+
+    hip = toolchains.hip_invocation("gfx1100", rocm="7.1")       # clang++-19 + amd_hip_flags(...)
+    proc.run([*hip.argv, "-fsyntax-only", "k.hip"], env=hip.env, timeout=60)
+
+    toolchains.amd_hip_flags("gfx942", "5.2")    # only the flags (``-x hip ... --offload-arch=gfx942``)
+    toolchains.report()                          # list[ToolStatus] for ``cass-lsp doctor``
+
+An :class:`Invocation` also carries ``versions`` (tool → version) for cache keys. ``rocm`` is
+``"5.2"`` (Debian's headers) or ``"7.1"`` (triton's headers; ``python -m cass_lsp.toolchains setup
+--rocm71`` fetches them). Neither call touches the network.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+import msgspec
+
+from cass_lsp.toolchains import amd, devlibs, nvidia, rocm71
+from cass_lsp.toolchains.errors import ToolchainMissing
+
+__all__ = [
+    "ROCM_PROFILES",
+    "Invocation",
+    "ToolStatus",
+    "ToolchainMissing",
+    "amd_hip_flags",
+    "hip_invocation",
+    "nvcc_invocation",
+    "report",
+    "rocm_profile",
+    "shim_dir",
+]
+
+ROCM_PROFILES = ("5.2", "7.1")
+SUPPORTED_AMD = ("gfx1100", "gfx1200", "gfx1030", "gfx90a", "gfx942")
+"""AMD targets the project exercises (any other with ISA bitcode in the device libraries works too)."""
+
+
+class ToolStatus(msgspec.Struct, rename="camel"):
+    name: str
+    found: bool
+    version: str | None = None
+    path: str | None = None
+    hint: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Invocation:
+    """A compiler argv prefix (append mode flags, sources, ``-o``) and the environment to run it in."""
+
+    argv: tuple[str, ...]
+    env: dict[str, str]
+    versions: dict[str, str]
+
+
+def shim_dir() -> Path:
+    """The include dir whose ``hip/hip_runtime.h`` maps HIP names onto CUDA for nvcc."""
+    return Path(__file__).parent / "hip_nv_shim"
+
+
+def rocm_profile(rocm: str) -> str:
+    """Normalize ``"7.1.0"`` / ``"7.1"`` to a known profile, or ValueError. ``"auto"`` is the
+    installed Debian headers' ROCm (5.2), else 7.1 when its headers were fetched."""
+    if rocm == "auto":
+        return "5.2" if amd.debian_hip_headers() is not None or not rocm71.installed() else "7.1"
+    short = ".".join(rocm.strip().split(".")[:2])
+    if short not in ROCM_PROFILES:
+        raise ValueError(f"unknown ROCm profile {rocm!r}; known: {', '.join(ROCM_PROFILES)}")
+    return short
+
+
+def nvcc_invocation(arch: str = "sm_90", *, hip_source: bool = False) -> Invocation:
+    """``nvcc -arch=<arch>`` (plus ``-x cu -I<shim>`` for HIP sources) and its environment."""
+    toolchain = nvidia.require()
+    argv = [str(toolchain.nvcc), f"-arch={arch}"]
+    if hip_source:
+        argv += ["-x", "cu", f"-I{shim_dir()}"]
+    return Invocation(tuple(argv), toolchain.env(), {"nvcc": f"{toolchain.version} {toolchain.nvcc}"})
+
+
+def amd_hip_flags(arch: str, rocm: str) -> list[str]:
+    """clang++-19 flags that compile HIP for ``arch`` against the headers of ROCm ``rocm``."""
+    return _amd(amd.require(), arch, rocm)[0]
+
+
+def hip_invocation(arch: str = "gfx1100", rocm: str = "5.2") -> Invocation:
+    toolchain = amd.require()
+    flags, versions = _amd(toolchain, arch, rocm)
+    return Invocation((str(toolchain.clang), *flags), dict(os.environ), versions)
+
+
+def _amd(toolchain: amd.AmdToolchain, arch: str, rocm: str) -> tuple[list[str], dict[str, str]]:
+    profile = rocm_profile(rocm)
+    versions = {"clang": f"{toolchain.clang_version} {toolchain.clang}"}
+    if profile == "7.1":
+        flags = rocm71.hip71_flags(arch)
+        if flags is None:
+            raise ToolchainMissing("HIP 7.1 headers (from the triton wheels)", rocm71.SETUP_HINT)
+        versions["hip"] = f"{rocm71.hip_version()} triton {rocm71.TRITON_HIP71}+{rocm71.TRITON_HIP62}"
+        return flags, versions
+    headers, _ = amd.require_debian_hip()
+    folder = devlibs.ensure(toolchain=toolchain)
+    unsupported = f"a target clang-19 and the ROCm 5.2 device libraries support ({', '.join(SUPPORTED_AMD)})"
+    devlibs.require_arch(folder, arch, devlibs.SETUP_HINT if arch in devlibs.GENERATED_ARCHS else unsupported)
+    versions["hip"] = f"{headers.version} {headers.include_dir}"
+    flags = [
+        "-x",
+        "hip",
+        f"--rocm-path={headers.include_dir.parent}",
+        f"--rocm-device-lib-path={folder}",
+        f"--offload-arch={arch}",
+    ]
+    return flags, versions
+
+
+def _status(name: str, path: Path | None, version: str | None, hint: str) -> ToolStatus:
+    found = path is not None and version is not None
+    return ToolStatus(
+        name=name,
+        found=found,
+        version=version,
+        path=str(path) if path else None,
+        hint=None if found else hint,
+    )
+
+
+def report() -> list[ToolStatus]:
+    """Every outside tool the listings and translation checks use, found or not, with install hints."""
+    statuses: list[ToolStatus] = []
+    nv = nvidia.find()
+    statuses.append(_status("nvcc", nv.nvcc if nv else None, nv.version if nv else None, nvidia.INSTALL_HINT))
+    for name in ("nvdisasm", "cuobjdump"):
+        path = getattr(nv, name) if nv else None
+        version = nvidia.disassembler_version(nv, name) if nv and path else None
+        statuses.append(_status(name, path, version, nvidia.INSTALL_HINT))
+    host = nvidia.host_compiler()
+    statuses.append(_status("g++ (nvcc host compiler)", host, "found" if host else None, nvidia.HOST_CXX_HINT))
+
+    clang = amd.clang()
+    statuses.append(
+        _status(f"clang++-{amd.LLVM_MAJOR}", clang, amd.clang_version(clang) if clang else None, amd.CLANG_HINT)
+    )
+    lld = amd.lld()
+    statuses.append(_status(f"ld.lld-{amd.LLVM_MAJOR}", lld, amd.llvm_version(lld) if lld else None, amd.CLANG_HINT))
+    for tool in ("llvm-as", "llvm-objdump", "llvm-cxxfilt"):
+        path = amd.find_tool(tool)
+        statuses.append(
+            _status(f"{tool}-{amd.LLVM_MAJOR}", path, amd.llvm_version(path) if path else None, amd.LLVM_HINT)
+        )
+    headers = amd.debian_hip_headers()
+    statuses.append(
+        _status(
+            "HIP headers (ROCm 5.2)",
+            headers.include_dir / "hip" if headers else None,
+            headers.version if headers else None,
+            amd.HIP_HINT,
+        )
+    )
+    bitcode = amd.debian_bitcode_dir()
+    statuses.append(_status("ROCm device libraries", bitcode, "5.2" if bitcode else None, amd.DEVICE_LIBS_HINT))
+    folder = devlibs.folder()
+    ready = (folder / devlibs.MARKER).is_file()
+    statuses.append(
+        _status(
+            "gfx11/gfx12 device-lib folder",
+            folder if ready else None,
+            "generated" if ready else None,
+            devlibs.SETUP_HINT,
+        )
+    )
+    hip71 = rocm71.hip_version()
+    statuses.append(
+        _status("HIP headers (ROCm 7.1, triton)", rocm71.root() if hip71 else None, hip71, rocm71.SETUP_HINT)
+    )
+    return statuses

@@ -1,0 +1,3 @@
+// HIP on NVIDIA: half precision is CUDA's.
+#pragma once
+#include <cuda_fp16.h>

@@ -1,0 +1,124 @@
+"""Listing cache, compile_commands.json lookup and local-include discovery."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import msgspec
+
+from cass_lsp.asm import compile_commands, includes
+from cass_lsp.asm.cache import ListingCache
+from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Listing
+from tests.unit import asm_samples as samples
+
+KEY_A = "a" * 64
+KEY_B = "b" * 64
+
+
+def test_cache_round_trip_survives_a_new_instance(tmp_path: Path) -> None:
+    listing = samples.rdna_listing()
+    cache = ListingCache(tmp_path)
+    assert cache.get(KEY_A) is None
+    cache.put(KEY_A, listing)
+    assert cache.get(KEY_A) is listing  # memory layer
+    fresh = ListingCache(tmp_path)  # as after a restart
+    again = fresh.get(KEY_A)
+    assert isinstance(again, Listing) and again == listing
+    failure = CompileFailure(
+        target="sm_90", source="k.cu", output="boom", diagnostics=[CompilerDiagnostic("error", "bad", "k.cu", 3)]
+    )
+    fresh.put(KEY_B, failure)
+    assert ListingCache(tmp_path).get(KEY_B) == failure
+
+
+def test_cache_evicts_least_recently_used(tmp_path: Path) -> None:
+    listing = samples.sass_listing()
+    size = len(msgspec.msgpack.encode(listing))
+    # room for 3 records: the 4th evicts exactly one to get back under 80%
+    cache = ListingCache(tmp_path, max_bytes=int(size * 3.9))
+    keys = [f"{i:064x}" for i in range(3)]
+    for i, key in enumerate(keys):
+        cache.put(key, listing)
+        path = tmp_path / key[:2] / f"{key}.msgpack"
+        os.utime(path, ns=(time.time_ns() - (10 - i) * 10**9,) * 2)  # distinct ages: keys[0] oldest
+    ListingCache(tmp_path).get(keys[0])  # reading refreshes keys[0]: keys[1] is now the oldest
+    cache.put(f"{9:064x}", listing)
+    left = {p.stem for p in tmp_path.rglob("*.msgpack")}
+    assert keys[1] not in left
+    assert {keys[0], keys[2], f"{9:064x}"} <= left
+
+
+def test_cache_drops_unreadable_records(tmp_path: Path) -> None:
+    cache = ListingCache(tmp_path)
+    path = tmp_path / KEY_A[:2] / f"{KEY_A}.msgpack"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\x93not a record")
+    assert cache.get(KEY_A) is None
+    assert not path.exists()
+
+
+def test_compile_commands_nearest_and_flags(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / "src" / "deep").mkdir(parents=True)
+    (project / "build").mkdir()
+    database = project / "build" / "compile_commands.json"
+    database.write_text(
+        json.dumps(
+            [
+                {
+                    "directory": str(project / "build"),
+                    "file": "../src/k.cu",
+                    "arguments": [
+                        "nvcc",
+                        "-I../include",
+                        "-isystem",
+                        "/opt/x",
+                        "-DSCALE=3",
+                        "-D",
+                        "MODE=2",
+                        "-UOLD",
+                        "--std",
+                        "c++17",
+                        "-O2",
+                        "-Xcompiler",
+                        "-Wall",
+                        "-c",
+                        "../src/k.cu",
+                        "-o",
+                        "k.o",
+                    ],
+                },
+                {
+                    "directory": str(project / "build"),
+                    "file": "../src/deep/other.cu",
+                    "command": "clang++ --include-path=../other -std=c++20 -c ../src/deep/other.cu",
+                },
+            ]
+        )
+    )
+    assert compile_commands.find(project / "src" / "k.cu") == database
+    assert compile_commands.find(project / "src" / "deep" / "other.cu") == database
+    assert compile_commands.find(tmp_path / "elsewhere.cu") is None
+    flags = compile_commands.flags_for(project / "src" / "k.cu", database)
+    assert flags == [f"-I{project / 'include'}", "-isystem", "/opt/x", "-DSCALE=3", "-DMODE=2", "-UOLD", "-std=c++17"]
+    other = compile_commands.flags_for(project / "src" / "deep" / "other.cu", database)
+    assert other == [f"-I{project / 'other'}", "-std=c++20"]
+    # a header has no entry: borrow the flags of a file in its folder
+    assert compile_commands.flags_for(project / "src" / "k.cuh", database) == flags
+    configured = compile_commands.find(project / "src" / "k.cu", configured=project / "build")
+    assert configured == database
+
+
+def test_local_headers_follow_quote_includes(tmp_path: Path) -> None:
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "a.cuh").write_text('#include "b.cuh"\n#include <cstdio>\n')
+    (tmp_path / "b.cuh").write_text('#include "a.cuh"\n')  # a cycle
+    (tmp_path / "inc" / "c.cuh").write_text("// from -I\n")
+    main = tmp_path / "k.cu"
+    text = '#include "a.cuh"\n  #  include "c.cuh"\n#include "missing.cuh"\n'
+    found = includes.local_headers(text, main, [tmp_path / "inc"])
+    assert sorted(p.name for p in found) == ["a.cuh", "b.cuh", "c.cuh"]
+    assert all(p.is_absolute() for p in found)
