@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from cass_lsp.server import documents, settings, symbols
+from cass_lsp.server import actions, assembly, diagnostics, documents, hover, settings, symbols
 from cass_lsp.server.app import CassServer
+from cass_lsp.server.translations import Translations
 
 
 def create_server() -> CassServer:
     server = CassServer()
-    for feature_module in (settings, documents, symbols):
+    for feature_module in (settings, documents, symbols, hover):
         feature_module.register(server)
+    translations = Translations(server)
+    actions.register(server, translations, diagnostics.register(server, translations))
+    assembly.register(server)
     return server

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -13,9 +15,16 @@ from cass_lsp import __version__
 from cass_lsp.config import Settings, load_settings, merge
 from cass_lsp.document import CudaDocument
 
+if TYPE_CHECKING:
+    from cass_lsp.server.hover import HoverProvider
+
 log = logging.getLogger(__name__)
 
 DocumentHook = Callable[[CudaDocument], None]
+T = TypeVar("T")
+
+# Engine calls are pure Python and hold the GIL: more threads than cores would only slow each other.
+ENGINE_WORKERS = 2
 
 
 class CassServer(LanguageServer):
@@ -25,8 +34,19 @@ class CassServer(LanguageServer):
         self.settings = Settings()
         self._settings_sources: dict[str, dict[str, Any]] = {}
         self.on_document_changed: list[DocumentHook] = []
+        self.on_document_opened: list[DocumentHook] = []
+        self.on_document_saved: list[DocumentHook] = []
+        self.on_shutdown: list[Callable[[], None]] = []
+        # uri -> diagnostic source -> its latest diagnostics; LSP keeps one set per document, so every
+        # source's share is published together
+        self._diagnostics: dict[str, dict[str, list[types.Diagnostic]]] = {}
         self.on_document_closed: list[Callable[[str], None]] = []
         self.on_settings_changed: list[Callable[[Settings], None]] = []
+        self.hover_providers: list[HoverProvider] = []
+        # pygls' own thread pool also reads stdin: engine work gets a pool of its own so it can never
+        # starve the reader
+        self._engine_pool: ThreadPoolExecutor | None = None
+        self._debounced: dict[str, asyncio.TimerHandle] = {}
 
     def document(self, uri: str) -> CudaDocument | None:
         return self.documents.get(uri)
@@ -34,6 +54,51 @@ class CassServer(LanguageServer):
     def notify_changed(self, doc: CudaDocument) -> None:
         for hook in self.on_document_changed:
             hook(doc)
+
+    async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a synchronous engine call on the engine pool, keeping the event loop free."""
+        if self._engine_pool is None:
+            self._engine_pool = ThreadPoolExecutor(max_workers=ENGINE_WORKERS, thread_name_prefix="cass-engine")
+        return await asyncio.get_running_loop().run_in_executor(self._engine_pool, fn, *args)
+
+    def debounce(self, key: str, delay_s: float, callback: Callable[[], None]) -> None:
+        """Call `callback` on the loop after `delay_s`, unless `debounce` is called with the same key
+        first: then only the latest call's callback runs, after its own delay."""
+        self.cancel_debounce(key)
+
+        def fire() -> None:
+            self._debounced.pop(key, None)
+            callback()
+
+        self._debounced[key] = asyncio.get_running_loop().call_later(max(delay_s, 0.0), fire)
+
+    def cancel_debounce(self, key: str) -> None:
+        handle = self._debounced.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+
+    def publish_diagnostics(
+        self, uri: str, source: str, diagnostics: list[types.Diagnostic], version: int | None
+    ) -> None:
+        """Replace one source's diagnostics for a document and publish every source's together."""
+        sources = self._diagnostics.setdefault(uri, {})
+        if diagnostics:
+            sources[source] = diagnostics
+        else:
+            sources.pop(source, None)
+        combined = [d for source_diagnostics in sources.values() for d in source_diagnostics]
+        if not sources:
+            del self._diagnostics[uri]
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=combined, version=version)
+        )
+
+    def shutdown(self) -> None:
+        for hook in self.on_shutdown:
+            hook()
+        super().shutdown()
+        if self._engine_pool is not None:
+            self._engine_pool.shutdown(wait=False, cancel_futures=True)
 
     def update_settings(self, source: str, raw: Any) -> None:
         """Take one source of settings: `initializationOptions`, or `workspace` (pushed or pulled, the

@@ -35,6 +35,8 @@ def register(server: CassServer) -> None:
                 types.MessageType.Warning,
             )
         ls.notify_changed(doc)
+        for hook in ls.on_document_opened:
+            hook(doc)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: CassServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -44,6 +46,13 @@ def register(server: CassServer) -> None:
             return
         doc.apply_changes([_change(c) for c in params.content_changes], params.text_document.version)
         ls.notify_changed(doc)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+    def did_save(ls: CassServer, params: types.DidSaveTextDocumentParams) -> None:
+        doc = ls.document(params.text_document.uri)
+        if doc is not None:
+            for hook in ls.on_document_saved:
+                hook(doc)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: CassServer, params: types.DidCloseTextDocumentParams) -> None:
