@@ -235,7 +235,7 @@ def test_rocm71_fetch_is_a_no_op_when_present() -> None:
 def test_missing_tools_raise_with_install_hints(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")
     monkeypatch.setattr(nvidia, "wheel_bin_dir", lambda: None)
-    monkeypatch.setattr(amd, "_LLVM_BIN", Path("/nonexistent"))
+    monkeypatch.setenv(amd.LLVM_DIR_ENV, "/nonexistent")
     with pytest.raises(ToolchainMissing) as nv:
         toolchains.nvcc_invocation("sm_90")
     assert nv.value.hint == "pip install 'cass-lsp[nvidia]'" and "nvcc" in str(nv.value)
