@@ -1,6 +1,6 @@
 """The one way this project runs an outside program.
 
-Every engine (compilers, disassemblers, pip, runners) goes through :func:`run` or :func:`run_async`:
+Every engine (compilers, disassemblers, pip, runners) goes through :func:`run`:
 an argv list (never a shell), a timeout, its own process group, and the whole group killed when the
 timeout passes or the caller cancels, so a compiler that forks helpers (nvcc → cicc → ptxas, clang →
 lld) never leaves an orphan behind.
@@ -8,7 +8,6 @@ lld) never leaves an orphan behind.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -168,67 +167,3 @@ def _communicate_cancellable(
             return out, err, False, False
         except subprocess.TimeoutExpired:
             first = False
-
-
-async def run_async(
-    argv: Sequence[str | os.PathLike[str]],
-    *,
-    timeout: float,
-    cwd: str | Path | None = None,
-    env: Mapping[str, str] | None = None,
-    input: bytes | None = None,
-) -> ProcResult:
-    """asyncio twin of :func:`run`; cancelling the awaiting task kills the process group."""
-    start = time.monotonic()
-    proc = await asyncio.create_subprocess_exec(
-        *_argv(argv),
-        stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env=dict(env) if env is not None else None,
-        start_new_session=True,
-    )
-    pgid = proc.pid
-    communicate = asyncio.ensure_future(proc.communicate(input))
-    try:
-        out, err = await asyncio.wait_for(asyncio.shield(communicate), timeout)
-    except TimeoutError:
-        out, err = await _areap(pgid, proc, communicate)
-        return ProcResult(
-            returncode=proc.returncode if proc.returncode is not None else -signal.SIGKILL,
-            stdout=out,
-            stderr=err,
-            duration=time.monotonic() - start,
-            timed_out=True,
-        )
-    except asyncio.CancelledError:
-        # Finish the cleanup even though we are being cancelled, then let the cancel through.
-        await asyncio.shield(_areap(pgid, proc, communicate))
-        raise
-    _signal_group(pgid, signal.SIGKILL)
-    return ProcResult(
-        returncode=proc.returncode if proc.returncode is not None else 0,
-        stdout=out,
-        stderr=err,
-        duration=time.monotonic() - start,
-    )
-
-
-async def _areap(
-    pgid: int, proc: asyncio.subprocess.Process, communicate: asyncio.Future[tuple[bytes, bytes]]
-) -> tuple[bytes, bytes]:
-    """Async :func:`_reap_group`; returns what the group wrote before it died."""
-    if _signal_group(pgid, signal.SIGTERM):
-        deadline = time.monotonic() + TERM_GRACE_S
-        while _group_alive(pgid) and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
-        _signal_group(pgid, signal.SIGKILL)
-    await proc.wait()
-    # The pipes close once every holder in the group is gone; communicate() then completes.
-    try:
-        return await asyncio.wait_for(asyncio.shield(communicate), TERM_GRACE_S)
-    except TimeoutError:
-        # A member that left our session still holds a pipe: stop reading from it.
-        communicate.cancel()
-        return b"", b""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import threading
 import time
@@ -111,23 +110,3 @@ def test_cancel_event_kills_the_group(tmp_path: Path) -> None:
 def test_cancel_event_unset_lets_the_program_finish() -> None:
     r = proc.run([sys.executable, "-c", "print(42)"], timeout=30, cancel=threading.Event())
     assert r.ok and r.stdout == b"42\n"
-
-
-async def test_async_run_and_timeout(tmp_path: Path) -> None:
-    ok = await proc.run_async([sys.executable, "-c", "import sys; print(sys.stdin.read())"], timeout=30, input=b"x")
-    assert ok.ok and ok.stdout == b"x\n"
-    pidfile = tmp_path / "helper.pid"
-    r = await proc.run_async([sys.executable, "-c", SPAWNER, str(pidfile), "300"], timeout=1.5)
-    assert r.timed_out and r.stdout == b"started\n"
-    assert _wait_dead(_pid_from(pidfile))
-
-
-async def test_async_cancellation_kills_the_group(tmp_path: Path) -> None:
-    pidfile = tmp_path / "helper.pid"
-    task = asyncio.create_task(proc.run_async([sys.executable, "-c", SPAWNER, str(pidfile), "300"], timeout=60))
-    helper = await asyncio.to_thread(_pid_from, pidfile)
-    assert _alive(helper)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    assert _wait_dead(helper)
