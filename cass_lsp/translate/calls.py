@@ -1,0 +1,128 @@
+"""Calls whose shape differs between CUDA and HIP: arguments HIP wants wrapped, a changed
+signature, a value-returning form HIP lacks, and image functions some targets cannot run."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import tree_sitter
+
+from cass_lsp.translate import codes as fc
+from cass_lsp.translate import launch, nodes
+
+if TYPE_CHECKING:
+    from cass_lsp.translate.rules import Pass
+
+_KERNEL_CAST = "reinterpret_cast<const void*>("
+_OUT_POINTER = "reinterpret_cast<void**>("
+_SYMBOL = "HIP_SYMBOL("
+# CUDA APIs whose C++ overloads take a symbol, a kernel or a typed T** directly, where HIP (without
+# such a template) takes the symbol's address (HIP_SYMBOL), a ``const void*`` or a ``void**``:
+# API -> (argument index, wrapper opening), checked against the HIP 5.2 and 7.1 headers.
+WRAPPED_ARGUMENT: dict[str, tuple[tuple[int, str], ...]] = {
+    "cudaMemcpyToSymbol": ((0, _SYMBOL),),
+    "cudaMemcpyToSymbolAsync": ((0, _SYMBOL),),
+    "cudaMemcpyFromSymbol": ((1, _SYMBOL),),
+    "cudaMemcpyFromSymbolAsync": ((1, _SYMBOL),),
+    "cudaGetSymbolAddress": ((0, _OUT_POINTER), (1, _SYMBOL)),
+    "cudaGetSymbolSize": ((1, _SYMBOL),),
+    "cudaFuncSetAttribute": ((0, _KERNEL_CAST),),
+    "cudaFuncSetCacheConfig": ((0, _KERNEL_CAST),),
+    "cudaFuncSetSharedMemConfig": ((0, _KERNEL_CAST),),
+    "cudaFuncGetAttributes": ((1, _KERNEL_CAST),),
+    "cudaLaunchKernel": ((0, _KERNEL_CAST),),
+    "cudaHostAlloc": ((0, _OUT_POINTER),),
+    "cudaMallocHost": ((0, _OUT_POINTER),),
+    "cudaMallocPitch": ((0, _OUT_POINTER),),
+    "cudaHostGetDevicePointer": ((0, _OUT_POINTER),),
+    "cudaIpcOpenMemHandle": ((0, _OUT_POINTER),),
+}
+# Texture and surface functions HIP marks unavailable where clang defines __HIP_NO_IMAGE_SUPPORT.
+IMAGE_FUNCTIONS = frozenset({
+    "tex1D", "tex1DGrad", "tex1DLayered", "tex1DLayeredGrad", "tex1DLayeredLod", "tex1DLod", "tex1Dfetch", "tex2D",
+    "tex2DGrad", "tex2DLayered", "tex2DLayeredGrad", "tex2DLayeredLod", "tex2DLod", "tex2Dgather", "tex3D",
+    "tex3DGrad", "tex3DLod", "texCubemap", "texCubemapGrad", "texCubemapLayered", "texCubemapLayeredGrad",
+    "texCubemapLayeredLod", "texCubemapLod", "surf1DLayeredread", "surf1DLayeredwrite", "surf1Dread", "surf1Dwrite",
+    "surf2DLayeredread", "surf2DLayeredwrite", "surf2Dread", "surf2Dwrite", "surf3Dread", "surf3Dwrite",
+    "surfCubemapLayeredread", "surfCubemapLayeredwrite", "surfCubemapread", "surfCubemapwrite",
+})
+SURFACE_READS = frozenset({"surf1Dread", "surf2Dread", "surf3Dread", "surf1DLayeredread", "surf2DLayeredread"})
+# Names any call rule here handles.
+NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *IMAGE_FUNCTIONS})
+_READ_VALUE = "cass_value_"
+
+
+def handle(p: Pass, name: str, node: tree_sitter.Node) -> bool:
+    """True when the name is fully handled here."""
+    if name in WRAPPED_ARGUMENT:
+        return wrapped_call(p, name, node)
+    if name == "cudaGraphInstantiate":
+        return graph_instantiate(p, node)
+    return image_call(p, name, node)
+
+
+def wrapped_call(p: Pass, name: str, name_node: tree_sitter.Node) -> bool:
+    """Rename the API and wrap its symbol, kernel or out-pointer argument the way HIP needs it."""
+    call = p.call_of(name_node)
+    if call is not None and not p.inside(call):
+        return True
+    p.apply_entry(name, name_node.start_byte, name_node.end_byte)
+    if call is None:
+        return True
+    args = p.arguments(call)
+    for index, opening in WRAPPED_ARGUMENT[name]:
+        if index >= len(args):
+            continue
+        arg = args[index]
+        text = p.text(arg)
+        if arg.type in nodes.STRINGS or arg.type == nodes.CAST or text.startswith((_SYMBOL, "reinterpret_cast")):
+            continue
+        p.edit(arg.start_byte, arg.start_byte, opening)
+        p.edit(arg.end_byte, arg.end_byte, ")")
+    return True
+
+
+def graph_instantiate(p: Pass, node: tree_sitter.Node) -> bool:
+    """CUDA 12's ``cudaGraphInstantiate(exec, graph, flags)`` is HIP's ``hipGraphInstantiateWithFlags``;
+    HIP's ``hipGraphInstantiate`` keeps CUDA 11's five arguments."""
+    call = p.call_of(node)
+    if call is None or len(p.arguments(call)) != 3 or not p.inside(call):
+        return False
+    p.apply_entry("cudaGraphInstantiateWithFlags", node.start_byte, node.end_byte)
+    return True
+
+
+def image_call(p: Pass, name: str, node: tree_sitter.Node) -> bool:
+    if not p.eng.image_support:
+        p.find(fc.UNSUPPORTED_API, "error", f"{name}: {p.eng.arch} has no texture units, and HIP marks the "
+               "texture/surface API unavailable there; read the data from global memory instead",
+               node.start_byte, node.end_byte, name=name, family="device")
+        return True
+    call = p.call_of(node)
+    if name in SURFACE_READS and call is not None and p.inside(call):
+        _surface_read_value(p, node, call)
+    return True
+
+
+def _surface_read_value(p: Pass, node: tree_sitter.Node, call: tree_sitter.Node) -> None:
+    """``surf2Dread<T>(s, x, y)`` returns the value in CUDA; HIP has only ``surf2Dread(&v, s, x, y)``,
+    so the call becomes an immediately invoked lambda around that form."""
+    callee = call.child_by_field_name("function")
+    if callee is None or callee.type != nodes.TEMPLATE_FUNCTION:
+        return
+    template_args = callee.child_by_field_name("arguments")
+    args = p.arguments(call)
+    if template_args is None or not args:
+        return
+    value_type = p.text(template_args)[1:-1].strip()
+    name = p.text(node)
+    p.edit(call.start_byte, args[0].start_byte,
+           f"[&] {{ {value_type} {_READ_VALUE}; {name}(&{_READ_VALUE}, ")
+    p.edit(args[-1].end_byte, call.end_byte, f"); return {_READ_VALUE}; }}()", "device")
+
+
+def unwrap_symbol(p: Pass, name_node: tree_sitter.Node) -> bool:
+    call = p.call_of(name_node)
+    if call is not None and p.inside(call):
+        launch.unwrap(p, call, "HIP_SYMBOL")
+    return True

@@ -1,0 +1,308 @@
+"""``cass-lsp translate``: rule-based CUDA -> HIP (or HIP -> CUDA) for files and trees.
+
+Start-up matters (build scripts call translators once per file), so the engine is imported only
+when ``run`` needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from cass_lsp.translate.rules import RawFinding, Settings
+    from cass_lsp.translate.targets import Target
+
+PROG = "cass-lsp translate"
+FORWARD_SUFFIXES = (".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".c", ".cc", ".cpp", ".cxx", ".inl", ".inc")
+REVERSE_SUFFIXES = (".hip", *FORWARD_SUFFIXES[1:])
+BACKUP_SUFFIX = ".prehip"
+_PROGRESS_MIN_FILES = 20
+_SHOWN_SEVERITIES = ("error", "warning")
+
+
+class Unit(NamedTuple):
+    source: str
+    target: str | None  # None: standard output
+    in_place: bool
+
+
+class Located(NamedTuple):
+    code: str
+    severity: str
+    message: str
+    line: int
+    column: int
+
+
+class Outcome(NamedTuple):
+    unit: Unit
+    lines: int
+    stats: dict[str, int]
+    findings: list[Located]
+    text: str | None  # the translation, when it goes to standard output
+    error: str | None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="CUDA files or directories to translate")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("-o", "--output", metavar="OUT", help="output file (one input file only)")
+    out.add_argument("--out-dir", metavar="DIR", help="write translations under DIR, keeping relative paths")
+    out.add_argument("--in-place", action="store_true",
+                     help=f"rewrite files atomically, keeping the original as <file>{BACKUP_SUFFIX}")
+    parser.add_argument("--reverse", action="store_true", help="translate HIP to CUDA")
+    parser.add_argument("--arch", default="gfx1100", help="target GPU (gfx1100, gfx1030, gfx1200, gfx90a, gfx942)")
+    parser.add_argument("--rocm", default="auto", help="target ROCm (5.2, 6.2, 7.1; auto: the installed headers)")
+    parser.add_argument("--launch-style", choices=("chevron", "hipLaunchKernelGGL"), default="chevron",
+                        help="keep <<<>>> launches or emit hipLaunchKernelGGL")
+    parser.add_argument("--rewrite-strings-and-comments", action="store_true",
+                        help="also translate names inside string literals and comments")
+    parser.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes for trees")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON on standard output")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0] if __doc__ else None)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _renamed(path: str, reverse: bool) -> str:
+    stem, ext = os.path.splitext(path)
+    if not reverse and ext == ".cu":
+        return stem + ".hip"
+    if reverse and ext == ".hip":
+        return stem + ".cu"
+    return path
+
+
+def _walk(root: str, suffixes: tuple[str, ...]) -> list[str]:
+    found: list[str] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(os.path.join(folder, f) for f in sorted(files) if f.endswith(suffixes))
+    return found
+
+
+def _plan_units(args: argparse.Namespace) -> list[Unit] | str:
+    """Inputs -> units of work, or an error message."""
+    suffixes = REVERSE_SUFFIXES if args.reverse else FORWARD_SUFFIXES
+    pairs: list[tuple[str, str]] = []  # (source, path relative to the output root)
+    for path in args.paths:
+        if os.path.isdir(path):
+            pairs.extend((f, os.path.relpath(f, path)) for f in _walk(path, suffixes))
+        elif os.path.isfile(path):
+            pairs.append((path, os.path.basename(path)))
+        else:
+            return f"{path}: no such file or directory"
+    if not pairs:
+        return "no input files"
+    if args.output is not None:
+        if len(pairs) != 1:
+            return "-o needs exactly one input file (use --out-dir for several)"
+        return [Unit(pairs[0][0], args.output, False)]
+    if args.out_dir is not None:
+        units = [Unit(src, os.path.join(args.out_dir, _renamed(rel, args.reverse)), False) for src, rel in pairs]
+        targets = [u.target for u in units]
+        if len(set(targets)) != len(targets):
+            return "two inputs map to the same output path under --out-dir"
+        return units
+    if args.in_place:
+        return [Unit(src, src, True) for src, _ in pairs]
+    if len(pairs) != 1:
+        return "several inputs need --out-dir or --in-place"
+    return [Unit(pairs[0][0], None, False)]
+
+
+def _write_atomic(path: str, data: bytes, mode: int | None) -> None:
+    folder = os.path.dirname(path) or "."
+    os.makedirs(folder, exist_ok=True)
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666 if mode is None else mode)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _backup(path: str) -> None:
+    """Keep the first original: a later --in-place run must not overwrite it with a translation."""
+    backup = path + BACKUP_SUFFIX
+    if os.path.exists(backup):
+        return
+    try:
+        os.link(path, backup)
+    except OSError:
+        import shutil
+
+        shutil.copy2(path, backup)
+
+
+def _locate(data: bytes, finding: RawFinding) -> Located:
+    start = finding.start
+    line_start = data.rfind(b"\n", 0, start) + 1
+    return Located(finding.code, finding.severity, finding.message, data.count(b"\n", 0, start) + 1,
+                   start - line_start + 1)
+
+
+_settings: list[Settings] = []  # set once per process (workers get it through the pool initializer)
+
+
+def _configure(settings: Settings) -> None:
+    _settings[:] = [settings]
+
+
+def _translate_unit(unit: Unit) -> Outcome:
+    from cass_lsp.translate import rules
+
+    try:
+        with open(unit.source, "rb") as f:
+            data = f.read()
+        st = os.stat(unit.source)
+    except OSError as e:
+        return Outcome(unit, 0, {}, [], None, f"{unit.source}: {e.strerror or e}")
+    result = rules.run(data, _settings[0])
+    output = rules.apply(data, result.edits)
+    found = [_locate(data, f) for f in result.findings]
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    if unit.target is None:
+        return Outcome(unit, lines, result.stats, found, output.decode("utf-8", "surrogateescape"), None)
+    try:
+        if unit.in_place:
+            if result.edits:
+                _backup(unit.source)
+                _write_atomic(unit.target, output, st.st_mode & 0o7777)
+        else:
+            _write_atomic(unit.target, output, None)
+    except OSError as e:
+        return Outcome(unit, lines, result.stats, found, None, f"{unit.target}: {e.strerror or e}")
+    return Outcome(unit, lines, result.stats, found, None, None)
+
+
+def _progress(done: int, total: int, path: str) -> None:
+    sys.stderr.write(f"\r\x1b[K[{done}/{total}] {path}"[:200])
+    sys.stderr.flush()
+
+
+def _execute(units: list[Unit], jobs: int) -> list[Outcome]:
+    show = sys.stderr.isatty() and len(units) >= _PROGRESS_MIN_FILES
+    outcomes: list[Outcome] = []
+    if jobs > 1 and len(units) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        from cass_lsp.translate import rules
+
+        rules.warm_up(_settings[0].reverse)
+
+        context = multiprocessing.get_context("fork")
+        chunk = max(1, len(units) // (jobs * 8))
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_configure,
+                                 initargs=(_settings[0],)) as pool:
+            for outcome in pool.map(_translate_unit, units, chunksize=chunk):
+                outcomes.append(outcome)
+                if show:
+                    _progress(len(outcomes), len(units), outcome.unit.source)
+    else:
+        for unit in units:
+            outcomes.append(_translate_unit(unit))
+            if show:
+                _progress(len(outcomes), len(units), unit.source)
+    if show:
+        sys.stderr.write("\r\x1b[K")
+    return outcomes
+
+
+def run(args: argparse.Namespace) -> int:
+    """The translate verb; returns the exit status (1: unsupported constructs remain, 2: failure)."""
+    from cass_lsp.translate import rules, targets
+
+    if args.jobs < 1:
+        return _fail("--jobs must be at least 1")
+    try:
+        target = targets.resolve(args.arch, args.rocm)
+    except ValueError as e:
+        return _fail(str(e))
+    units = _plan_units(args)
+    if isinstance(units, str):
+        return _fail(units)
+    _configure(rules.Settings(target, args.launch_style, args.rewrite_strings_and_comments, args.reverse))
+    outcomes = _execute(units, args.jobs)
+    if args.json:
+        _report_json(outcomes, target, args.reverse)
+    else:
+        for outcome in outcomes:
+            if outcome.text is not None:
+                sys.stdout.buffer.write(outcome.text.encode("utf-8", "surrogateescape"))
+                sys.stdout.flush()
+        _report_text(outcomes, target, args.reverse)
+    if any(o.error for o in outcomes):
+        return 2
+    return 1 if any(f.severity == "error" for o in outcomes for f in o.findings) else 0
+
+
+def _totals(outcomes: list[Outcome]) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for o in outcomes:
+        for key, count in o.stats.items():
+            totals[key] = totals.get(key, 0) + count
+    return dict(sorted(totals.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _report_text(outcomes: list[Outcome], target: Target, reverse: bool) -> None:
+    err = sys.stderr
+    for o in outcomes:
+        if o.error:
+            print(f"{PROG}: error: {o.error}", file=err)
+        for f in o.findings:
+            if f.severity in _SHOWN_SEVERITIES:
+                print(f"{o.unit.source}:{f.line}:{f.column}: {f.severity}: {f.message} [{f.code}]", file=err)
+    totals = _totals(outcomes)
+    direction = "HIP -> CUDA" if reverse else f"CUDA -> HIP (ROCm {target.rocm_text}, {target.arch})"
+    converted = sum(totals.values())
+    detail = ", ".join(f"{k} {v}" for k, v in totals.items())
+    lines = sum(o.lines for o in outcomes)
+    print(f"{PROG}: {len(outcomes)} file(s), {lines} lines, {direction}: {converted} conversion(s)"
+          + (f" [{detail}]" if detail else ""), file=err)
+    counts = {s: sum(f.severity == s for o in outcomes for f in o.findings) for s in ("error", "warning", "info")}
+    if counts["error"]:
+        print(f"{PROG}: {counts['error']} construct(s) remain untranslated or unsupported for the target; "
+              f"the output will not compile as is ({counts['warning']} warning(s), {counts['info']} note(s))",
+              file=err)
+    elif counts["warning"] or counts["info"]:
+        print(f"{PROG}: {counts['warning']} warning(s), {counts['info']} note(s)", file=err)
+
+
+def _report_json(outcomes: list[Outcome], target: Target, reverse: bool) -> None:
+    import msgspec
+
+    from cass_lsp.translate.report import FileReport, FindingReport, Summary
+
+    reports = [FileReport(path=o.unit.source, output=o.unit.target, lines=o.lines, stats=o.stats,
+                          findings=[FindingReport(*f) for f in o.findings], text=o.text, error=o.error)
+               for o in outcomes]
+    summary = Summary(direction="hip-to-cuda" if reverse else "cuda-to-hip", arch=target.arch,
+                      rocm=target.rocm_text, files=len(outcomes), lines=sum(o.lines for o in outcomes),
+                      stats=_totals(outcomes),
+                      unsupported=sum(f.severity == "error" for o in outcomes for f in o.findings),
+                      reports=reports)
+    sys.stdout.buffer.write(msgspec.json.encode(summary) + b"\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

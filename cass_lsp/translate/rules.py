@@ -1,0 +1,729 @@
+"""The rule engine: CUDA -> HIP (and back) on the tree-sitter tree, driven by the API tables.
+
+A byte regex finds candidate tokens (names the tables or the rules care about, ``<<<``, include
+directives); each candidate is looked up in the tree by position to learn its context (code,
+comment, string, macro body, unparsable region). ``#define`` bodies are opaque to the grammar, so
+a body holding candidates is parsed on its own, wrapped in a function, and translated the same way.
+Edits are token-sized and refer to the original bytes; everything between them is kept as is.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+import tree_sitter
+
+from cass_lsp import syntax
+from cass_lsp.translate import calls, headers, launch, nodes, portability, tables, warp
+from cass_lsp.translate import codes as fc
+from cass_lsp.translate.codes import Severity
+from cass_lsp.translate.targets import Target
+
+if TYPE_CHECKING:
+    from cass_lsp.translate.findings import TranslationResult
+    from cass_lsp.translate.profile import TargetProfile, TranslateOptions
+
+# Identifier bytes (UTF-8 lead/continuation bytes included, so non-ASCII identifiers stay whole).
+_IS_WORD = bytes(1 if (48 <= b < 58 or 65 <= b < 91 or 97 <= b < 123 or b == 95 or b >= 128) else 0
+                 for b in range(256))
+_WORD_BYTES = bytes(b if _IS_WORD[b] else 32 for b in range(256))
+# No ^ anchor: a leading literal lets the regex engine skip ahead; line starts are checked after.
+_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*[<"]([^>"\r\n]+)[>"]')
+_DEFINE = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\s/]+)[ \t]*(?=\r?\n|//|/\*|\Z)")
+# Patterns needed only by some files are compiled on first use (re's own cache): start-up counts.
+_DEVICE_CODE = (rb"\b(?:__global__|__device__|__shared__|__constant__|threadIdx|blockIdx|blockDim|gridDim"
+                rb"|__syncthreads)\b")
+_OPAQUE = rb'(?s)//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?'
+_BOM = b"\xef\xbb\xbf"
+_MACRO_PREFIX = b"void __cass_macro_body__(void) {\n"
+_MACRO_SUFFIX = b"\n;}\n"
+_MAX_PARSE_FINDINGS = 20
+_FEW_WORDS = 4000
+
+_FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "asm", "__asm__", "__asm",
+                    "__CUDA_ARCH__", "__launch_bounds__", *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB"}
+_REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
+                    *warp.REVERSE_NAMES}
+
+
+# A name's rewrite for one target: (new text or None, family, findings as (code, severity, message)),
+# kept per (name, target ROCm) since it does not depend on the file.
+_Plan = tuple[str | None, str, tuple[tuple[str, Severity, str], ...]]
+_PLANS: dict[tuple[str, tuple[int, int]], _Plan] = {}
+
+
+class RawEdit(NamedTuple):
+    start: int
+    end: int
+    text: str
+    tag: str = ""  # stats key ("" for edits that do not count as a conversion)
+
+
+class RawFinding(NamedTuple):
+    """A finding in original byte offsets (``findings.Finding`` is its public form)."""
+
+    code: str
+    severity: Severity
+    message: str
+    start: int
+    end: int
+    fix: tuple[RawEdit, ...] = ()
+    name: str = ""
+    family: str = ""
+
+
+class Settings(NamedTuple):
+    target: Target
+    launch_style: str = "chevron"
+    rewrite_opaque: bool = False  # names inside strings and comments too
+    reverse: bool = False
+
+
+@functools.cache
+def _candidates(reverse: bool) -> frozenset[bytes]:
+    """Names a direction acts on, as UTF-8 (words of a file are intersected with it in C)."""
+    names = tables.reverse_names() if reverse else tables.action_names()
+    special = _REVERSE_SPECIAL if reverse else _FORWARD_SPECIAL
+    return frozenset(n.encode() for n in (*names, *special))
+
+
+def warm_up(reverse: bool) -> None:
+    """Load the tables now (before forking workers, which then share them)."""
+    _candidates(reverse)
+
+
+def _is_candidate(reverse: bool) -> Callable[[str], bool]:
+    names = tables.reverse_names() if reverse else tables.action_names()
+    special = _REVERSE_SPECIAL if reverse else _FORWARD_SPECIAL
+    return lambda word: word in names or word in special
+
+
+@functools.cache
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+# Members the tables know (cooperative groups methods newer than some ROCm); other members are not API.
+_MEMBER_RULES = frozenset({"meta_group_rank", "meta_group_size"})
+_RUNTIME_FAMILIES = frozenset({"runtime", "driver", "device"})
+_DECLARING_PARENTS = frozenset({*nodes.DECLARING_FIELDS, *nodes.TAG_SPECIFIERS})
+
+
+class Engine:
+    """State shared by the passes of one translation (the file and its macro bodies)."""
+
+    def __init__(self, source: bytes, settings: Settings, parser: tree_sitter.Parser) -> None:
+        self.source = source
+        self.settings = settings
+        self.reverse = settings.reverse
+        self.arch = settings.target.arch
+        self.rocm = settings.target.rocm
+        self.rocm_text = settings.target.rocm_text
+        self.wave = settings.target.wave_size
+        self.image_support = settings.target.image_support
+        self.parser = parser
+        self.edits: list[RawEdit] = []
+        self.findings: list[RawFinding] = []
+        self.user_names: set[str] = set()
+        # Object-like macros of the file: name -> (body start, body end) in original bytes.
+        self.defines: dict[str, tuple[int, int]] = {}
+        self.widened_defines: set[str] = set()
+        self.wide_masks: set[str] = set()  # variables this translation declared 64-bit
+        self.active_masks: set[str] = set()  # variables set from __activemask()
+        self.window = (0, len(source))
+        self.uses_runtime = False
+
+    def edit(self, start: int, end: int, text: str, tag: str = "") -> None:
+        """An edit in original byte offsets; ignored outside the window being translated."""
+        if self.window[0] <= start <= end <= self.window[1]:
+            self.edits.append(RawEdit(start, end, text, tag))
+
+    def define_body(self, name: str) -> str | None:
+        span = self.defines.get(name)
+        if span is None:
+            return None
+        return self.source[span[0]:span[1]].decode("utf-8", "surrogateescape").strip()
+
+
+class Pass:
+    """One tree over a byte buffer: the file itself, or a macro body parsed on its own."""
+
+    def __init__(self, eng: Engine, src: bytes, root: tree_sitter.Node, base: int, lo: int, hi: int,
+                 local_names: frozenset[str] = frozenset()) -> None:
+        self.eng = eng
+        self.src = src
+        self.root = root
+        self.base = base  # original offset = base + local offset
+        self.lo = lo
+        self.hi = hi
+        self.local_names = local_names  # macro parameters
+        self.is_macro = src is not eng.source
+        self._macro_bodies: dict[int, tree_sitter.Node] = {}
+        self._error_spans: dict[int, list[tuple[int, int]]] = {}
+        self._device_functions: list[tuple[int, int, bool]] | None = None
+        self._device_starts: list[int] = []
+
+    # -- helpers used by the rule modules -------------------------------------------------------
+    def text(self, node: tree_sitter.Node) -> str:
+        return self.src[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
+
+    def at(self, start: int, end: int) -> tree_sitter.Node:
+        """The smallest node spanning [start, end)."""
+        return self.root.descendant_for_byte_range(start, end) or self.root
+
+    def inside(self, node: tree_sitter.Node) -> bool:
+        return self.lo <= node.start_byte and node.end_byte <= self.hi
+
+    def edit(self, start: int, end: int, text: str, tag: str = "") -> None:
+        # Rules check that a construct lies in the window before editing it; this only guards.
+        assert self.lo <= start <= end <= self.hi, "edit outside the translated window"
+        self.eng.edits.append(RawEdit(self.base + start, self.base + end, text, tag))
+
+    def find(self, code: str, severity: Severity, message: str, start: int, end: int, *,
+             fix: tuple[RawEdit, ...] = (), name: str = "", family: str = "") -> None:
+        self.eng.findings.append(RawFinding(code, severity, message, self.base + start, self.base + end,
+                                            fix, name, family))
+
+    def fix_edit(self, start: int, end: int, text: str) -> RawEdit:
+        return RawEdit(self.base + start, self.base + end, text)
+
+    @staticmethod
+    def call_of(name_node: tree_sitter.Node) -> tree_sitter.Node | None:
+        """The call whose callee is this name (``name(...)`` or ``name<T>(...)``)."""
+        callee = name_node
+        parent = name_node.parent
+        if parent is not None and parent.type == nodes.TEMPLATE_FUNCTION and parent.child_by_field_name("name") == callee:
+            callee, parent = parent, parent.parent
+        if parent is None or parent.type != nodes.CALL:
+            return None
+        return parent if parent.child_by_field_name("function") == callee else None
+
+    @staticmethod
+    def arguments(call: tree_sitter.Node) -> list[tree_sitter.Node]:
+        arglist = call.child_by_field_name("arguments")
+        if arglist is None:
+            return []
+        return [c for c in arglist.named_children if c.type != nodes.COMMENT]
+
+    def in_device_function(self, node: tree_sitter.Node, *, host_too: bool = True) -> bool:
+        """Inside a __global__/__device__ function (``host_too=False``: not also __host__)."""
+        return self._device_span(node.start_byte, node.end_byte, host_too)
+
+    def _device_span(self, start: int, end: int, host_too: bool) -> bool:
+        if self._device_functions is None:
+            # A macro body's context is unknown: it counts as host code.
+            self._device_functions = [] if self.is_macro else self._find_device_functions()
+            self._device_starts = [span[0] for span in self._device_functions]
+        i = bisect.bisect_right(self._device_starts, start) - 1
+        return i >= 0 and end <= self._device_functions[i][1] and (host_too or not self._device_functions[i][2])
+
+    def _find_device_functions(self) -> list[tuple[int, int, bool]]:
+        """(start, end, also __host__) of every __global__/__device__ function definition, sorted."""
+        spans: dict[int, tuple[int, int, bool]] = {}
+        for m in re.finditer(rb"\b__(?:global|device)__\b", self.src):
+            definition = self.at(m.start(), m.end()).parent
+            if definition is None or definition.type != nodes.FUNCTION_DEFINITION:
+                continue
+            host = any(c.type == nodes.HOST_QUALIFIER for c in definition.children)
+            spans[definition.start_byte] = (definition.start_byte, definition.end_byte, host)
+        return sorted(spans.values())
+
+    # -- the pass -------------------------------------------------------------------------------
+    def run(self) -> None:
+        self._scan_words()
+        self._scan_launches()
+        if not self.eng.reverse and self.eng.wave == 64:
+            portability.warp_size_literals(self)
+        for arg in self._macro_bodies.values():
+            self._translate_macro(arg)
+
+    def context(self, start: int, end: int, node: tree_sitter.Node | None = None) -> tuple[str, tree_sitter.Node]:
+        """What the bytes [start, end) are part of: code, comment, string, macro (body) or other."""
+        if node is None:
+            node = self.at(start, end)
+        kind = node.type
+        if kind in nodes.NAMES or kind == nodes.FIELD_NAME or kind == nodes.NUMBER or not node.is_named:
+            return "code", node
+        if kind == nodes.COMMENT:
+            return "comment", node
+        if kind in nodes.STRINGS:
+            return "string", node
+        if kind == nodes.MACRO_BODY:
+            return "macro", node
+        if kind == nodes.ERROR:
+            return ("string" if self._in_opaque_text(node, start) else "code"), node
+        return "other", node
+
+    def _in_opaque_text(self, error: tree_sitter.Node, pos: int) -> bool:
+        spans = self._error_spans.get(error.start_byte)
+        if spans is None:
+            chunk = self.src[error.start_byte:error.end_byte]
+            spans = [(m.start() + error.start_byte, m.end() + error.start_byte) for m in re.finditer(_OPAQUE, chunk)]
+            self._error_spans[error.start_byte] = spans
+        return any(s <= pos < e for s, e in spans)
+
+    def remember_macro(self, node: tree_sitter.Node) -> None:
+        self._macro_bodies.setdefault(node.start_byte, node)
+
+    def _positions(self) -> list[tuple[int, int, bytes]]:
+        """Whole-word occurrences of candidate names in the window, in source order."""
+        src, lo, hi = self.src, self.lo, self.hi
+        words = set((src if lo == 0 and hi == len(src) else src[lo:hi]).translate(_WORD_BYTES).split())
+        if len(words) < _FEW_WORDS:
+            # A small file (a cold CLI run): testing its words beats building the UTF-8 name set.
+            wanted = _is_candidate(self.eng.reverse)
+            present = {w for w in words if wanted(w.decode("utf-8", "surrogateescape"))}
+        else:
+            present = words & _candidates(self.eng.reverse)
+        found: list[tuple[int, int, bytes]] = []
+        for name in present:
+            i = src.find(name, lo, hi)
+            while i != -1:
+                j = i + len(name)
+                if (i == 0 or not _IS_WORD[src[i - 1]]) and (j == len(src) or not _IS_WORD[src[j]]):
+                    found.append((i, j, name))
+                i = src.find(name, j, hi)
+        found.sort()
+        return found
+
+    def _scan_words(self) -> None:
+        positions = self._positions()
+        if not positions:
+            return
+        hits: list[tuple[str, tree_sitter.Node, str, tree_sitter.Node | None, str]] = []
+        rewrite_opaque = self.eng.settings.rewrite_opaque
+        user_names = self.eng.user_names
+        descend = self.root.descendant_for_byte_range
+        names, declaring = nodes.NAMES, _DECLARING_PARENTS
+        for start, end, raw in positions:
+            name = _text(raw)
+            node = descend(start, end) or self.root
+            kind = node.type
+            if kind not in names:
+                where, node = self.context(start, end, node)
+                if where == "macro":
+                    self.remember_macro(node)
+                elif where in ("comment", "string") and rewrite_opaque:
+                    self._rename_plain(name, start, end)
+                if where != "code":
+                    continue
+                if node.is_named and (node.start_byte, node.end_byte) != (start, end):
+                    # A name swallowed by an unparsable region: only the plain table rename is safe.
+                    if name not in user_names and name not in _FORWARD_SPECIAL:
+                        self._rename_unparsed(name, start, end)
+                    continue
+                kind = node.type if node.is_named else ""
+            parent = node.parent
+            parent_kind = parent.type if parent is not None else ""
+            if parent_kind in declaring and parent is not None and self._declares(node, parent):
+                user_names.add(name)
+            hits.append((name, node, kind, parent, parent_kind))
+        for hit in hits:
+            self._dispatch(*hit)
+
+    @staticmethod
+    def _declares(node: tree_sitter.Node, parent: tree_sitter.Node) -> bool:
+        fields = nodes.DECLARING_FIELDS.get(parent.type)
+        if fields is not None:
+            return any(parent.child_by_field_name(f) == node for f in fields)
+        return parent.child_by_field_name("name") == node and parent.child_by_field_name("body") is not None
+
+    @staticmethod
+    def _scoped(node: tree_sitter.Node, parent: tree_sitter.Node) -> bool:
+        """``ns::name`` with a namespace other than the global one."""
+        return parent.child_by_field_name("scope") is not None and parent.child_by_field_name("name") == node
+
+    def _dispatch(self, name: str, node: tree_sitter.Node, kind: str, parent: tree_sitter.Node | None,
+                  parent_kind: str) -> None:
+        if not kind:
+            self._keyword(name, node)
+            return
+        if (name in self.eng.user_names or name in self.local_names
+                or (kind == nodes.FIELD_NAME and name not in _MEMBER_RULES) or parent_kind == nodes.MACRO_PARAMS
+                or (parent_kind == nodes.QUALIFIED and parent is not None and self._scoped(node, parent))):
+            return
+        if self.eng.reverse:
+            if not (warp.reverse(self, name, node) or self._reverse_special(name, node)):
+                self._rename_plain(name, node.start_byte, node.end_byte)
+        elif name not in _FORWARD_SPECIAL or not self._forward_special(name, node):
+            self.apply_entry(name, node.start_byte, node.end_byte, node)
+
+    def _keyword(self, name: str, node: tree_sitter.Node) -> None:
+        parent = node.parent
+        if parent is None:
+            return
+        if name == nodes.REGISTER and parent.type == nodes.STORAGE_CLASS and not self.eng.reverse:
+            portability.register_storage(self, parent)
+        elif name in ("asm", "__asm__", "__asm") and parent.type == nodes.ASM:
+            portability.inline_asm(self, parent)
+        elif name == "__launch_bounds__" and parent.type == nodes.LAUNCH_BOUNDS and not self.eng.reverse:
+            portability.launch_bounds(self, parent)
+
+    def _forward_special(self, name: str, node: tree_sitter.Node) -> bool:
+        """Rules that replace the table for a name; True when the name is handled."""
+        if name in warp.FORWARD_NAMES:
+            return warp.forward(self, name, node)
+        if name in calls.NAMES:
+            return calls.handle(self, name, node)
+        if name == "CUDART_CB":
+            return portability.callback_convention(self, node)
+        if name == "__CUDA_ARCH__":
+            return portability.cuda_arch(self, node)
+        if name in ("texture", "surface"):
+            return portability.texture_reference(self, name, node)
+        if name == "cub":
+            return self._namespace_rename(node, "hipcub", "cub")
+        if name == "cuda":
+            if not self._thrust_backend(node, "hip") and node.type == "namespace_identifier":
+                self.find(fc.UNSUPPORTED_API, "error", "cuda:: (libcu++) has no HIP equivalent",
+                          node.start_byte, node.end_byte, name=name, family="runtime")
+            return True
+        if name == "nvcuda":
+            if node.type == "namespace_identifier":
+                self.find(fc.UNSUPPORTED_API, "error", "nvcuda::wmma has no HIP equivalent in the HIP headers; "
+                          "rocWMMA (rocwmma::) offers a similar API with different fragment types",
+                          node.start_byte, node.end_byte, name=name, family="device")
+            return True
+        return False
+
+    def _reverse_special(self, name: str, node: tree_sitter.Node) -> bool:
+        if name == "hipcub":
+            return self._namespace_rename(node, "cub", "cub")
+        if name == "hip":
+            self._thrust_backend(node, "cuda")
+            return True
+        if name == "hipLaunchKernelGGL":
+            return launch.reverse(self, node)
+        if name == "HIP_SYMBOL":
+            return calls.unwrap_symbol(self, node)
+        return False
+
+    def _namespace_rename(self, node: tree_sitter.Node, new: str, tag: str) -> bool:
+        parent = node.parent
+        if node.type == "namespace_identifier" or (parent is not None and parent.type == nodes.USING):
+            self.edit(node.start_byte, node.end_byte, new, tag)
+        return True
+
+    def _thrust_backend(self, node: tree_sitter.Node, new: str) -> bool:
+        """``thrust::cuda`` <-> ``thrust::hip``; False when the name is not Thrust's backend."""
+        before = self.src[max(0, node.start_byte - 40):node.start_byte]
+        if node.type != "namespace_identifier" or not re.search(rb"\bthrust\s*::\s*$", before):
+            return False
+        self.edit(node.start_byte, node.end_byte, new, "runtime")
+        return True
+
+    def _rename_unparsed(self, name: str, start: int, end: int) -> None:
+        if self.eng.reverse:
+            self._rename_plain(name, start, end)
+        else:
+            self.apply_entry(name, start, end)
+
+    def _rename_plain(self, name: str, start: int, end: int) -> bool:
+        """Rename without findings (reverse direction, strings and comments on request)."""
+        if self.eng.reverse:
+            cuda = tables.reverse_names().get(name)
+            if cuda is None:
+                return False
+            found = tables.row(cuda)
+            self.edit(start, end, cuda, found.family if found else "")
+            return True
+        found = tables.row(name)
+        if found is not None and found.supported and found.hip != name and self._available(found):
+            self.edit(start, end, found.hip, found.family)
+            return True
+        return False
+
+    def _available(self, found: tables.Row) -> bool:
+        return tables.version_tuple(found.hip_added) <= self.eng.rocm
+
+    def apply_entry(self, name: str, start: int, end: int, node: tree_sitter.Node | None = None) -> None:
+        """Table-driven rename of one CUDA name in code, with its findings."""
+        eng = self.eng
+        key = (name, eng.rocm)
+        plan = _PLANS.get(key)
+        if plan is None:
+            plan = _PLANS[key] = self._plan(name)
+        new, family, notes = plan
+        if family in _RUNTIME_FAMILIES:
+            eng.uses_runtime = True
+            if family == "runtime" and self._device_side_call(start, end, node):
+                self.find(fc.DYNAMIC_PARALLELISM, "error", f"{name} called from device code is CUDA's device "
+                          "runtime (dynamic parallelism), which HIP does not have", start, end, name=name,
+                          family=family)
+                return
+        if new is not None:
+            eng.edits.append(RawEdit(self.base + start, self.base + end, new, family))
+        for code, severity, message in notes:
+            self.find(code, severity, message, start, end, name=name, family=family)
+
+    def _device_side_call(self, start: int, end: int, node: tree_sitter.Node | None) -> bool:
+        if not self._device_span(start, end, False):
+            return False
+        call = self.call_of(node or self.at(start, end))
+        return call is not None and self.in_device_function(call, host_too=False)
+
+    def _plan(self, name: str) -> _Plan:
+        found = tables.row(name)
+        if found is None:
+            return None, "", ()
+        family = found.family
+        if not found.supported:
+            return None, family, ((fc.UNSUPPORTED_API, "error", _unsupported_message(found)),)
+        if not self._available(found):
+            return None, family, ((fc.API_NEWER_THAN_TARGET, "error",
+                                   f"{found.hip} (for {name}) needs ROCm {found.hip_added} or newer; the target "
+                                   f"is ROCm {self.eng.rocm_text}"),)
+        return (found.hip if found.hip != name else None), family, tuple(self._lifecycle_findings(found))
+
+    def _lifecycle_findings(self, found: tables.Row) -> list[tuple[str, Severity, str]]:
+        rocm = self.eng.rocm
+        name = found.cuda
+        notes: list[tuple[str, Severity, str]] = []
+        if found.hip_removed and tables.version_tuple(found.hip_removed) <= rocm:
+            notes.append((fc.DEPRECATED_API, "error", f"{found.hip} was removed in HIP {found.hip_removed}"))
+        elif found.hip_deprecated and tables.version_tuple(found.hip_deprecated) <= rocm:
+            notes.append((fc.DEPRECATED_API, "warning", f"{found.hip} is deprecated since HIP {found.hip_deprecated}"))
+        elif found.cuda_removed:
+            notes.append((fc.DEPRECATED_API, "warning", f"{name} was removed in CUDA {found.cuda_removed}"))
+        elif found.cuda_deprecated:
+            notes.append((fc.DEPRECATED_API, "warning", f"{name} is deprecated since CUDA {found.cuda_deprecated}"))
+        if found.hip_experimental and tables.version_tuple(found.hip_experimental) <= rocm:
+            notes.append((fc.EXPERIMENTAL_API, "info",
+                          f"{found.hip} is experimental in HIP {found.hip_experimental}"))
+        return notes
+
+    def _scan_launches(self) -> None:
+        """``<<<`` launches (HIP's hipLaunchKernelGGL is a name: the word scan finds it)."""
+        if self.eng.reverse:
+            return
+        pos = self.src.find(b"<<<", self.lo, self.hi)
+        while pos != -1:
+            where, node = self.context(pos, pos + 3)
+            if where == "macro":
+                self.remember_macro(node)
+            elif where == "code" and node.parent is not None and node.parent.type == nodes.KERNEL_CALL:
+                launch.forward(self, node.parent)
+            pos = self.src.find(b"<<<", pos + 3, self.hi)
+
+    def _translate_macro(self, arg: tree_sitter.Node) -> None:
+        if not self.inside(arg):
+            return
+        body = self.src[arg.start_byte:arg.end_byte]
+        sub_src = _MACRO_PREFIX + body + _MACRO_SUFFIX
+        tree = self.eng.parser.parse(sub_src)
+        params: frozenset[str] = frozenset()
+        definition = arg.parent
+        if definition is not None:
+            plist = definition.child_by_field_name("parameters")
+            if plist is not None:
+                params = frozenset(self.text(p) for p in plist.named_children)
+        start = len(_MACRO_PREFIX)
+        Pass(self.eng, sub_src, tree.root_node, self.base + arg.start_byte - start, start, start + len(body),
+             params).run()
+
+    # -- includes and whole-file rules (main pass only) -----------------------------------------
+    def includes(self) -> bool:
+        """Map include paths; returns True when the file includes the HIP runtime after translation."""
+        seen: set[str] = set()
+        has_runtime = False
+        for m in _INCLUDE.finditer(self.src, self.lo, self.hi):
+            if not _at_line_start(self.src, m.start()):
+                continue
+            path = m.group(1).decode("utf-8", "surrogateescape")
+            where, node = self.context(m.start(1), m.end(1))
+            directive = node.parent
+            while directive is not None and directive.type != nodes.INCLUDE:
+                directive = directive.parent
+            if where != "string" or directive is None:
+                continue
+            if self.eng.reverse:
+                new = headers.reverse(path)
+                family = "headers"
+                reason = ""
+            else:
+                mapping = headers.forward(path, self.eng.rocm)
+                if mapping is None:
+                    seen.add(path)
+                    has_runtime = has_runtime or headers.is_runtime_header(path)
+                    continue
+                new, family, reason = mapping.path, mapping.family, mapping.reason
+            if new is None:
+                seen.add(path)
+                continue
+            if not new:
+                self.find(fc.UNSUPPORTED_HEADER, "error", f"<{path}> has no HIP equivalent: {reason}",
+                          m.start(1), m.end(1), name=path, family=family)
+                continue
+            if new in seen and self.inside(directive):
+                self.edit(directive.start_byte, directive.end_byte, "", "headers")
+                continue
+            if not self.eng.reverse and not has_runtime and not headers.is_runtime_header(new):
+                # nvcc includes cuda_runtime.h before anything else, and HIP's headers rely on it.
+                self.edit(directive.start_byte, directive.start_byte,
+                          f"#include <{headers.RUNTIME}>{_eol(self.src)}", "headers")
+                seen.add(headers.RUNTIME)
+                has_runtime = True
+            seen.add(new)
+            has_runtime = has_runtime or headers.is_runtime_header(new)
+            self.edit(m.start(1), m.end(1), new, "headers")
+        return has_runtime
+
+    def implicit_include_position(self) -> int:
+        """Before the first include (when only include guards enclose it), else after a leading
+        ``#pragma once``, else at the start (after a BOM)."""
+        pos = self.first_include_position()
+        if pos is not None:
+            return pos
+        once = re.match(rb"(?:\xef\xbb\xbf)?(?:\s|//[^\n]*\n|/\*.*?\*/)*#[ \t]*pragma[ \t]+once[^\n]*\n", self.src, re.S)
+        if once is not None:
+            return once.end()
+        return len(_BOM) if self.src.startswith(_BOM) else 0
+
+    def first_include_position(self) -> int | None:
+        for m in _INCLUDE.finditer(self.src):
+            if not _at_line_start(self.src, m.start()):
+                continue
+            node = self.at(m.start(1), m.end(1)).parent
+            while node is not None and node.type != nodes.INCLUDE:
+                node = node.parent
+            if node is None:
+                continue
+            anc = node.parent
+            while anc is not None and anc.type in (nodes.IFDEF, nodes.TRANSLATION_UNIT):
+                anc = anc.parent
+            return node.start_byte if anc is None else None
+        return None
+
+    def collect_defines(self) -> None:
+        """Object-like macros whose body is a single token (full lane masks such as FULL_MASK)."""
+        for m in _DEFINE.finditer(self.src):
+            if _at_line_start(self.src, m.start()) and self.context(m.start(2), m.end(2))[0] == "macro":
+                self.eng.defines[m.group(1).decode()] = m.span(2)
+
+    def parse_errors(self) -> None:
+        if not self.root.has_error:
+            return
+        reported = 0
+        stack = [self.root]
+        while stack and reported < _MAX_PARSE_FINDINGS:
+            node = stack.pop()
+            if node.type == nodes.ERROR or node.is_missing:
+                if node.end_byte > self.lo and node.start_byte < self.hi:
+                    what = f"missing {node.type}" if node.is_missing else "unparsable code"
+                    self.find(fc.PARSE_ERROR, "warning", f"{what}: only unambiguous names here were translated",
+                              node.start_byte, node.end_byte)
+                    reported += 1
+                continue
+            stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+
+
+def _at_line_start(src: bytes, pos: int) -> bool:
+    line = src.rfind(b"\n", 0, pos) + 1
+    before = src[line:pos]
+    if line == 0 and before.startswith(_BOM):
+        before = before[len(_BOM):]
+    return not before.strip(b" \t")
+
+
+def _unsupported_message(found: tables.Row) -> str:
+    since = f" (CUDA {found.cuda_added})" if found.cuda_added else ""
+    text = f"{found.cuda}{since} has no HIP equivalent"
+    if found.hip and not found.hip_added:
+        text = f"{found.cuda}{since}: {found.hip} is named by HIPIFY but not implemented in HIP"
+    if found.alt:
+        kind = "MIOpen" if found.alt_kind == "MIOPEN" else "ROC library"
+        version = f" (since {found.alt_added})" if found.alt_added else ""
+        text += f"; {kind} equivalent: {found.alt}{version}"
+    if found.note:
+        text += f". {found.note}"
+    return text
+
+
+def _resolve(edits: list[RawEdit]) -> list[RawEdit]:
+    """Sort and drop edits inside an enclosing replacement (insertions at its start are kept)."""
+    kept: list[RawEdit] = []
+    end = -1
+    # Stable sort: at one position, insertions first, then the widest replacement.
+    for e in sorted(edits, key=lambda e: (e.start, e.start != e.end, -e.end)):
+        if e.start < end:
+            continue
+        kept.append(e)
+        end = max(end, e.end)
+    return kept
+
+
+def _eol(source: bytes) -> str:
+    nl = source.find(b"\n")
+    return "\r\n" if nl > 0 and source[nl - 1:nl] == b"\r" else "\n"
+
+
+class Outcome(NamedTuple):
+    edits: list[RawEdit]  # sorted, non-overlapping
+    findings: list[RawFinding]  # sorted by position
+    stats: dict[str, int]
+
+
+def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None = None,
+        tree: tree_sitter.Tree | None = None) -> Outcome:
+    """The engine on UTF-8 bytes (``translate`` is the public, Struct-returning form)."""
+    parser = syntax.new_parser()
+    if tree is None:
+        tree = parser.parse(source)
+    lo, hi = (0, len(source)) if byte_range is None else (max(0, byte_range[0]), min(len(source), byte_range[1]))
+    eng = Engine(source, settings, parser)
+    eng.window = (lo, hi)
+    main = Pass(eng, source, tree.root_node, 0, lo, hi)
+    main.parse_errors()
+    if not settings.reverse:
+        main.collect_defines()
+    has_runtime = main.includes()
+    main.run()
+    if (not settings.reverse and byte_range is None and not has_runtime
+            and (eng.uses_runtime or re.search(_DEVICE_CODE, source))):
+        pos = main.implicit_include_position()
+        eng.edits.append(RawEdit(pos, pos, f"#include <{headers.RUNTIME}>{_eol(source)}", "headers"))
+    edits = _resolve(eng.edits)
+    stats: dict[str, int] = {}
+    for e in edits:
+        if e.tag:
+            stats[e.tag] = stats.get(e.tag, 0) + 1
+    return Outcome(edits, sorted(eng.findings, key=lambda f: (f.start, f.end, f.code)), stats)
+
+
+def apply(source: bytes, edits: list[RawEdit]) -> bytes:
+    out: list[bytes] = []
+    pos = 0
+    for e in edits:
+        out.append(source[pos:e.start])
+        out.append(e.text.encode("utf-8", "surrogateescape"))
+        pos = e.end
+    out.append(source[pos:])
+    return b"".join(out)
+
+
+def settings_for(profile: TargetProfile | None, options: TranslateOptions | None, reverse: bool) -> Settings:
+    from cass_lsp.translate.profile import TargetProfile, TranslateOptions
+
+    profile = profile or TargetProfile()
+    options = options or TranslateOptions()
+    return Settings(profile.target(), options.launch_style, options.rewrite_strings_and_comments, reverse)
+
+
+def translate(source: str, profile: TargetProfile | None = None, options: TranslateOptions | None = None, *,
+              reverse: bool = False, byte_range: tuple[int, int] | None = None,
+              tree: tree_sitter.Tree | None = None) -> TranslationResult:
+    """Translate CUDA to HIP (or HIP to CUDA with ``reverse``); offsets are UTF-8 byte offsets.
+
+    ``byte_range`` limits rewriting to a region; ``tree`` is an existing parse of ``source``.
+    """
+    from cass_lsp.translate.findings import Edit, TranslationResult, public_finding
+
+    data = source.encode("utf-8", "surrogateescape")
+    out = run(data, settings_for(profile, options, reverse), byte_range=byte_range, tree=tree)
+    text = apply(data, out.edits).decode("utf-8", "surrogateescape")
+    return TranslationResult(text, [Edit(e.start, e.end, e.text) for e in out.edits],
+                             [public_finding(f) for f in out.findings], out.stats)

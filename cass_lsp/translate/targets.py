@@ -1,0 +1,88 @@
+"""Target resolution without msgspec (the CLI's cold start imports only this side).
+
+``profile.TargetProfile`` is the settings-facing Struct; the engine works on a ``Target``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from typing import NamedTuple
+
+# Wave size by GFX generation: GCN/CDNA (gfx9) run wave64, RDNA (gfx10-12) default to wave32.
+_ARCH = re.compile(r"gfx(9|10|11|12)[0-9a-f]{1,2}")
+KNOWN_ARCHES = ("gfx1100", "gfx1030", "gfx1200", "gfx90a", "gfx942")
+# Targets where clang-19 defines __HIP_NO_IMAGE_SUPPORT (CDNA3: no texture units).
+NO_IMAGE_SUPPORT = frozenset({"gfx940", "gfx941", "gfx942"})
+# ROCm assumed when no HIP headers are installed: the newest release the rules model.
+FALLBACK_ROCM = "7.1"
+_ROCM = re.compile(r"(\d+)\.(\d+)(?:\.\d+)?")
+
+
+class Target(NamedTuple):
+    arch: str
+    wave_size: int
+    rocm: tuple[int, int]
+
+    @property
+    def image_support(self) -> bool:
+        return self.arch not in NO_IMAGE_SUPPORT
+
+    @property
+    def rocm_text(self) -> str:
+        return f"{self.rocm[0]}.{self.rocm[1]}"
+
+
+def check_arch(arch: str) -> None:
+    if not _ARCH.fullmatch(arch):
+        raise ValueError(f"unknown GPU arch {arch!r}: expected an AMD gfx target such as " + ", ".join(KNOWN_ARCHES))
+
+
+def check_rocm(rocm: str) -> None:
+    if rocm != "auto" and not _ROCM.fullmatch(rocm):
+        raise ValueError(f"bad ROCm version {rocm!r}: expected 'auto' or MAJOR.MINOR such as 5.2, 6.2, 7.1")
+
+
+def wave_size(arch: str) -> int:
+    return 64 if arch.startswith("gfx9") else 32
+
+
+def resolve_rocm(rocm: str) -> str:
+    """MAJOR.MINOR; 'auto' reads the installed HIP headers."""
+    if rocm == "auto":
+        return detect_rocm() or FALLBACK_ROCM
+    m = _ROCM.fullmatch(rocm)
+    if m is None:
+        check_rocm(rocm)
+    assert m is not None
+    return f"{int(m[1])}.{int(m[2])}"
+
+
+def resolve(arch: str, rocm: str) -> Target:
+    check_arch(arch)
+    check_rocm(rocm)
+    major, minor = resolve_rocm(rocm).split(".")
+    return Target(arch, wave_size(arch), (int(major), int(minor)))
+
+
+def _candidate_roots() -> list[str]:
+    roots = [os.environ[v] for v in ("HIP_PATH", "ROCM_PATH") if os.environ.get(v)]
+    return [*roots, "/opt/rocm", "/usr"]
+
+
+@functools.cache
+def detect_rocm() -> str | None:
+    """MAJOR.MINOR from the first hip_version.h found (HIP_PATH, ROCM_PATH, /opt/rocm, /usr)."""
+    for root in _candidate_roots():
+        try:
+            with open(os.path.join(root, "include", "hip", "hip_version.h"), encoding="utf-8",
+                      errors="replace") as f:
+                text = f.read()
+        except OSError:
+            continue
+        major = re.search(r"#define\s+HIP_VERSION_MAJOR\s+(\d+)", text)
+        minor = re.search(r"#define\s+HIP_VERSION_MINOR\s+(\d+)", text)
+        if major and minor:
+            return f"{major[1]}.{minor[1]}"
+    return None

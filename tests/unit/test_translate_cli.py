@@ -1,0 +1,165 @@
+"""``cass-lsp translate``: the verb's run() in-process, and the real command in a subprocess."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from cass_lsp.translate import cli
+from cass_lsp.translate.report import Summary
+
+KERNEL = ("#include <cuda_runtime.h>\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+          "void launch(float* x) { k<<<1, 64>>>(x); cudaDeviceSynchronize(); }\n")
+UNSUPPORTED = "#include <cuda_runtime.h>\nvoid f() { cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice, cudaFlushGPUDirectRDMAWritesToOwner); }\n"
+HEADER = "#pragma once\n#include <cuda_fp16.h>\n__device__ inline __half twice(__half x) { return __hadd(x, x); }\n"
+
+
+def run_cli(*argv: str) -> int:
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    return cli.run(parser.parse_args(list(argv)))
+
+
+def command(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "cass_lsp", "translate", *argv], capture_output=True,
+                          timeout=120, cwd=cwd, check=False)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    (src / "kernels").mkdir(parents=True)
+    (src / "kernels" / "k.cu").write_text(KERNEL)
+    (src / "kernels" / "half.cuh").write_text(HEADER)
+    (src / "main.cpp").write_text("#include <cuda_runtime.h>\nint main() { return cudaSuccess; }\n")
+    (src / "notes.txt").write_text("cudaMalloc is not code here\n")
+    (src / ".git").mkdir()
+    (src / ".git" / "x.cu").write_text(KERNEL)
+    return src
+
+
+def test_one_file_goes_to_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "k.cu"
+    path.write_text(KERNEL)
+    assert run_cli(str(path), "--rocm", "5.2") == 0
+    captured = capsys.readouterr()
+    assert captured.out == KERNEL.replace("cuda_runtime.h", "hip/hip_runtime.h").replace(
+        "cudaDeviceSynchronize", "hipDeviceSynchronize")
+    assert "1 file(s)" in captured.err and "runtime 1" in captured.err
+
+
+def test_output_file_and_launch_style(tmp_path: Path) -> None:
+    path = tmp_path / "k.cu"
+    path.write_text(KERNEL)
+    out = tmp_path / "k.hip"
+    assert run_cli(str(path), "-o", str(out), "--launch-style", "hipLaunchKernelGGL", "--rocm", "7.1") == 0
+    assert "hipLaunchKernelGGL(k, dim3(1), dim3(64), 0, 0, x);" in out.read_text()
+
+
+def test_out_dir_keeps_the_tree(tree: Path, tmp_path: Path) -> None:
+    out = tmp_path / "hip"
+    assert run_cli(str(tree), "--out-dir", str(out), "--rocm", "5.2") == 0
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    assert written == ["kernels/half.cuh", "kernels/k.hip", "main.cpp"]
+    assert "#include <hip/hip_fp16.h>" in (out / "kernels" / "half.cuh").read_text()
+    assert (out / "main.cpp").read_text() == "#include <hip/hip_runtime.h>\nint main() { return hipSuccess; }\n"
+
+
+def test_jobs_give_the_same_tree(tree: Path, tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert run_cli(str(tree), "--out-dir", str(one), "--rocm", "5.2") == 0
+    assert run_cli(str(tree), "--out-dir", str(two), "--rocm", "5.2", "--jobs", "2") == 0
+    for path in one.rglob("*.*"):
+        assert path.read_bytes() == (two / path.relative_to(one)).read_bytes()
+
+
+def test_in_place_is_atomic_and_keeps_the_first_original(tmp_path: Path) -> None:
+    path = tmp_path / "k.cu"
+    path.write_text(KERNEL)
+    path.chmod(0o640)
+    plain = tmp_path / "plain.cpp"
+    plain.write_text("int main() { return 0; }\n")
+    assert run_cli(str(path), str(plain), "--in-place", "--rocm", "5.2") == 0
+    assert "hipDeviceSynchronize" in path.read_text()
+    assert (tmp_path / "k.cu.prehip").read_text() == KERNEL
+    assert path.stat().st_mode & 0o777 == 0o640
+    assert not (tmp_path / "plain.cpp.prehip").exists()  # unchanged files are not rewritten
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cu", "k.cu.prehip", "plain.cpp"]
+    assert run_cli(str(path), "--in-place", "--rocm", "5.2") == 0
+    assert (tmp_path / "k.cu.prehip").read_text() == KERNEL
+
+
+def test_unsupported_constructs_give_exit_status_1_and_say_so(tmp_path: Path) -> None:
+    path = tmp_path / "u.cu"
+    path.write_text(UNSUPPORTED)
+    done = command(str(path), "-o", str(tmp_path / "u.hip"), "--rocm", "5.2")
+    assert done.returncode == 1
+    err = done.stderr.decode()
+    assert f"{path}:2:12: error: cudaDeviceFlushGPUDirectRDMAWrites (CUDA 11.3) has no HIP equivalent" in err
+    assert "remain untranslated or unsupported" in err
+
+
+def test_json_summary(tmp_path: Path) -> None:
+    path = tmp_path / "u.cu"
+    path.write_text(UNSUPPORTED)
+    done = command(str(path), "--json", "--rocm", "5.2", "--arch", "gfx942")
+    assert done.returncode == 1
+    summary = msgspec.json.decode(done.stdout, type=Summary)
+    assert (summary.arch, summary.rocm, summary.files, summary.unsupported) == ("gfx942", "5.2", 1, 3)
+    report = summary.reports[0]
+    assert report.text is not None and report.text.startswith("#include <hip/hip_runtime.h>")
+    assert {(f.code, f.line) for f in report.findings} == {("unsupported-api", 2)}
+
+
+def test_reverse_renames_hip_files_back(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "k.hip").write_text("#include <hip/hip_runtime.h>\nvoid f() { (void)hipDeviceSynchronize(); }\n")
+    out = tmp_path / "cuda"
+    done = command(str(src), "--out-dir", str(out), "--reverse")
+    assert done.returncode == 0, done.stderr.decode()
+    assert (out / "k.cu").read_text() == "#include <cuda_runtime.h>\nvoid f() { (void)cudaDeviceSynchronize(); }\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["missing.cu"], "missing.cu: no such file or directory"),
+        (["a.cu", "b.cu"], "several inputs need --out-dir or --in-place"),
+        (["a.cu", "b.cu", "-o", "x.hip"], "-o needs exactly one input file"),
+        (["a.cu", "--arch", "sm_90"], "unknown GPU arch 'sm_90'"),
+        (["a.cu", "--rocm", "new"], "bad ROCm version 'new'"),
+        (["a.cu", "--jobs", "0"], "--jobs must be at least 1"),
+    ],
+)
+def test_usage_errors_give_exit_status_2(tmp_path: Path, argv: list[str], message: str) -> None:
+    for name in ("a.cu", "b.cu"):
+        (tmp_path / name).write_text(KERNEL)
+    done = command(*argv, cwd=tmp_path)
+    assert done.returncode == 2
+    assert message in done.stderr.decode()
+
+
+def test_unwritable_output_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "k.cu"
+    path.write_text(KERNEL)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    done = command(str(path), "-o", str(blocker / "k.hip"))
+    assert done.returncode == 2
+    assert "k.hip" in done.stderr.decode()
+
+
+def test_start_up_imports_stay_lazy() -> None:
+    code = ("import sys\nfrom cass_lsp.translate.cli import main\n"
+            "print(sorted(m for m in ('msgspec', 'pygls', 'lsprotocol', 'cass_lsp.translate.findings') "
+            "if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, check=True,
+                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert done.stdout.decode().strip() == "[]"

@@ -1,0 +1,347 @@
+"""The rule engine's behaviour on small CUDA sources (no compiler; see test_translate_compile)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cass_lsp import syntax
+from cass_lsp.translate import TargetProfile, TranslateOptions, TranslationResult, lint, lookup, targets, translate
+
+P52 = TargetProfile(rocm="5.2")
+P71 = TargetProfile(rocm="7.1")
+GGL = TranslateOptions(launch_style="hipLaunchKernelGGL")
+DEFAULT = TranslateOptions()
+
+
+def hip(source: str, profile: TargetProfile = P52, options: TranslateOptions = DEFAULT) -> str:
+    return translate(source, profile, options).text
+
+
+def codes(result: TranslationResult) -> list[str]:
+    return [f.code for f in result.findings]
+
+
+def spans(source: str, result: TranslationResult, code: str) -> list[str]:
+    data = source.encode()
+    return [data[f.start_byte:f.end_byte].decode() for f in result.findings if f.code == code]
+
+
+def test_runtime_calls_types_and_enums_are_renamed() -> None:
+    src = ("#include <cuda_runtime.h>\nvoid f(float* d, size_t n) {\n  cudaStream_t s;\n"
+           "  cudaStreamCreate(&s);\n  cudaMemcpyAsync(d, d, n, cudaMemcpyDeviceToDevice, s);\n"
+           "  cudaError_t e = cudaGetLastError();\n  if (e != cudaSuccess) cudaDeviceReset();\n}\n")
+    out = translate(src, P52)
+    assert out.text == ("#include <hip/hip_runtime.h>\nvoid f(float* d, size_t n) {\n  hipStream_t s;\n"
+                        "  hipStreamCreate(&s);\n  hipMemcpyAsync(d, d, n, hipMemcpyDeviceToDevice, s);\n"
+                        "  hipError_t e = hipGetLastError();\n  if (e != hipSuccess) hipDeviceReset();\n}\n")
+    assert out.findings == []
+    assert out.stats == {"headers": 1, "runtime": 8}
+
+
+def test_strings_and_comments_are_kept_unless_asked() -> None:
+    src = '#include <cuda_runtime.h>\n// cudaMalloc here\nconst char* s = "cudaMalloc failed"; /* cudaFree */\n'
+    assert hip(src).splitlines()[1:] == src.splitlines()[1:]
+    rewritten = hip(src, options=TranslateOptions(rewrite_strings_and_comments=True))
+    assert rewritten == ('#include <hip/hip_runtime.h>\n// hipMalloc here\n'
+                         'const char* s = "hipMalloc failed"; /* hipFree */\n')
+
+
+def test_macro_bodies_are_translated_but_their_strings_are_not() -> None:
+    src = ('#include <cuda_runtime.h>\n#define CHECK(call) do { cudaError_t e = (call); \\\n'
+           '  if (e != cudaSuccess) printf("cudaError %s\\n", cudaGetErrorString(e)); } while (0)\n'
+           "#define STREAM cudaStream_t\n")
+    assert hip(src) == ('#include <hip/hip_runtime.h>\n#define CHECK(call) do { hipError_t e = (call); \\\n'
+                        '  if (e != hipSuccess) printf("cudaError %s\\n", hipGetErrorString(e)); } while (0)\n'
+                        "#define STREAM hipStream_t\n")
+
+
+def test_macro_parameters_named_like_apis_are_left_alone() -> None:
+    src = "#define WRAP(cudaMalloc) cudaMalloc + cudaFree\n"
+    assert hip(src).endswith("#define WRAP(cudaMalloc) cudaMalloc + hipFree\n")
+
+
+def test_names_the_file_declares_are_its_own() -> None:
+    src = ("__device__ unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }\n"
+           "__global__ void k(unsigned* x) { x[0] = umin(x[1], x[2]); }\n")
+    out = translate(src, P52)
+    assert "unsupported-api" not in codes(out)
+    assert "umin(x[1], x[2])" in out.text
+
+
+def test_members_and_other_namespaces_are_not_api_names() -> None:
+    src = "struct S { int cudaMalloc; };\nvoid f(S s) { s.cudaMalloc = 1; mylib::cudaFree(0); }\n"
+    assert hip(src) == src
+
+
+def test_unsupported_api_is_an_error_with_the_cuda_version() -> None:
+    src = "void f(cudaGraphExec_t g) { cudaGraphInstantiateWithParams(&g, 0, 0); cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice, cudaFlushGPUDirectRDMAWritesToOwner); }\n"
+    out = translate(src, P52)
+    flush = [f for f in out.findings if f.name == "cudaDeviceFlushGPUDirectRDMAWrites"]
+    assert len(flush) == 1 and flush[0].severity == "error" and flush[0].code == "unsupported-api"
+    assert "CUDA 11.3" in flush[0].message
+    assert "cudaDeviceFlushGPUDirectRDMAWrites" in out.text  # left for a human, not guessed
+
+
+def test_api_newer_than_target_is_reported_not_emitted() -> None:
+    src = "void f(cudaGraphExec_t* g, cudaGraph_t graph) { cudaGraphInstantiateWithParams(g, graph, 0); }\n"
+    old = translate(src, P52)
+    assert [f.code for f in old.findings if f.name == "cudaGraphInstantiateWithParams"] == ["api-newer-than-target"]
+    assert "cudaGraphInstantiateWithParams(" in old.text
+    new = translate(src, P71)
+    assert "hipGraphInstantiateWithParams(" in new.text
+    assert "api-newer-than-target" not in codes(new)
+
+
+def test_alternative_library_names_appear_in_unsupported_messages() -> None:
+    out = translate("void f(cudnnHandle_t* h) { cudnnCreate(h); }\n", P52)
+    messages = [f.message for f in out.findings if f.name == "cudnnCreate"]
+    assert messages and "miopenCreate" in messages[0]
+
+
+def test_deprecated_apis_are_warned() -> None:
+    out = translate("void f() { cudaThreadSynchronize(); }\n", P52)
+    assert "hipDeviceSynchronize()" in out.text
+    assert [(f.code, f.severity) for f in out.findings] == [("deprecated-api", "warning")]
+
+
+def test_includes_are_mapped_in_place_and_deduplicated() -> None:
+    src = ("#include <cuda.h>\n#include <cuda_runtime.h>\n#include \"cublas_v2.h\"\n#include <cublas.h>\n"
+           "#include <curand_kernel.h>\n#include <cub/cub.cuh>\n#include <cub/block/block_reduce.cuh>\n"
+           "#include <thrust/device_vector.h>\n#include <thrust/system/cuda/execution_policy.h>\n#include <cstdio>\n")
+    assert hip(src) == ("#include <hip/hip_runtime.h>\n#include \"hipblas/hipblas.h\"\n"
+                        "#include <hiprand/hiprand_kernel.h>\n#include <hipcub/hipcub.hpp>\n"
+                        "#include <thrust/device_vector.h>\n#include <thrust/system/hip/execution_policy.h>\n"
+                        "#include <cstdio>\n")
+
+
+def test_library_include_paths_follow_the_rocm_version() -> None:
+    src = "#include <cusparse.h>\n#include <cufft.h>\n"
+    runtime = "#include <hip/hip_runtime.h>\n"
+    assert hip(src, TargetProfile(rocm="5.1")) == runtime + "#include <hipsparse.h>\n#include <hipfft.h>\n"
+    assert hip(src, P52) == runtime + "#include <hipsparse/hipsparse.h>\n#include <hipfft/hipfft.h>\n"
+
+
+def test_the_runtime_include_comes_first_as_with_nvcc() -> None:
+    src = "#include <cstdio>\n#include <cooperative_groups.h>\n#include <cuda_runtime.h>\n__global__ void k() {}\n"
+    assert hip(src) == ("#include <cstdio>\n#include <hip/hip_runtime.h>\n#include <hip/hip_cooperative_groups.h>\n"
+                        "__global__ void k() {}\n")
+
+
+def test_headers_without_hip_equivalent_are_errors() -> None:
+    out = translate("#include <cudnn.h>\n#include <mma.h>\n", P52)
+    assert [(f.code, f.severity) for f in out.findings] == [("unsupported-header", "error")] * 2
+    assert out.text == "#include <cudnn.h>\n#include <mma.h>\n"
+
+
+@pytest.mark.parametrize(
+    ("src", "expected"),
+    [
+        ("__global__ void k() {}\n", "#include <hip/hip_runtime.h>\n__global__ void k() {}\n"),
+        ("#include <cstdio>\nvoid f() { cudaDeviceSynchronize(); }\n",
+         "#include <hip/hip_runtime.h>\n#include <cstdio>\nvoid f() { hipDeviceSynchronize(); }\n"),
+        ("#ifndef G\n#define G\n#include <vector>\n__device__ int x;\n#endif\n",
+         "#ifndef G\n#define G\n#include <hip/hip_runtime.h>\n#include <vector>\n__device__ int x;\n#endif\n"),
+        ("#pragma once\n__device__ int x;\n", "#pragma once\n#include <hip/hip_runtime.h>\n__device__ int x;\n"),
+        ("\ufeff__global__ void k() {}\r\n", "\ufeff#include <hip/hip_runtime.h>\r\n__global__ void k() {}\r\n"),
+        ("int plain_cpp() { return 0; }\n", "int plain_cpp() { return 0; }\n"),
+    ],
+)
+def test_implicit_runtime_include_is_added_where_nvcc_would_have_it(src: str, expected: str) -> None:
+    assert hip(src) == expected
+
+
+def test_launches_keep_chevrons_by_default() -> None:
+    src = "__global__ void k(int* x);\nvoid f(int* x, cudaStream_t s) { k<<<2, 64, 0, s>>>(x); }\n"
+    assert "k<<<2, 64, 0, s>>>(x);" in hip(src)
+
+
+@pytest.mark.parametrize(
+    ("launch", "expected"),
+    [
+        ("k<<<g, b>>>(x, 1)", "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x, 1)"),
+        ("k<<<g, b, 128>>>(x, 1)", "hipLaunchKernelGGL(k, dim3(g), dim3(b), 128, 0, x, 1)"),
+        ("k<<<dim3(4, 4), b, 0, s>>>(x, 1)", "hipLaunchKernelGGL(k, dim3(4, 4), dim3(b), 0, s, x, 1)"),
+        ("t<float, 4><<<1, 32>>>(x)", "hipLaunchKernelGGL(HIP_KERNEL_NAME(t<float, 4>), dim3(1), dim3(32), 0, 0, x)"),
+        ("ns::k<<<1, 32>>>()", "hipLaunchKernelGGL(ns::k, dim3(1), dim3(32), 0, 0)"),
+        ("k<<<n / 256, 256, 0, cudaStreamPerThread>>>(x, 1)",
+         "hipLaunchKernelGGL(k, dim3(n / 256), dim3(256), 0, hipStreamPerThread, x, 1)"),
+    ],
+)
+def test_launches_become_hip_launch_kernel_ggl_on_request(launch: str, expected: str) -> None:
+    out = hip(f"void f() {{ {launch}; }}\n", options=GGL)
+    assert f"{{ {expected}; }}" in out
+
+
+def test_kernel_launch_from_device_code_is_unsupported() -> None:
+    src = "__global__ void child();\n__global__ void parent() { child<<<1, 1>>>(); }\n"
+    out = translate(src, P52)
+    assert [(f.code, f.severity) for f in out.findings] == [("dynamic-parallelism", "error")]
+
+
+def test_symbols_and_kernels_passed_to_the_runtime_are_wrapped() -> None:
+    src = ("__constant__ float c[4];\n__global__ void k();\nvoid f(float* h) {\n"
+           "  cudaMemcpyToSymbol(c, h, 16);\n  cudaMemcpyFromSymbol(h, c, 16);\n"
+           "  cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 4096);\n}\n")
+    out = hip(src)
+    assert "hipMemcpyToSymbol(HIP_SYMBOL(c), h, 16);" in out
+    assert "hipMemcpyFromSymbol(h, HIP_SYMBOL(c), 16);" in out
+    assert ("hipFuncSetAttribute(reinterpret_cast<const void*>(k), hipFuncAttributeMaxDynamicSharedMemorySize, "
+            "4096);") in out
+
+
+def test_register_storage_class_is_removed_with_a_note() -> None:
+    src = "__global__ void k(int* x) { register int i = x[0]; x[1] = i; }\n"
+    out = translate(src, P52)
+    assert "{ int i = x[0];" in out.text
+    finding = next(f for f in out.findings if f.code == "nvcc-ism")
+    assert finding.severity == "info" and finding.fix is not None
+
+
+def test_inline_ptx_and_texture_references_are_flagged() -> None:
+    src = ("texture<float, 1, cudaReadModeElementType> tex;\n"
+           "__global__ void k(int* x) { int l; asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(l)); x[0] = l; }\n")
+    out = translate(src, P52)
+    assert spans(src, out, "inline-ptx") == ['asm volatile("mov.u32 %0, %%laneid;" : "=r"(l))']
+    assert spans(src, out, "texture-reference") == ["texture<float, 1, cudaReadModeElementType>"]
+    assert "hipReadModeElementType" in out.text
+
+
+def test_cuda_arch_tests_translate_only_when_they_mean_device_compilation() -> None:
+    src = ("#ifdef __CUDA_ARCH__\nint a;\n#endif\n#if defined(__CUDA_ARCH__) && defined(__CUDACC__)\nint b;\n"
+           "#endif\n#if __CUDA_ARCH__ >= 700\nint c;\n#endif\n")
+    out = translate(src, P52)
+    assert ("#ifdef __HIP_DEVICE_COMPILE__\nint a;\n#endif\n"
+            "#if defined(__HIP_DEVICE_COMPILE__) && defined(__HIPCC__)\n") in out.text
+    assert "#if __CUDA_ARCH__ >= 700" in out.text
+    assert spans(src, out, "cuda-arch-check") == ["__CUDA_ARCH__"]
+
+
+def test_cub_thrust_and_wmma_namespaces() -> None:
+    src = ("#include <cub/cub.cuh>\nusing namespace cub;\n__global__ void k() {\n"
+           "  typedef cub::BlockReduce<float, 128> R;\n  thrust::cuda::par;\n  nvcuda::wmma::fragment<int> f;\n}\n")
+    out = translate(src, P52)
+    assert "using namespace hipcub;" in out.text and "typedef hipcub::BlockReduce<float, 128> R;" in out.text
+    assert "thrust::hip::par;" in out.text
+    assert spans(src, out, "unsupported-api") == ["nvcuda"]
+
+
+def test_byte_range_limits_rewriting_to_the_region() -> None:
+    src = "void a() { cudaDeviceSynchronize(); }\nvoid b() { cudaDeviceSynchronize(); cudaFoo(); }\n"
+    start = src.index("void b")
+    out = translate(src, P52, byte_range=(start, len(src.encode())))
+    assert out.text == "void a() { cudaDeviceSynchronize(); }\nvoid b() { hipDeviceSynchronize(); cudaFoo(); }\n"
+    assert [e.start_byte for e in out.edits] == [src.index("cudaDeviceSynchronize", start)]
+
+
+def test_a_caller_parse_tree_is_used() -> None:
+    src = "void f() { cudaDeviceSynchronize(); }\n"
+    tree = syntax.new_parser().parse(src.encode())
+    assert translate(src, P52, tree=tree).text == translate(src, P52).text
+
+
+def test_parse_errors_are_reported_and_clear_names_still_translate() -> None:
+    src = "void f() { cudaDeviceSynchronize(; int x = ) cudaGetLastError(); }\n}}\n"
+    out = translate(src, P52)
+    assert "parse-error" in codes(out)
+    assert "hipDeviceSynchronize(" in out.text and "hipGetLastError()" in out.text
+    body = out.text.split("\n", 1)[1]  # after the added runtime include
+    assert body.replace("hip", "cuda") == src
+
+
+def test_lint_reports_without_translating() -> None:
+    findings = lint("__global__ void k(int* x) { x[0] = threadIdx.x & 31; }\n", TargetProfile("gfx942", "5.2"))
+    assert [f.code for f in findings] == ["warp-size-assumption"]
+    assert lint("__global__ void k(int* x) { x[0] = threadIdx.x & 31; }\n", P52) == []
+
+
+def test_lookup_gives_hover_facts_both_ways() -> None:
+    entry = lookup("cudaMallocAsync")
+    assert entry is not None and entry.hip == "hipMallocAsync" and entry.hip_added == "5.2.0"
+    assert entry.cuda_added == "11.2" and entry.supported
+    blas = lookup("cublasSgemm")
+    assert blas is not None and blas.alt == "rocblas_sgemm" and blas.alt_kind == "ROC"
+    back = lookup("hipDeviceSynchronize")
+    assert back is not None and back.cuda == "cudaDeviceSynchronize"
+    assert lookup("not_an_api") is None
+    unsupported = lookup("cudaDeviceFlushGPUDirectRDMAWrites")
+    assert unsupported is not None and not unsupported.supported
+
+
+def test_profile_validates_and_derives_the_wave_size() -> None:
+    assert TargetProfile("gfx942").wave_size == 64 and TargetProfile("gfx90a").wave_size == 64
+    assert TargetProfile("gfx1100").wave_size == 32 and TargetProfile("gfx1200").wave_size == 32
+    assert TargetProfile(rocm="6.2.4").resolved_rocm() == "6.2"
+    with pytest.raises(ValueError, match="unknown GPU arch 'sm_90'"):
+        TargetProfile("sm_90")
+    with pytest.raises(ValueError, match="bad ROCm version"):
+        TargetProfile(rocm="latest")
+
+
+def test_auto_rocm_reads_the_installed_hip_headers() -> None:
+    with open("/usr/include/hip/hip_version.h", encoding="utf-8") as f:
+        text = f.read()
+    major = text.split("#define HIP_VERSION_MAJOR")[1].split()[0]
+    minor = text.split("#define HIP_VERSION_MINOR")[1].split()[0]
+    assert TargetProfile().resolved_rocm() == f"{major}.{minor}"
+
+
+def test_device_side_runtime_calls_are_dynamic_parallelism() -> None:
+    src = ("__global__ void k() { cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); }\n"
+           "__host__ __device__ void both() { }\nvoid host() { cudaStream_t s; cudaStreamCreate(&s); }\n")
+    out = translate(src, P52)
+    assert [(f.code, f.name) for f in out.findings] == [("dynamic-parallelism", "cudaStreamCreateWithFlags")]
+    assert "hipStreamCreate(&s)" in out.text and "cudaStreamCreateWithFlags(" in out.text
+
+
+def test_typed_out_pointers_get_the_void_pointer_hip_wants() -> None:
+    src = ("void f(float* h, float* d, size_t p) {\n  cudaHostAlloc(&h, 4, cudaHostAllocMapped);\n"
+           "  cudaHostGetDevicePointer(&d, h, 0);\n  cudaMallocPitch((void**)&d, &p, 4, 4);\n  cudaMalloc(&d, 4);\n}\n")
+    out = hip(src)
+    assert "hipHostAlloc(reinterpret_cast<void**>(&h), 4, hipHostMallocMapped);" in out
+    assert "hipHostGetDevicePointer(reinterpret_cast<void**>(&d), h, 0);" in out
+    assert "hipMallocPitch((void**)&d, &p, 4, 4);" in out  # already a void**
+    assert "hipMalloc(&d, 4);" in out  # HIP has the template overload
+
+
+def test_cuda12_graph_instantiate_becomes_with_flags() -> None:
+    src = "void f(cudaGraphExec_t* e, cudaGraph_t g) { cudaGraphInstantiate(e, g, 0); cudaGraphInstantiate(e, g, 0, 0, 0); }\n"
+    assert "hipGraphInstantiateWithFlags(e, g, 0); hipGraphInstantiate(e, g, 0, 0, 0);" in hip(src)
+
+
+def test_value_returning_surface_reads_become_the_pointer_form() -> None:
+    src = "__global__ void k(cudaSurfaceObject_t s) { unsigned char c = surf2Dread<unsigned char>(s, 4, 2); }\n"
+    assert ("unsigned char c = [&] { unsigned char cass_value_; surf2Dread(&cass_value_, s, 4, 2); "
+            "return cass_value_; }();") in hip(src)
+
+
+def test_image_functions_are_unsupported_on_targets_without_texture_units() -> None:
+    src = "__global__ void k(cudaTextureObject_t t, float* o) { o[0] = tex1Dfetch<float>(t, 0); }\n"
+    assert translate(src, P52).findings == []
+    out = translate(src, TargetProfile("gfx942", "7.1"))
+    assert [(f.code, f.severity, f.name) for f in out.findings] == [("unsupported-api", "error", "tex1Dfetch")]
+
+
+def test_calling_convention_macro_is_dropped() -> None:
+    src = "static void CUDART_CB done(void* user) { }\nvoid f(cudaStream_t s) { cudaLaunchHostFunc(s, done, 0); }\n"
+    assert hip(src).endswith("static void done(void* user) { }\nvoid f(hipStream_t s) { hipLaunchHostFunc(s, done, 0); }\n")
+
+
+def test_cooperative_group_members_newer_than_the_target() -> None:
+    src = ("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int* o) {\n"
+           "  auto t = cg::tiled_partition<32>(cg::this_thread_block());\n  o[t.meta_group_rank()] = t.size();\n}\n")
+    assert [f.code for f in translate(src, P52).findings] == ["api-newer-than-target"]
+    assert translate(src, P71).findings == []
+
+
+def test_auto_rocm_follows_hip_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    header = tmp_path / "include" / "hip" / "hip_version.h"
+    header.parent.mkdir(parents=True)
+    header.write_text("#define HIP_VERSION_MAJOR 6\n#define HIP_VERSION_MINOR 4\n")
+    monkeypatch.setenv("HIP_PATH", str(tmp_path))
+    targets.detect_rocm.cache_clear()
+    try:
+        assert TargetProfile().resolved_rocm() == "6.4"
+    finally:
+        targets.detect_rocm.cache_clear()
