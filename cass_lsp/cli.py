@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import sys
 from collections.abc import Sequence
 
@@ -49,6 +48,8 @@ def build_parser(verb: str | None) -> tuple[argparse.ArgumentParser, argparse.Ar
 
 
 def _configure_logging(level: str, log_file: str | None) -> None:
+    import logging  # here, not at the top: batch verbs that log nothing start faster without it
+
     # stdout is the LSP channel: logs go to stderr or a file, never stdout
     handler: logging.Handler = logging.FileHandler(log_file) if log_file else logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -63,7 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args_list = _insert_serve(args_list)
     parser, _ = build_parser(verb)
     args = parser.parse_args(args_list)
-    _configure_logging(args.log_level, args.log_file)
+    if args.verb == "serve" or args.log_file or args.log_level != "warning":
+        _configure_logging(args.log_level, args.log_file)
     if args.verb is None:
         parser.print_help()
         return 2

@@ -6,13 +6,14 @@ Node type names live only in ``grammars/*.scm``; Python code asks for captures b
 from __future__ import annotations
 
 import functools
-from pathlib import Path
+import os
 
 import tree_sitter
 import tree_sitter_cuda
 
-_PACKAGED_GRAMMARS = Path(__file__).parent / "grammars"
-_SOURCE_GRAMMARS = Path(__file__).parent.parent / "grammars"
+# os.path rather than pathlib: this module is on the start-up path of `cass-lsp translate`
+_PACKAGED_GRAMMARS = os.path.join(os.path.dirname(__file__), "grammars")
+_SOURCE_GRAMMARS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "grammars")
 
 
 @functools.cache
@@ -30,14 +31,15 @@ def parse(source: bytes, old_tree: tree_sitter.Tree | None = None) -> tree_sitte
     return parser.parse(source) if old_tree is None else parser.parse(source, old_tree)
 
 
-def grammars_dir() -> Path:
-    return _PACKAGED_GRAMMARS if _PACKAGED_GRAMMARS.is_dir() else _SOURCE_GRAMMARS
+def grammars_dir() -> str:
+    return _PACKAGED_GRAMMARS if os.path.isdir(_PACKAGED_GRAMMARS) else _SOURCE_GRAMMARS
 
 
 @functools.cache
 def query(name: str) -> tree_sitter.Query:
     """The compiled query ``grammars/<name>.scm``."""
-    text = (grammars_dir() / f"{name}.scm").read_text(encoding="utf-8")
+    with open(os.path.join(grammars_dir(), f"{name}.scm"), encoding="utf-8") as file:
+        text = file.read()
     return tree_sitter.Query(language(), text)
 
 
