@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 EXAMPLE = Path(__file__).parent / "examples" / "saxpy_norm.cu"
+ASM_TARGETS = ("sm_90", "gfx1100")
+DIFF_LINES = 16
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,6 +23,23 @@ def _line(doc: object, offset: int) -> int:
 
     assert isinstance(doc, CudaDocument)
     return doc.position_at(offset)[0] + 1
+
+
+def _kernel_resources(path: Path, text: str, kernels: list[str]) -> str:
+    from cass_lsp.asm.cache import ListingCache
+    from cass_lsp.asm.compile import build_listing
+    from cass_lsp.asm.listing import Unavailable
+    from cass_lsp.asm.view import kernel_resources
+    from cass_lsp.toolchains import ToolchainMissing
+
+    cache = ListingCache()
+    results: dict[str, Any] = {}
+    for target in ASM_TARGETS:
+        try:
+            results[target] = build_listing(text, path, target, cache=cache)
+        except ToolchainMissing as missing:
+            results[target] = Unavailable(target=target, message=f"{missing.what} not found", hint=missing.hint)
+    return "\n\n".join(kernel_resources(results, kernel) for kernel in kernels)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     print("\nkernel launches:")
     for launch in constructs.launches:
         print(f"  line {_line(doc, launch.span.start):4}  {launch.kernel}{launch.config}")
-    print("\nCUDA API uses:")
+    print("\nCUDA API uses (names the CUDA<->HIP tables know):")
     counts = Counter(use.name for use in doc.api_uses)
     for name, count in sorted(counts.items()):
         print(f"  {count:3}x {name}")
@@ -46,6 +67,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"\n== rule translation to HIP for {args.arch}: {len(result.edits)} edits, {len(result.findings)} findings")
     for finding in result.findings:
         print(f"  line {_line(doc, finding.start_byte):4}  {finding.severity:<7} {finding.code}: {finding.message}")
+    diff = difflib.unified_diff(text.splitlines(), result.text.splitlines(), "cuda", "hip", n=0, lineterm="")
+    shown = [line for line in diff if not line.startswith(("---", "+++"))]
+    print("\n".join(f"  {line}" for line in shown[:DIFF_LINES]))
+    if len(shown) > DIFF_LINES:
+        print(f"  ... {len(shown) - DIFF_LINES} more diff lines (cass-lsp translate {path} prints it all)")
+
+    kernels = [f.name for f in constructs.functions if f.space == "global"]
+    print(f"\n== compiled kernels on {' and '.join(ASM_TARGETS)} (real nvcc and clang-19, cached)")
+    print(_kernel_resources(path, text, kernels))
 
     print("\n== cass-lsp doctor")
     report = doctor.collect(None)

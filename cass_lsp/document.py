@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import bisect
 import logging
-import re
 from collections.abc import Iterable
 from typing import Literal
 
@@ -24,13 +23,6 @@ CUDA_EXTENSIONS = frozenset({".cu", ".cuh", ".hip"})
 CUDA_LANGUAGE_IDS = frozenset({"cuda", "cuda-cpp", "hip"})
 
 DEFAULT_MAX_PARSE_BYTES = 4_000_000
-
-# Names that belong to the CUDA toolkit: runtime/driver/library prefixes and warp intrinsics.
-_CUDA_NAME = re.compile(
-    r"^(?:cuda|cu[A-Z]|CU_|CUDA|CUresult|cublas|CUBLAS|curand|CURAND|cufft|CUFFT|cusparse|CUSPARSE|"
-    r"cusolver|CUSOLVER|cudnn|CUDNN|nvrtc|NVRTC|__shfl|__ballot|__any_sync|__all_sync|__syncwarp|"
-    r"__activemask|__nv_|__half|__float2half|__half2float|nv_bfloat)"
-)
 
 Position = tuple[int, int]
 """(line, character) with the character counted in UTF-16 code units, as LSP does."""
@@ -389,10 +381,6 @@ def _text(node: tree_sitter.Node) -> str:
     return _decode(node.text or b"")
 
 
-def looks_like_cuda_api(name: str) -> bool:
-    return bool(_CUDA_NAME.match(name))
-
-
 def extract_constructs(tree: tree_sitter.Tree, byte_range: tuple[int, int] | None = None) -> Constructs:
     """The constructs of the whole tree, or of those that intersect `byte_range`."""
     functions: list[FunctionInfo] = []
@@ -442,13 +430,16 @@ _API_CAPTURE_KINDS: tuple[tuple[str, ApiKind], ...] = (
 
 
 def extract_api_uses(tree: tree_sitter.Tree) -> list[ApiUse]:
+    """Identifiers the CUDA<->HIP API tables know (runtime, driver, libraries, device functions)."""
+    from cass_lsp.translate import lookup
+
     found: dict[int, ApiUse] = {}
     caps = syntax.captures("api", tree.root_node)
     for capture, kind in _API_CAPTURE_KINDS:
         for node in caps.get(capture, []):
             name = _text(node)
             # a call capture is more specific than the bare identifier capture of the same node
-            if looks_like_cuda_api(name) and (
+            if lookup(name) is not None and (
                 node.start_byte not in found or found[node.start_byte].kind == "identifier"
             ):
                 found[node.start_byte] = ApiUse(name, kind, _span(node))

@@ -59,7 +59,9 @@ def test_demo_lists_kernels_launches_and_api_calls() -> None:
     assert "global      saxpy" in out and "global      squared_norm" in out and "device      warp_sum" in out
     assert "saxpy<<<grid, kBlock, 0, stream>>>" in out
     assert "cudaMalloc" in out and "cudaStreamCreate" in out
-    assert "rule translation to HIP" in out and "cass-lsp doctor" in out
+    assert "rule translation to HIP" in out and "+#include <hip/hip_runtime.h>" in out
+    assert "**squared_norm**" in out and "| sm_90 | gfx1100 |" in out and "VGPR" in out
+    assert "cass-lsp doctor" in out
 
 
 def test_unknown_verb_argument_is_a_clear_error() -> None:
