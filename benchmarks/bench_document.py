@@ -92,7 +92,11 @@ async def bench_lsp_symbols(text: str) -> list[float]:
 
     client = LanguageClient("bench", "0")
     await client.start_io(sys.executable, "-m", "cass_lsp", "--stdio")
-    await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities()))
+    # background work (translation diagnostics, listings) off: this measures the outline alone
+    quiet = {"diagnostics": {"enabled": False}, "asm": {"compileOnOpen": False}}
+    await client.initialize_async(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), initialization_options=quiet)
+    )
     client.initialized(types.InitializedParams())
     uri = "file:///bench.cu"
     client.text_document_did_open(
