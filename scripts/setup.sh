@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up cass-lsp on Debian 12 (x86_64, as root): Debian's AMD toolchain, a .venv in the repo with the
 # package, the NVIDIA toolchain wheels and the model runtime, then the generated device libraries and
-# the ROCm 7.1 headers in the user cache. Idempotent: a second run only checks.
+# the ROCm 7.1 and HIP library headers in the user cache. Idempotent: a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
@@ -34,6 +34,6 @@ fi
 log "installing cass-lsp with its NVIDIA, model and dev extras (first run: llama.cpp builds, several minutes)"
 .venv/bin/python -m pip install -q -e '.[nvidia,model,dev]'
 
-log "preparing the AMD device libraries and the ROCm 7.1 headers"
-.venv/bin/python -m cass_lsp.toolchains setup --rocm71
+log "preparing the AMD device libraries, the ROCm 7.1 headers and the HIP library headers (Debian 13)"
+.venv/bin/python -m cass_lsp.toolchains setup --rocm71 --hip-libs
 log "done: .venv/bin/cass-lsp is ready"

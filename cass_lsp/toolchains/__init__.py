@@ -3,7 +3,8 @@
 One module per outside tool family: :mod:`.nvidia` (nvcc, nvdisasm, cuobjdump from the PyPI wheels
 or PATH), :mod:`.amd` (Debian's clang-19 / LLVM 19, HIP 5.2 headers, ROCm device bitcode),
 :mod:`.devlibs` (the generated gfx11/gfx12/gfx942 device-library folder), :mod:`.rocm71` (HIP 7.1
-headers from the triton wheels, fetched at setup), :mod:`.cxxfilt` (demangling).
+headers from the triton wheels, fetched at setup), :mod:`.hiplibs` (hipBLAS, hipFFT, hipSOLVER,
+hipCUB, rocThrust headers from Debian 13, fetched at setup), :mod:`.cxxfilt` (demangling).
 
 How to compile something (every call raises :class:`ToolchainMissing` with ``.hint`` when a piece is
 not installed)::
@@ -23,7 +24,9 @@ not installed)::
 
 An :class:`Invocation` also carries ``versions`` (tool → version) for cache keys. ``rocm`` is
 ``"5.2"`` (Debian's headers) or ``"7.1"`` (triton's headers; ``python -m cass_lsp.toolchains setup
---rocm71`` fetches them). Neither call touches the network.
+--rocm71`` fetches them). Both profiles also see the HIP library headers of
+:func:`hiplibs.include_dir` once ``setup --hip-libs`` fetched them (without them, only Debian 12's
+hipSPARSE/hipRAND/rocPRIM 5.3 are there). Neither call touches the network.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from pathlib import Path
 
 import msgspec
 
-from cass_lsp.toolchains import amd, devlibs, nvidia, rocm71
+from cass_lsp.toolchains import amd, devlibs, hiplibs, nvidia, rocm71
 from cass_lsp.toolchains.errors import ToolchainMissing
 
 __all__ = [
@@ -110,6 +113,17 @@ def hip_invocation(arch: str = "gfx1100", rocm: str = "5.2") -> Invocation:
 
 def _amd(toolchain: amd.AmdToolchain, arch: str, rocm: str) -> tuple[list[str], dict[str, str]]:
     profile = rocm_profile(rocm)
+    flags, versions = _amd_runtime(toolchain, arch, profile)
+    libraries = hiplibs.include_dir(profile)
+    if libraries is not None:
+        # After the profile's HIP runtime headers (the folder has no hip/), before /usr/include:
+        # Debian 12's rocPRIM 5.3 there must not shadow the newer one rocThrust and hipCUB need.
+        flags += ["-isystem", str(libraries)]
+        versions["hip-libs"] = f"{hiplibs.version()} ({', '.join(hiplibs.libraries(profile))})"
+    return flags, versions
+
+
+def _amd_runtime(toolchain: amd.AmdToolchain, arch: str, profile: str) -> tuple[list[str], dict[str, str]]:
     versions = {"clang": f"{toolchain.clang_version} {toolchain.clang}"}
     if profile == "7.1":
         flags = rocm71.hip71_flags(arch)
@@ -190,5 +204,14 @@ def report() -> list[ToolStatus]:
     hip71 = rocm71.hip_version()
     statuses.append(
         _status("HIP headers (ROCm 7.1, triton)", rocm71.root() if hip71 else None, hip71, rocm71.SETUP_HINT)
+    )
+    libraries = hiplibs.version()
+    statuses.append(
+        _status(
+            "HIP library headers (hipBLAS, hipFFT, hipCUB, rocThrust)",
+            hiplibs.root() if libraries else None,
+            libraries,
+            hiplibs.SETUP_HINT,
+        )
     )
     return statuses

@@ -1,7 +1,7 @@
 """The toolchain layer against the real installed tools (wheel nvcc, Debian clang-19, HIP headers).
 
-Setup (``python -m cass_lsp.toolchains setup --rocm71``) must have run: the ROCm 7.1 tests use the
-headers it fetched.
+Setup (``python -m cass_lsp.toolchains setup --rocm71 --hip-libs``) must have run: the ROCm 7.1 and
+HIP library tests use the headers it fetched.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from cass_lsp import proc, toolchains
-from cass_lsp.toolchains import amd, cxxfilt, devlibs, nvidia, rocm71
+from cass_lsp.toolchains import amd, cxxfilt, devlibs, hiplibs, nvidia, rocm71
 from cass_lsp.toolchains.errors import ToolchainMissing
 
 WARP_KERNEL = """
@@ -47,6 +47,7 @@ def test_report_finds_every_tool() -> None:
         "ROCm device libraries",
         "gfx11/gfx12 device-lib folder",
         "HIP headers (ROCm 7.1, triton)",
+        "HIP library headers (hipBLAS, hipFFT, hipCUB, rocThrust)",
     ):
         status = statuses[name]
         assert status.found, f"{name}: {status.hint}"
@@ -258,3 +259,167 @@ def test_demangle() -> None:
     assert names["_Z9block_sumPKfPfi"] == "block_sum(float const*, float*, int)"
     assert names["_Z9transformIf5SaxpyEvPKT_S3_PS1_T0_i"].startswith("void transform<float, Saxpy>(")
     assert names["plain"] == "plain"
+
+
+# HIP library headers from Debian 13 (hiplibs), fetched by ``setup --hip-libs``.
+
+LIBRARY_HOST_USE = """
+#include <hip/hip_runtime.h>
+#include <hipblas/hipblas.h>
+#include <hipfft/hipfft.h>
+#include <hipsolver/hipsolver.h>
+int use_libraries() {
+  hipblasHandle_t blas;
+  float alpha = 1.0f, beta = 0.0f, *a = nullptr;
+  hipblasCreate(&blas);
+  hipblasSgemm(blas, HIPBLAS_OP_N, HIPBLAS_OP_T, 4, 4, 4, &alpha, a, 4, a, 4, &beta, a, 4);
+  hipfftHandle fft;
+  hipfftPlan1d(&fft, 256, HIPFFT_C2C, 1);
+  hipsolverHandle_t solver;
+  hipsolverCreate(&solver);
+  return hipblasDestroy(blas) == HIPBLAS_STATUS_SUCCESS && hipfftDestroy(fft) == HIPFFT_SUCCESS;
+}
+"""
+PRIM_DEVICE_USE = """
+#include <hip/hip_runtime.h>
+#include <hipcub/hipcub.hpp>
+#include <thrust/device_vector.h>
+#include <thrust/sort.h>
+__global__ void block_sum(const int* in, int* out) {
+  using Reduce = hipcub::BlockReduce<int, 256>;
+  __shared__ typename Reduce::TempStorage storage;
+  int sum = Reduce(storage).Sum(in[blockIdx.x * 256 + threadIdx.x]);
+  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+}
+void sort(thrust::device_vector<int>& v) { thrust::sort(v.begin(), v.end()); }
+"""
+
+
+def _clang(rocm: str, arch: str, source: Path, *args: str | Path) -> proc.ProcResult:
+    invocation = toolchains.hip_invocation(arch, rocm)
+    return proc.run([*invocation.argv, *args, str(source)], env=invocation.env, cwd=source.parent, timeout=300)
+
+
+def _deps(path: Path) -> list[str]:
+    return path.read_text().replace("\\\n", " ").split()[1:]
+
+
+def test_hip_libs_were_fetched_with_their_versions() -> None:
+    fetched = hiplibs.record()
+    assert fetched is not None, hiplibs.SETUP_HINT
+    assert fetched.suite == "trixie" and set(fetched.packages) == set(hiplibs.PACKAGES)
+    assert fetched.packages["libhipblas-dev"].startswith("5.5.")
+    assert fetched.packages["librocprim-dev"].startswith("5.7.")
+    root = hiplibs.root()
+    assert json.loads((root / devlibs.MARKER).read_text())["suite"] == "trixie"
+    assert (root / "copyright" / "librocthrust-dev").is_file()
+    assert hiplibs.libraries("5.2") == ("hipblas", "hipcub", "hipfft", "hipsolver", "rocprim", "thrust")
+    assert hiplibs.libraries("7.1") == ("hipblas", "hipfft", "hipsolver")
+    assert hiplibs.PROFILES == toolchains.ROCM_PROFILES
+    for profile in toolchains.ROCM_PROFILES:
+        include = hiplibs.include_dir(profile)
+        assert include is not None and include.is_dir()
+        # Only library folders: the profile's HIP runtime headers can never be shadowed.
+        assert sorted(p.name for p in include.iterdir()) == list(hiplibs.libraries(profile))
+    include52 = hiplibs.include_dir("5.2")
+    assert include52 is not None
+    for header in ("hipblas/hipblas.h", "hipfft/hipfft.h", "hipsolver/hipsolver.h", "hipcub/hipcub.hpp",
+                   "thrust/device_vector.h", "rocprim/rocprim.hpp"):
+        assert (include52 / header).is_file(), header
+
+
+@pytest.mark.parametrize("rocm", ["5.2", "7.1"])
+def test_hip_libs_sit_between_the_hip_runtime_and_usr_include(rocm: str, tmp_path: Path) -> None:
+    include = hiplibs.include_dir(rocm)
+    assert include is not None, hiplibs.SETUP_HINT
+    flags = toolchains.amd_hip_flags("gfx1100", rocm)
+    assert flags[flags.index(str(include)) - 1] == "-isystem"
+    source = tmp_path / "k.hip"
+    source.write_text("#include <hip/hip_runtime.h>\n#include <hipblas/hipblas.h>\n")
+    result = _clang(rocm, "gfx1100", source, "--cuda-host-only", "-E", "-v", "-o", os.devnull)
+    assert result.ok, result.text()
+    text = result.text()
+    search = text[text.index("#include <...> search starts here:") : text.index("End of search list.")]
+    order = [line.strip() for line in search.splitlines()[1:]]
+    assert order.index(str(include)) < order.index("/usr/include")
+    if rocm == "7.1":
+        hip71 = str(rocm71.root() / "hip71" / "include")
+        assert order.index(hip71) < order.index(str(rocm71.root() / "hip62" / "include")) < order.index(str(include))
+    version = toolchains.hip_invocation("gfx1100", rocm).versions["hip-libs"]
+    assert version.startswith("trixie: ") and ", ".join(hiplibs.libraries(rocm)) in version
+
+
+@pytest.mark.parametrize("rocm", ["5.2", "7.1"])
+def test_hip_library_host_apis_compile(rocm: str, tmp_path: Path) -> None:
+    source = tmp_path / "libs.hip"
+    source.write_text(LIBRARY_HOST_USE)
+    result = _clang(rocm, "gfx1100", source, "--cuda-host-only", "-c", "-MD", "-o", tmp_path / "libs.o")
+    assert result.ok, result.text()
+    include = str(hiplibs.include_dir(rocm))
+    deps = _deps(tmp_path / "libs.d")
+    for header in ("hipblas/hipblas.h", "hipfft/hipfft.h", "hipsolver/hipsolver.h"):
+        assert f"{include}/{header}" in deps
+
+
+def test_hipcub_and_rocthrust_device_code_compile_for_rocm52(tmp_path: Path) -> None:
+    """For gfx1100 (the corpus' cub and thrust programs cover gfx942 too)."""
+    source = tmp_path / "prim.hip"
+    source.write_text(PRIM_DEVICE_USE)
+    out = tmp_path / "prim.o"
+    result = _clang("5.2", "gfx1100", source, "--cuda-device-only", "--no-gpu-bundle-output", "-O2", "-c", "-MD", "-o", out)
+    assert result.ok, result.text()
+    assert out.stat().st_size > 0
+    deps = _deps(tmp_path / "prim.d")
+    # Debian 12's rocPRIM 5.3 in /usr/include must not be mixed in under the fetched 5.7.
+    assert f"{hiplibs.include_dir('5.2')}/rocprim/rocprim_version.hpp" in deps
+    assert not [d for d in deps if d.startswith("/usr/include/rocprim/")]
+
+
+def test_rocm71_leaves_out_rocprim_libraries_for_the_stated_reason(tmp_path: Path) -> None:
+    assert set(hiplibs.NOT_IN_PROFILE["7.1"]) == {"rocprim", "thrust", "hipcub"}
+    source = tmp_path / "prim.hip"
+    source.write_text(PRIM_DEVICE_USE)
+    left_out = _clang("7.1", "gfx1100", source, "--cuda-host-only", "-fsyntax-only")
+    assert not left_out.ok and "'hipcub/hipcub.hpp' file not found" in left_out.text()
+    # With the whole fetched tree on the 7.1 path, rocPRIM 5.7 breaks exactly as NOT_IN_PROFILE says.
+    everything = _clang("7.1", "gfx1100", source, "-isystem", hiplibs.root() / "include", "--cuda-host-only",
+                        "-fsyntax-only", "-ferror-limit=0")
+    assert not everything.ok
+    text = everything.text()
+    assert "constexpr variable 'warp_size' must be initialized by a constant expression" in text
+    assert "no member named 'gcnArch'" in text
+    assert "warpSize" in hiplibs.NOT_IN_PROFILE["7.1"]["rocprim"]
+    assert "gcnArch" in hiplibs.NOT_IN_PROFILE["7.1"]["rocprim"]
+
+
+def test_hip_libs_fetch_is_a_no_op_when_present() -> None:
+    said: list[str] = []
+    assert hiplibs.fetch(log=said.append) == hiplibs.root()
+    assert said == [f"HIP library headers: already in {hiplibs.root()} ({hiplibs.version()})"]
+
+
+def test_hip_libs_missing_say_how_to_fetch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CASS_LSP_CACHE_DIR", str(tmp_path))
+    assert hiplibs.include_dir("5.2") is None and hiplibs.record() is None
+    status = {s.name: s for s in toolchains.report()}["HIP library headers (hipBLAS, hipFFT, hipCUB, rocThrust)"]
+    assert not status.found and status.hint == "python -m cass_lsp.toolchains setup --hip-libs"
+    assert "hip-libs" not in toolchains.hip_invocation("gfx1100", "5.2").versions
+    monkeypatch.setenv("PATH", str(tmp_path))  # no apt-get, no dpkg-deb
+    with pytest.raises(ToolchainMissing) as missing:
+        hiplibs.fetch()
+    assert "apt-get and dpkg-deb" in str(missing.value) and missing.value.hint == hiplibs.APT_HINT
+
+
+def test_setup_fetches_hip_libs_atomically_with_a_private_apt_state(tmp_path: Path) -> None:
+    env = {**os.environ, "CASS_LSP_CACHE_DIR": str(tmp_path)}
+    system_lists = Path("/var/lib/apt/lists")
+    before = system_lists.stat().st_mtime_ns if system_lists.is_dir() else None
+    argv = [sys.executable, "-m", "cass_lsp.toolchains", "setup", "--hip-libs"]
+    first = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "HIP library headers: trixie: libhipblas-dev 5.5." in first.stdout
+    assert [p.name for p in (tmp_path / "hip-libs").iterdir()] == ["trixie"]  # no staging or apt state left
+    assert (tmp_path / "hip-libs" / "trixie" / "rocm5.2" / "include" / "thrust" / "sort.h").is_file()
+    assert (system_lists.stat().st_mtime_ns if system_lists.is_dir() else None) == before
+    second = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300, check=True)
+    assert "HIP library headers: already in" in second.stdout
