@@ -136,6 +136,9 @@ class AssemblyService:
         loop = asyncio.get_running_loop()
         try:
             result = await loop.run_in_executor(self._pool, self._build, text, path, target, cancel)
+        except asyncio.CancelledError:
+            cancel.set()  # nobody waits for it any more (the server is stopping): kill the compiler
+            raise
         finally:
             current = self._compiles.get((doc.uri, target))
             if current is not None and current.version == version:
