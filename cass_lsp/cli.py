@@ -40,6 +40,9 @@ def build_parser(verb: str | None) -> tuple[argparse.ArgumentParser, argparse.Ar
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     chosen = None
     for name, (module, summary) in VERBS.items():
+        # with a verb chosen only its parser is built: each one costs start-up time
+        if verb is not None and name != verb:
+            continue
         sub = verbs.add_parser(name, help=summary, description=summary)
         if name == verb:
             importlib.import_module(module).add_arguments(sub)
