@@ -39,31 +39,11 @@ class AsmSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, fr
     cache_max_mb: int = 256
 
 
-class ModelSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
-    path: str | None = None
-    backend: Literal["llama", "openai"] = "llama"
-    url: str | None = None
-    context_size: int = 8192
-    threads: int = 0
-    max_tokens: int = 2048
-    temperature: float = 0.0
-
-
-class VerifySettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
-    on_save: bool = True
-    watch_files: bool = False
-    run_programs: bool = False
-    timeout_seconds: float = 120.0
-    max_jobs: int = 1
-
-
 class Settings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
     target: TargetProfile = msgspec.field(default_factory=TargetProfile)
     translate: TranslateOptions = msgspec.field(default_factory=TranslateOptions)
     diagnostics: DiagnosticsSettings = msgspec.field(default_factory=DiagnosticsSettings)
     asm: AsmSettings = msgspec.field(default_factory=AsmSettings)
-    model: ModelSettings = msgspec.field(default_factory=ModelSettings)
-    verify: VerifySettings = msgspec.field(default_factory=VerifySettings)
     max_parse_bytes: int = 4_000_000
     log_level: Literal["error", "warning", "info", "debug"] = "warning"
 

@@ -58,7 +58,7 @@ def model_status(path: str | None) -> list[ToolStatus]:
                 found=False,
                 version=None,
                 path=None,
-                hint=f"optional: set cass.model.path in the editor, or {MODEL_ENV}=/path/to/cass.gguf",
+                hint=f"optional: doctor --model /path/to/cass.gguf, or {MODEL_ENV}=/path/to/cass.gguf",
             )
         ]
     file = Path(path).expanduser()

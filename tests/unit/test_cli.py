@@ -48,7 +48,7 @@ def test_schema_is_json_schema_of_every_setting() -> None:
     result = run("schema")
     schema = json.loads(result.stdout)
     settings = schema["$defs"]["Settings"]["properties"]
-    assert {"target", "translate", "diagnostics", "asm", "model", "verify", "maxParseBytes"} <= set(settings)
+    assert {"target", "translate", "diagnostics", "asm", "maxParseBytes", "logLevel"} <= set(settings)
     assert schema["$defs"]["TargetProfile"]["properties"]["arch"]["default"] == "gfx1100"
 
 

@@ -26,10 +26,10 @@ def test_each_bad_key_is_named_and_the_rest_still_applies() -> None:
             "target": {"arch": "sm_90"},
             "asm": {"targets": ["sm_90", 7], "hoverWaitMs": 10, "typo": True},
             "diagnostics": {"debounceMs": "fast"},
-            "model": {"path": "/models/cass.gguf"},
+            "translate": {"launchStyle": "hipLaunchKernelGGL"},
         }
     )
-    assert settings.model.path == "/models/cass.gguf"
+    assert settings.translate.launch_style == "hipLaunchKernelGGL"
     assert settings.asm.hover_wait_ms == 10
     assert settings.asm.targets == Settings().asm.targets
     assert settings.target == Settings().target
