@@ -19,12 +19,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 from lsprotocol import types
-from pygls import uris
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from cass_lsp.document import CudaDocument, FunctionInfo
 from cass_lsp.server.app import CassServer
-from cass_lsp.server.convert import range_offsets
+from cass_lsp.server.convert import file_path, range_offsets
 from cass_lsp.server.diagnostics import Diagnostics
 from cass_lsp.server.edits import (
     document_edit,
@@ -98,7 +97,7 @@ def target_exists(ls: CassServer, uri: str) -> bool | None:
     """Whether a file is at `uri` (an open editor buffer counts); None where the server cannot look."""
     if uri in ls.documents:
         return True
-    path = uris.to_fs_path(uri) if uri.startswith("file:") else None
+    path = file_path(uri)
     return None if path is None else os.path.lexists(path)
 
 

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from lsprotocol import types
-from pygls.uris import to_fs_path
 
 from cass_lsp.document import CudaDocument
 from cass_lsp.server.app import CassServer
+from cass_lsp.server.convert import file_path, json_value
 from cass_lsp.server.hover import HoverSection, add_provider
 
 if TYPE_CHECKING:
@@ -62,8 +62,7 @@ class _Compile:
 
 def document_path(uri: str) -> str:
     """The file a URI names; an unsaved buffer compiles as if it were in the working directory."""
-    path = to_fs_path(uri) if uri.startswith("file:") else None
-    return path or str(Path.cwd() / Path(uri.rsplit("/", 1)[-1] or "untitled.cu"))
+    return file_path(uri) or str(Path.cwd() / Path(uri.rsplit("/", 1)[-1] or "untitled.cu"))
 
 
 class AssemblyService:
@@ -305,14 +304,14 @@ def register(server: CassServer) -> AssemblyService:
 
     @server.feature(ASSEMBLY_REQUEST)
     async def assembly_request(ls: CassServer, params: Any) -> dict[str, Any]:
-        return await assembly(ls, msgspec.convert(_plain(params), AssemblyParams))
+        return await assembly(ls, msgspec.convert(json_value(params), AssemblyParams))
 
     @server.feature(DESCRIBE_OPCODE_REQUEST)
     def describe_opcode(ls: CassServer, params: Any) -> dict[str, str | None]:
         """What an opcode does, for clients that hover inside their listing view."""
         from cass_lsp.asm.opcodes import describe
 
-        request = msgspec.convert(_plain(params), OpcodeParams)
+        request = msgspec.convert(json_value(params), OpcodeParams)
         description = describe(request.opcode, "sass" if request.target.startswith("sm_") else "amdgcn")
         return {"opcode": request.opcode, "description": description}
 
@@ -322,11 +321,3 @@ def register(server: CassServer) -> AssemblyService:
 
     return service
 
-
-def _plain(params: Any) -> Any:
-    """pygls hands custom-request params over as named tuples; turn them back into JSON values."""
-    if hasattr(params, "_asdict"):
-        return {key: _plain(value) for key, value in params._asdict().items()}
-    if isinstance(params, list | tuple):
-        return [_plain(value) for value in params]
-    return params

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from lsprotocol import types
+from pygls import uris
 
 from cass_lsp.document import CudaDocument, Span
 
@@ -26,3 +29,18 @@ def offset(doc: CudaDocument, pos: types.Position) -> int:
 
 def range_offsets(doc: CudaDocument, rng: types.Range) -> tuple[int, int]:
     return offset(doc, rng.start), offset(doc, rng.end)
+
+
+def file_path(uri: str) -> str | None:
+    """The file system path a `file:` URI names; None for other schemes (untitled buffers)."""
+    return uris.to_fs_path(uri) if uri.startswith("file:") else None
+
+
+def json_value(value: Any) -> Any:
+    """pygls decodes the JSON objects of custom requests (and its client, of replies) into named
+    tuples; turn them back into plain JSON values."""
+    if hasattr(value, "_asdict"):
+        return {key: json_value(item) for key, item in value._asdict().items()}
+    if isinstance(value, list | tuple):
+        return [json_value(item) for item in value]
+    return value

@@ -16,6 +16,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from cass_lsp.server.convert import json_value
 from tests.lsp.conftest import SERVER, open_document
 
 KERNEL = """#include <cuda_runtime.h>
@@ -73,15 +74,6 @@ async def hover_until(client: LanguageClient, uri: str, line: int, character: in
     raise AssertionError(f"hover never showed {needles}: {text}")
 
 
-def plain(value: Any) -> Any:
-    """The client decodes JSON objects into named tuples; back to dicts for readable assertions."""
-    if hasattr(value, "_asdict"):
-        return {k: plain(v) for k, v in value._asdict().items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    return value
-
-
 def write(tmp_path: Path, name: str, text: str) -> str:
     path = tmp_path / name
     path.write_text(text)
@@ -110,7 +102,7 @@ async def test_assembly_request_returns_structured_listings(tmp_path: Path) -> N
     uri = write(tmp_path, "sum.cu", KERNEL.format(tag=uuid.uuid4()))
     async with session({"asm": {"targets": ["sm_90", "gfx1100"]}}) as client:
         open_document(client, uri, Path(uri.removeprefix("file://")).read_text())
-        reply = plain(await client.protocol.send_request_async("cass/assembly", {"uri": uri, "line": SYNC_LINE}))
+        reply = json_value(await client.protocol.send_request_async("cass/assembly", {"uri": uri, "line": SYNC_LINE}))
         results = {r["target"]: r for r in reply["results"]}
         assert results["sm_90"]["kind"] == "listing" and results["gfx1100"]["kind"] == "listing"
         assert results["gfx1100"]["translated"] is True
@@ -118,11 +110,11 @@ async def test_assembly_request_returns_structured_listings(tmp_path: Path) -> N
         assert SYNC_LINE + 1 in lines
         assert "BAR" in reply["text"] and "s_barrier" in reply["text"]
         assert "barrier" in reply["opcodes"]["gfx1100"]["s_barrier"]
-        described = plain(
+        described = json_value(
             await client.protocol.send_request_async("cass/describeOpcode", {"opcode": "LDG.E", "target": "sm_90"})
         )
         assert described["description"] == "load from global memory"
-        shown = plain(await client.workspace_execute_command_async(
+        shown = json_value(await client.workspace_execute_command_async(
             types.ExecuteCommandParams(command="cass.showAssembly", arguments=[uri, SYNC_LINE])
         ))
         assert "s_barrier" in shown["text"]
