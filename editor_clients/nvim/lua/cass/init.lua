@@ -11,15 +11,24 @@ M.config = {
   root_markers = { "compile_commands.json", ".git" },
 }
 
-local function root_dir(bufnr)
-  local name = vim.api.nvim_buf_get_name(bufnr)
-  local dir = vim.fn.fnamemodify(name, ":p:h")
+-- The project root of a file (a file name, or a buffer number: the current buffer by default): the
+-- folder that holds a root marker. The markers are tried in the order of config.root_markers, each
+-- from the file's folder upward, so compile_commands.json anywhere above wins over a nearer .git; a
+-- marker may be a file (compile_commands.json, the .git file of a worktree) or a folder (.git).
+-- Without any marker above, the file's own folder.
+function M.root_dir(file)
+  local name = type(file) == "string" and file or vim.api.nvim_buf_get_name(file or 0)
+  local start = vim.fn.fnamemodify(name, ":p:h")
   for _, marker in ipairs(M.config.root_markers) do
-    local found = vim.fn.findfile(marker, dir .. ";")
-    if found == "" then found = vim.fn.finddir(marker, dir .. ";") end
-    if found ~= "" then return vim.fn.fnamemodify(found, ":p:h:h") end
+    local dir = start
+    while true do
+      if vim.loop.fs_stat(dir .. "/" .. marker) then return dir end
+      local parent = vim.fn.fnamemodify(dir, ":h")
+      if parent == dir then break end
+      dir = parent
+    end
   end
-  return dir
+  return start
 end
 
 local function client()
@@ -32,7 +41,7 @@ function M.attach(bufnr)
     M.client_id = vim.lsp.start_client({
       name = "cass-lsp",
       cmd = M.config.cmd,
-      root_dir = root_dir(bufnr),
+      root_dir = M.root_dir(bufnr),
       init_options = M.config.settings,
       settings = { cass = M.config.settings },
       on_init = function(c)
