@@ -1,6 +1,7 @@
 """The tree-sitter CUDA language, parsers and the project's queries.
 
-Node type names live only in ``grammars/*.scm``; Python code asks for captures by name.
+Node type names live in ``grammars/*.scm`` and, for the translator, which looks tokens up by
+position instead of querying, in ``translate/nodes.py``; other Python code asks for captures by name.
 """
 
 from __future__ import annotations

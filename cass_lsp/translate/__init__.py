@@ -2,7 +2,8 @@
 
 Public API::
 
-    translate(source, profile, options, *, reverse=False, byte_range=None, tree=None) -> TranslationResult
+    translate(source, profile, options, *, reverse=False, byte_range=None, tree=None,
+              check_cancelled=None) -> TranslationResult
     lint(source, profile, *, tree=None) -> list[Finding]
     lookup(name) -> ApiEntry | None
 

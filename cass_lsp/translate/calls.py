@@ -3,15 +3,11 @@ signature, a value-returning form HIP lacks, and image functions some targets ca
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import tree_sitter
 
 from cass_lsp.translate import codes as fc
 from cass_lsp.translate import launch, nodes
-
-if TYPE_CHECKING:
-    from cass_lsp.translate.rules import Pass
+from cass_lsp.translate.context import RuleContext
 
 _KERNEL_CAST = "reinterpret_cast<const void*>("
 _OUT_POINTER = "reinterpret_cast<void**>("
@@ -52,7 +48,7 @@ NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *IMAGE_FUNCTIONS})
 _READ_VALUE = "cass_value_"
 
 
-def handle(p: Pass, name: str, node: tree_sitter.Node) -> bool:
+def handle(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
     """True when the name is fully handled here."""
     if name in WRAPPED_ARGUMENT:
         return wrapped_call(p, name, node)
@@ -61,7 +57,7 @@ def handle(p: Pass, name: str, node: tree_sitter.Node) -> bool:
     return image_call(p, name, node)
 
 
-def wrapped_call(p: Pass, name: str, name_node: tree_sitter.Node) -> bool:
+def wrapped_call(p: RuleContext, name: str, name_node: tree_sitter.Node) -> bool:
     """Rename the API and wrap its symbol, kernel or out-pointer argument the way HIP needs it."""
     call = p.call_of(name_node)
     if call is not None and not p.inside(call):
@@ -82,7 +78,7 @@ def wrapped_call(p: Pass, name: str, name_node: tree_sitter.Node) -> bool:
     return True
 
 
-def graph_instantiate(p: Pass, node: tree_sitter.Node) -> bool:
+def graph_instantiate(p: RuleContext, node: tree_sitter.Node) -> bool:
     """CUDA 12's ``cudaGraphInstantiate(exec, graph, flags)`` is HIP's ``hipGraphInstantiateWithFlags``;
     HIP's ``hipGraphInstantiate`` keeps CUDA 11's five arguments."""
     call = p.call_of(node)
@@ -92,9 +88,9 @@ def graph_instantiate(p: Pass, node: tree_sitter.Node) -> bool:
     return True
 
 
-def image_call(p: Pass, name: str, node: tree_sitter.Node) -> bool:
-    if not p.eng.image_support:
-        p.find(fc.UNSUPPORTED_API, "error", f"{name}: {p.eng.arch} has no texture units, and HIP marks the "
+def image_call(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    if not p.target.image_support:
+        p.find(fc.UNSUPPORTED_API, "error", f"{name}: {p.target.arch} has no texture units, and HIP marks the "
                "texture/surface API unavailable there; read the data from global memory instead",
                node.start_byte, node.end_byte, name=name, family="device")
         return True
@@ -104,13 +100,13 @@ def image_call(p: Pass, name: str, node: tree_sitter.Node) -> bool:
     return True
 
 
-def _surface_read_value(p: Pass, node: tree_sitter.Node, call: tree_sitter.Node) -> None:
+def _surface_read_value(p: RuleContext, node: tree_sitter.Node, call: tree_sitter.Node) -> None:
     """``surf2Dread<T>(s, x, y)`` returns the value in CUDA; HIP has only ``surf2Dread(&v, s, x, y)``,
     so the call becomes an immediately invoked lambda around that form."""
-    callee = call.child_by_field_name("function")
+    callee = call.child_by_field_name(nodes.Field.FUNCTION)
     if callee is None or callee.type != nodes.TEMPLATE_FUNCTION:
         return
-    template_args = callee.child_by_field_name("arguments")
+    template_args = callee.child_by_field_name(nodes.Field.ARGUMENTS)
     args = p.arguments(call)
     if template_args is None or not args:
         return
@@ -121,7 +117,7 @@ def _surface_read_value(p: Pass, node: tree_sitter.Node, call: tree_sitter.Node)
     p.edit(args[-1].end_byte, call.end_byte, f"); return {_READ_VALUE}; }}()", "device")
 
 
-def unwrap_symbol(p: Pass, name_node: tree_sitter.Node) -> bool:
+def unwrap_symbol(p: RuleContext, name_node: tree_sitter.Node) -> bool:
     call = p.call_of(name_node)
     if call is not None and p.inside(call):
         launch.unwrap(p, call, "HIP_SYMBOL")

@@ -7,34 +7,31 @@ arguments are still translated by the table pass.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import tree_sitter
 
 from cass_lsp.translate import codes as fc
 from cass_lsp.translate import nodes
-
-if TYPE_CHECKING:
-    from cass_lsp.translate.rules import Pass
+from cass_lsp.translate.context import RuleContext
 
 _DIM3 = r"dim3\s*[({]"
 _ZERO = frozenset({"0", "0u", "0U", "nullptr", "NULL"})
 
 
-def forward(p: Pass, config_node: tree_sitter.Node) -> None:
+def forward(p: RuleContext, config_node: tree_sitter.Node) -> None:
     """A ``kernel<<<grid, block[, shmem[, stream]]>>>(args)`` call (config_node is the <<<...>>>)."""
     call = config_node.parent
     if call is None or call.type != nodes.CALL or not p.inside(call):
         return
-    p.eng.uses_runtime = True
+    p.need_runtime()
     if p.in_device_function(call):
         p.find(fc.DYNAMIC_PARALLELISM, "error", "HIP cannot launch kernels from device code (CUDA dynamic "
                "parallelism)", call.start_byte, call.end_byte, family="runtime")
         return
-    if p.eng.settings.launch_style == "chevron":
+    if p.launch_style == "chevron":
         return
-    func = call.child_by_field_name("function")
-    arglist = call.child_by_field_name("arguments")
+    func = call.child_by_field_name(nodes.Field.FUNCTION)
+    arglist = call.child_by_field_name(nodes.Field.ARGUMENTS)
     config = [c for c in config_node.named_children if c.type != nodes.COMMENT]
     if func is None or arglist is None or not 2 <= len(config) <= 4 or arglist.child_count < 2:
         p.find(fc.UNTRANSLATED, "warning", "this launch could not be rewritten to hipLaunchKernelGGL; "
@@ -58,11 +55,11 @@ def forward(p: Pass, config_node: tree_sitter.Node) -> None:
     p.edit(config[-1].end_byte, open_paren.end_byte, tail + (", " if has_args else ""))
 
 
-def unwrap(p: Pass, call: tree_sitter.Node, callee_text: str) -> tree_sitter.Node | None:
+def unwrap(p: RuleContext, call: tree_sitter.Node, callee_text: str) -> tree_sitter.Node | None:
     """When ``call`` is ``callee_text(x)`` with one argument, edit it down to ``x`` and return x."""
     if call.type != nodes.CALL:
         return None
-    callee = call.child_by_field_name("function")
+    callee = call.child_by_field_name(nodes.Field.FUNCTION)
     args = p.arguments(call)
     if callee is None or p.text(callee) != callee_text or len(args) != 1:
         return None
@@ -71,13 +68,13 @@ def unwrap(p: Pass, call: tree_sitter.Node, callee_text: str) -> tree_sitter.Nod
     return args[0]
 
 
-def reverse(p: Pass, name_node: tree_sitter.Node) -> bool:
+def reverse(p: RuleContext, name_node: tree_sitter.Node) -> bool:
     """``hipLaunchKernelGGL(k, grid, block, shmem, stream, args...)`` -> ``k<<<...>>>(args...)``."""
     call = p.call_of(name_node)
     if call is None or not p.inside(call):
         return True
     args = p.arguments(call)
-    arglist = call.child_by_field_name("arguments")
+    arglist = call.child_by_field_name(nodes.Field.ARGUMENTS)
     if len(args) < 5 or arglist is None:
         p.find(fc.UNTRANSLATED, "warning", "hipLaunchKernelGGL needs at least 5 arguments; left unchanged",
                call.start_byte, call.end_byte, family="runtime")

@@ -1,14 +1,20 @@
-"""The tree-sitter-cuda node type names the translator relies on, and nothing else.
+"""The tree-sitter-cuda node type and field names the translator relies on, and nothing else.
 
 The translator finds candidate tokens with a byte regex and looks each one up by position
 (``descendant_for_byte_range``), which costs far less than a whole-tree query per construct; these
-names are its only knowledge of the grammar.
+names are its only knowledge of the grammar. No other Python module spells a node type: the rest
+of the grammar's vocabulary is in the queries, ``grammars/*.scm``.
 """
 
 from __future__ import annotations
 
-NAMES = frozenset({"identifier", "type_identifier", "namespace_identifier"})
-FIELD_NAME = "field_identifier"
+from typing import Final
+
+IDENTIFIER = "identifier"
+TYPE_NAME = "type_identifier"
+NAMESPACE_NAME = "namespace_identifier"
+NAMES = frozenset({IDENTIFIER, TYPE_NAME, NAMESPACE_NAME})
+MEMBER_NAME = "field_identifier"  # ``b`` in ``a.b``
 COMMENT = "comment"
 STRINGS = frozenset({"string_literal", "string_content", "raw_string_literal", "raw_string_content",
                      "raw_string_delimiter", "char_literal", "character", "escape_sequence",
@@ -17,7 +23,6 @@ MACRO_BODY = "preproc_arg"
 ERROR = "ERROR"
 
 CALL = "call_expression"
-ARGUMENTS = "argument_list"
 KERNEL_CALL = "kernel_call_syntax"
 TEMPLATE_FUNCTION = "template_function"
 QUALIFIED = "qualified_identifier"
@@ -25,8 +30,9 @@ TEMPLATE_TYPE = "template_type"
 USING = "using_declaration"
 INCLUDE = "preproc_include"
 IFDEF = "preproc_ifdef"
+IF = "preproc_if"
+ELIF = "preproc_elif"
 DEFINED = "preproc_defined"
-DEFINE = "preproc_def"
 MACRO_PARAMS = "preproc_params"
 STORAGE_CLASS = "storage_class_specifier"
 REGISTER = "register"
@@ -38,31 +44,46 @@ BINARY = "binary_expression"
 NUMBER = "number_literal"
 PARENTHESIZED = "parenthesized_expression"
 FOR = "for_statement"
-UNARY = "unary_expression"
 CAST = "cast_expression"
 INIT_DECLARATOR = "init_declarator"
-DECLARATION = "declaration"
-DEVICE_FUNCTION_QUALIFIERS = frozenset({"__global__", "__device__"})
 HOST_QUALIFIER = "__host__"
+
+
+class Field:
+    """Field names, for ``Node.child_by_field_name``."""
+
+    ARGUMENTS: Final = "arguments"
+    BODY: Final = "body"
+    CONDITION: Final = "condition"
+    DECLARATOR: Final = "declarator"
+    FUNCTION: Final = "function"
+    INITIALIZER: Final = "initializer"
+    LEFT: Final = "left"
+    NAME: Final = "name"
+    PARAMETERS: Final = "parameters"
+    RIGHT: Final = "right"
+    SCOPE: Final = "scope"
+    TYPE: Final = "type"
+
 
 # Where a name is being declared (so the file defines it, and it is not the CUDA API):
 # parent node type -> the fields that hold the declared name.
 DECLARING_FIELDS: dict[str, tuple[str, ...]] = {
-    "function_declarator": ("declarator",),
-    "init_declarator": ("declarator",),
-    "pointer_declarator": ("declarator",),
-    "reference_declarator": ("declarator",),
-    "array_declarator": ("declarator",),
-    "parameter_declaration": ("declarator",),
-    "optional_parameter_declaration": ("declarator",),
-    "declaration": ("declarator",),
-    "field_declaration": ("declarator",),
-    "type_definition": ("declarator",),
-    "enumerator": ("name",),
-    "preproc_def": ("name",),
-    "preproc_function_def": ("name",),
-    "alias_declaration": ("name",),
-    "namespace_definition": ("name",),
+    "function_declarator": (Field.DECLARATOR,),
+    INIT_DECLARATOR: (Field.DECLARATOR,),
+    "pointer_declarator": (Field.DECLARATOR,),
+    "reference_declarator": (Field.DECLARATOR,),
+    "array_declarator": (Field.DECLARATOR,),
+    "parameter_declaration": (Field.DECLARATOR,),
+    "optional_parameter_declaration": (Field.DECLARATOR,),
+    "declaration": (Field.DECLARATOR,),
+    "field_declaration": (Field.DECLARATOR,),
+    "type_definition": (Field.DECLARATOR,),
+    "enumerator": (Field.NAME,),
+    "preproc_def": (Field.NAME,),
+    "preproc_function_def": (Field.NAME,),
+    "alias_declaration": (Field.NAME,),
+    "namespace_definition": (Field.NAME,),
 }
 # Tag definitions declare their name only when they have a body (``struct X;`` uses it).
 TAG_SPECIFIERS = frozenset({"struct_specifier", "class_specifier", "union_specifier", "enum_specifier"})

@@ -6,15 +6,12 @@ The rule engine calls these while it translates; ``lint.lint()`` reports them wi
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import tree_sitter
 
 from cass_lsp.translate import codes as fc
 from cass_lsp.translate import nodes
-
-if TYPE_CHECKING:
-    from cass_lsp.translate.rules import Pass
+from cass_lsp.translate.context import RuleContext
 
 _LANE_ARITHMETIC = rb"(?:&|%|/)[ \t]*(31|32|0[xX]1[fF]|0[xX]20)\b"
 _LANE_HINT = r"(?i)threadIdx|lane|tid|warp|thread"
@@ -22,10 +19,10 @@ _LANE_HINT = r"(?i)threadIdx|lane|tid|warp|thread"
 _WARP_CONSTANT = rb"\b(\w*(?i:warp)\w*)[ \t]*(?:=[ \t]*)?\(?[ \t]*(32)\b"
 # ... unless the name counts warps rather than lanes.
 _WARP_COUNT = r"(?:[Ww]arps|WARPS)(?![a-z])|(?i:num|count)"
-_ARCH_PREPROC_PARENTS = frozenset({nodes.IFDEF, nodes.DEFINED, "preproc_if", "preproc_elif"})
+_ARCH_PREPROC_PARENTS = frozenset({nodes.IFDEF, nodes.DEFINED, nodes.IF, nodes.ELIF})
 
 
-def register_storage(p: Pass, spec: tree_sitter.Node) -> None:
+def register_storage(p: RuleContext, spec: tree_sitter.Node) -> None:
     if not p.inside(spec):
         return
     end = spec.end_byte
@@ -36,7 +33,7 @@ def register_storage(p: Pass, spec: tree_sitter.Node) -> None:
            spec.start_byte, spec.end_byte, fix=(p.fix_edit(spec.start_byte, end, ""),), name="register")
 
 
-def callback_convention(p: Pass, node: tree_sitter.Node) -> bool:
+def callback_convention(p: RuleContext, node: tree_sitter.Node) -> bool:
     """CUDART_CB is a calling convention (__stdcall on Windows, empty elsewhere); HIP has none."""
     end = node.end_byte
     while end < p.hi and p.src[end:end + 1] in (b" ", b"\t"):
@@ -45,8 +42,8 @@ def callback_convention(p: Pass, node: tree_sitter.Node) -> bool:
     return True
 
 
-def inline_asm(p: Pass, asm: tree_sitter.Node) -> None:
-    if p.eng.reverse:
+def inline_asm(p: RuleContext, asm: tree_sitter.Node) -> None:
+    if p.reverse:
         message = "inline AMDGPU assembly cannot be translated to CUDA by rules"
     else:
         message = ("inline PTX cannot be translated by rules: rewrite it with HIP intrinsics, or use the "
@@ -54,17 +51,17 @@ def inline_asm(p: Pass, asm: tree_sitter.Node) -> None:
     p.find(fc.INLINE_PTX, "warning", message, asm.start_byte, asm.end_byte, name="asm")
 
 
-def launch_bounds(p: Pass, bounds: tree_sitter.Node) -> None:
+def launch_bounds(p: RuleContext, bounds: tree_sitter.Node) -> None:
     if len([c for c in bounds.named_children if c.type != nodes.COMMENT]) >= 2:
         p.find(fc.NVCC_ISM, "info", "HIP reads the second __launch_bounds__ argument as the minimum waves per "
                "execution unit, not the minimum blocks per multiprocessor: check its value",
                bounds.start_byte, bounds.end_byte, name="__launch_bounds__")
 
 
-def cuda_arch(p: Pass, node: tree_sitter.Node) -> bool:
+def cuda_arch(p: RuleContext, node: tree_sitter.Node) -> bool:
     parent = node.parent
     if parent is not None and parent.type in _ARCH_PREPROC_PARENTS:
-        field = "condition" if parent.type in ("preproc_if", "preproc_elif") else "name"
+        field = nodes.Field.CONDITION if parent.type in (nodes.IF, nodes.ELIF) else nodes.Field.NAME
         target = parent.child_by_field_name(field) if parent.type != nodes.DEFINED else node
         if target == node:
             p.edit(node.start_byte, node.end_byte, "__HIP_DEVICE_COMPILE__", "device")
@@ -75,18 +72,18 @@ def cuda_arch(p: Pass, node: tree_sitter.Node) -> bool:
     return True
 
 
-def texture_reference(p: Pass, name: str, node: tree_sitter.Node) -> bool:
+def texture_reference(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
     parent = node.parent
-    if node.type == "type_identifier" and parent is not None and parent.type == nodes.TEMPLATE_TYPE:
+    if node.type == nodes.TYPE_NAME and parent is not None and parent.type == nodes.TEMPLATE_TYPE:
         p.find(fc.TEXTURE_REFERENCE, "warning", f"{name} references were removed in CUDA 12 and are deprecated "
                "in HIP: move to texture/surface objects (hipTextureObject_t)", parent.start_byte,
                parent.end_byte, name=name, family="runtime")
     return True
 
 
-def warp_size_literals(p: Pass) -> None:
+def warp_size_literals(p: RuleContext) -> None:
     """Literal 32s that assume a 32-lane warp (reported for wave64 targets only)."""
-    wave, arch = p.eng.wave, p.eng.arch
+    wave, arch = p.target.wave_size, p.target.arch
     for m in re.compile(_LANE_ARITHMETIC).finditer(p.src, p.lo, p.hi):
         where, literal = p.context(m.start(1), m.end(1))
         if where == "macro":
@@ -94,8 +91,8 @@ def warp_size_literals(p: Pass) -> None:
         expr = literal.parent
         if where != "code" or expr is None or expr.type != nodes.BINARY:
             continue
-        left = expr.child_by_field_name("left")
-        if expr.child_by_field_name("right") != literal or left is None or not re.search(_LANE_HINT, p.text(left)):
+        left = expr.child_by_field_name(nodes.Field.LEFT)
+        if expr.child_by_field_name(nodes.Field.RIGHT) != literal or left is None or not re.search(_LANE_HINT, p.text(left)):
             continue
         p.find(fc.WARP_SIZE_ASSUMPTION, "warning", f"lane arithmetic with {p.text(literal)} assumes a 32-lane "
                f"warp; {arch} runs {wave}-lane waves: use warpSize", expr.start_byte, expr.end_byte,

@@ -21,6 +21,7 @@ from cass_lsp import syntax
 from cass_lsp.translate import calls, headers, launch, nodes, portability, tables, warp
 from cass_lsp.translate import codes as fc
 from cass_lsp.translate.codes import Severity
+from cass_lsp.translate.context import RawEdit
 from cass_lsp.translate.targets import Target
 
 if TYPE_CHECKING:
@@ -54,13 +55,6 @@ _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernel
 # kept per (name, target ROCm) since it does not depend on the file.
 _Plan = tuple[str | None, str, tuple[tuple[str, Severity, str], ...]]
 _PLANS: dict[tuple[str, tuple[int, int]], _Plan] = {}
-
-
-class RawEdit(NamedTuple):
-    start: int
-    end: int
-    text: str
-    tag: str = ""  # stats key ("" for edits that do not count as a conversion)
 
 
 class RawFinding(NamedTuple):
@@ -113,19 +107,21 @@ _RUNTIME_FAMILIES = frozenset({"runtime", "driver", "device"})
 _DECLARING_PARENTS = frozenset({*nodes.DECLARING_FIELDS, *nodes.TAG_SPECIFIERS})
 
 
+def _not_cancelled() -> None:
+    pass
+
+
 class Engine:
     """State shared by the passes of one translation (the file and its macro bodies)."""
 
-    def __init__(self, source: bytes, settings: Settings, parser: tree_sitter.Parser) -> None:
+    def __init__(self, source: bytes, settings: Settings, parser: tree_sitter.Parser,
+                 check_cancelled: Callable[[], None] = _not_cancelled) -> None:
         self.source = source
         self.settings = settings
         self.reverse = settings.reverse
-        self.arch = settings.target.arch
         self.rocm = settings.target.rocm
-        self.rocm_text = settings.target.rocm_text
-        self.wave = settings.target.wave_size
-        self.image_support = settings.target.image_support
         self.parser = parser
+        self.check_cancelled = check_cancelled
         self.edits: list[RawEdit] = []
         self.findings: list[RawFinding] = []
         self.user_names: set[str] = set()
@@ -134,13 +130,7 @@ class Engine:
         self.widened_defines: set[str] = set()
         self.wide_masks: set[str] = set()  # variables this translation declared 64-bit
         self.active_masks: set[str] = set()  # variables set from __activemask()
-        self.window = (0, len(source))
         self.uses_runtime = False
-
-    def edit(self, start: int, end: int, text: str, tag: str = "") -> None:
-        """An edit in original byte offsets; ignored outside the window being translated."""
-        if self.window[0] <= start <= end <= self.window[1]:
-            self.edits.append(RawEdit(start, end, text, tag))
 
     def define_body(self, name: str) -> str | None:
         span = self.defines.get(name)
@@ -150,7 +140,9 @@ class Engine:
 
 
 class Pass:
-    """One tree over a byte buffer: the file itself, or a macro body parsed on its own."""
+    """One tree over a byte buffer: the file itself, or a macro body parsed on its own.
+
+    It is the ``context.RuleContext`` the rule modules receive."""
 
     def __init__(self, eng: Engine, src: bytes, root: tree_sitter.Node, base: int, lo: int, hi: int,
                  local_names: frozenset[str] = frozenset()) -> None:
@@ -162,6 +154,13 @@ class Pass:
         self.hi = hi
         self.local_names = local_names  # macro parameters
         self.is_macro = src is not eng.source
+        # What the rules read, as attributes: they are read on every rule call.
+        self.target = eng.settings.target
+        self.reverse = eng.reverse
+        self.launch_style = eng.settings.launch_style
+        self.file_source = eng.source
+        self.wide_masks = eng.wide_masks
+        self.active_masks = eng.active_masks
         self._macro_bodies: dict[int, tree_sitter.Node] = {}
         self._error_spans: dict[int, list[tuple[int, int]]] = {}
         self._device_functions: list[tuple[int, int, bool]] | None = None
@@ -183,6 +182,11 @@ class Pass:
         assert self.lo <= start <= end <= self.hi, "edit outside the translated window"
         self.eng.edits.append(RawEdit(self.base + start, self.base + end, text, tag))
 
+    def edit_needed(self, start: int, end: int, text: str, tag: str = "") -> None:
+        """An edit the window's translation needs wherever it lies: the result carries it as one
+        more edit, since leaving it out would give code the target rejects (a 32-bit mask)."""
+        self.eng.edits.append(RawEdit(self.base + start, self.base + end, text, tag))
+
     def find(self, code: str, severity: Severity, message: str, start: int, end: int, *,
              fix: tuple[RawEdit, ...] = (), name: str = "", family: str = "") -> None:
         self.eng.findings.append(RawFinding(code, severity, message, self.base + start, self.base + end,
@@ -191,20 +195,35 @@ class Pass:
     def fix_edit(self, start: int, end: int, text: str) -> RawEdit:
         return RawEdit(self.base + start, self.base + end, text)
 
+    def need_runtime(self) -> None:
+        """The translation uses the HIP runtime (a whole-file translation then includes it)."""
+        self.eng.uses_runtime = True
+
+    def define_body(self, name: str) -> str | None:
+        return self.eng.define_body(name)
+
+    def widen_define(self, name: str, text: str, tag: str = "") -> None:
+        eng = self.eng
+        if name not in eng.widened_defines:
+            eng.widened_defines.add(name)
+            start, end = eng.defines[name]
+            eng.edits.append(RawEdit(start, end, text, tag))
+
     @staticmethod
     def call_of(name_node: tree_sitter.Node) -> tree_sitter.Node | None:
         """The call whose callee is this name (``name(...)`` or ``name<T>(...)``)."""
         callee = name_node
         parent = name_node.parent
-        if parent is not None and parent.type == nodes.TEMPLATE_FUNCTION and parent.child_by_field_name("name") == callee:
+        if (parent is not None and parent.type == nodes.TEMPLATE_FUNCTION
+                and parent.child_by_field_name(nodes.Field.NAME) == callee):
             callee, parent = parent, parent.parent
         if parent is None or parent.type != nodes.CALL:
             return None
-        return parent if parent.child_by_field_name("function") == callee else None
+        return parent if parent.child_by_field_name(nodes.Field.FUNCTION) == callee else None
 
     @staticmethod
     def arguments(call: tree_sitter.Node) -> list[tree_sitter.Node]:
-        arglist = call.child_by_field_name("arguments")
+        arglist = call.child_by_field_name(nodes.Field.ARGUMENTS)
         if arglist is None:
             return []
         return [c for c in arglist.named_children if c.type != nodes.COMMENT]
@@ -236,9 +255,10 @@ class Pass:
     def run(self) -> None:
         self._scan_words()
         self._scan_launches()
-        if not self.eng.reverse and self.eng.wave == 64:
+        if not self.eng.reverse and self.target.wave_size == 64:
             portability.warp_size_literals(self)
         for arg in self._macro_bodies.values():
+            self.eng.check_cancelled()
             self._translate_macro(arg)
 
     def context(self, start: int, end: int, node: tree_sitter.Node | None = None) -> tuple[str, tree_sitter.Node]:
@@ -246,7 +266,7 @@ class Pass:
         if node is None:
             node = self.at(start, end)
         kind = node.type
-        if kind in nodes.NAMES or kind == nodes.FIELD_NAME or kind == nodes.NUMBER or not node.is_named:
+        if kind in nodes.NAMES or kind == nodes.MEMBER_NAME or kind == nodes.NUMBER or not node.is_named:
             return "code", node
         if kind == nodes.COMMENT:
             return "comment", node
@@ -330,12 +350,14 @@ class Pass:
         fields = nodes.DECLARING_FIELDS.get(parent.type)
         if fields is not None:
             return any(parent.child_by_field_name(f) == node for f in fields)
-        return parent.child_by_field_name("name") == node and parent.child_by_field_name("body") is not None
+        return (parent.child_by_field_name(nodes.Field.NAME) == node
+                and parent.child_by_field_name(nodes.Field.BODY) is not None)
 
     @staticmethod
     def _scoped(node: tree_sitter.Node, parent: tree_sitter.Node) -> bool:
         """``ns::name`` with a namespace other than the global one."""
-        return parent.child_by_field_name("scope") is not None and parent.child_by_field_name("name") == node
+        return (parent.child_by_field_name(nodes.Field.SCOPE) is not None
+                and parent.child_by_field_name(nodes.Field.NAME) == node)
 
     def _dispatch(self, name: str, node: tree_sitter.Node, kind: str, parent: tree_sitter.Node | None,
                   parent_kind: str) -> None:
@@ -343,7 +365,7 @@ class Pass:
             self._keyword(name, node)
             return
         if (name in self.eng.user_names or name in self.local_names
-                or (kind == nodes.FIELD_NAME and name not in _MEMBER_RULES) or parent_kind == nodes.MACRO_PARAMS
+                or (kind == nodes.MEMBER_NAME and name not in _MEMBER_RULES) or parent_kind == nodes.MACRO_PARAMS
                 or (parent_kind == nodes.QUALIFIED and parent is not None and self._scoped(node, parent))):
             return
         if self.eng.reverse:
@@ -378,12 +400,12 @@ class Pass:
         if name == "cub":
             return self._namespace_rename(node, "hipcub", "cub")
         if name == "cuda":
-            if not self._thrust_backend(node, "hip") and node.type == "namespace_identifier":
+            if not self._thrust_backend(node, "hip") and node.type == nodes.NAMESPACE_NAME:
                 self.find(fc.UNSUPPORTED_API, "error", "cuda:: (libcu++) has no HIP equivalent",
                           node.start_byte, node.end_byte, name=name, family="runtime")
             return True
         if name == "nvcuda":
-            if node.type == "namespace_identifier":
+            if node.type == nodes.NAMESPACE_NAME:
                 self.find(fc.UNSUPPORTED_API, "error", "nvcuda::wmma has no HIP equivalent in the HIP headers; "
                           "rocWMMA (rocwmma::) offers a similar API with different fragment types",
                           node.start_byte, node.end_byte, name=name, family="device")
@@ -404,14 +426,14 @@ class Pass:
 
     def _namespace_rename(self, node: tree_sitter.Node, new: str, tag: str) -> bool:
         parent = node.parent
-        if node.type == "namespace_identifier" or (parent is not None and parent.type == nodes.USING):
+        if node.type == nodes.NAMESPACE_NAME or (parent is not None and parent.type == nodes.USING):
             self.edit(node.start_byte, node.end_byte, new, tag)
         return True
 
     def _thrust_backend(self, node: tree_sitter.Node, new: str) -> bool:
         """``thrust::cuda`` <-> ``thrust::hip``; False when the name is not Thrust's backend."""
         before = self.src[max(0, node.start_byte - 40):node.start_byte]
-        if node.type != "namespace_identifier" or not re.search(rb"\bthrust\s*::\s*$", before):
+        if node.type != nodes.NAMESPACE_NAME or not re.search(rb"\bthrust\s*::\s*$", before):
             return False
         self.edit(node.start_byte, node.end_byte, new, "runtime")
         return True
@@ -476,7 +498,7 @@ class Pass:
         if not self._available(found):
             return None, family, ((fc.API_NEWER_THAN_TARGET, "error",
                                    f"{found.hip} (for {name}) needs ROCm {found.hip_added} or newer; the target "
-                                   f"is ROCm {self.eng.rocm_text}"),)
+                                   f"is ROCm {self.eng.settings.target.rocm_text}"),)
         return (found.hip if found.hip != name else None), family, tuple(self._lifecycle_findings(found))
 
     def _lifecycle_findings(self, found: tables.Row) -> list[tuple[str, Severity, str]]:
@@ -518,7 +540,7 @@ class Pass:
         params: frozenset[str] = frozenset()
         definition = arg.parent
         if definition is not None:
-            plist = definition.child_by_field_name("parameters")
+            plist = definition.child_by_field_name(nodes.Field.PARAMETERS)
             if plist is not None:
                 params = frozenset(self.text(p) for p in plist.named_children)
         start = len(_MACRO_PREFIX)
@@ -571,6 +593,35 @@ class Pass:
             has_runtime = has_runtime or headers.is_runtime_header(new)
             self.edit(m.start(1), m.end(1), new, "headers")
         return has_runtime
+
+    def uses_hip(self) -> bool:
+        return self.eng.uses_runtime or re.compile(_DEVICE_CODE).search(self.src, self.lo, self.hi) is not None
+
+    def include_runtime(self) -> None:
+        """Include the HIP runtime the translated code uses (nvcc includes cuda_runtime.h implicitly;
+        clang's HIP mode does not), unless an include outside the window brings it. A CUDA runtime
+        include there is reported instead: it is the rest of the file's to translate."""
+        cuda: tuple[re.Match[bytes], headers.HeaderMapping] | None = None
+        outside = () if self.lo == 0 and self.hi == len(self.src) else (
+            m for m in _INCLUDE.finditer(self.src) if m.start() < self.lo or m.end() > self.hi)
+        for m in outside:
+            if not _at_line_start(self.src, m.start()) or self.context(m.start(1), m.end(1))[0] != "string":
+                continue
+            path = m.group(1).decode("utf-8", "surrogateescape")
+            if headers.is_runtime_header(path):
+                return
+            mapping = headers.forward(path, self.eng.rocm)
+            if cuda is None and mapping is not None and headers.is_runtime_header(mapping.path):
+                cuda = m, mapping
+        if cuda is None:
+            pos = self.implicit_include_position()
+            self.eng.edits.append(RawEdit(pos, pos, f"#include <{headers.RUNTIME}>{_eol(self.src)}", "headers"))
+            return
+        m, mapping = cuda
+        path = m.group(1).decode("utf-8", "surrogateescape")
+        self.find(fc.UNTRANSLATED, "warning", f"<{path}>, outside the translated range, does not declare the HIP "
+                  f"names the range now uses: translate it to <{mapping.path}>", m.start(1), m.end(1),
+                  fix=(self.fix_edit(m.start(1), m.end(1), mapping.path),), name=path, family=mapping.family)
 
     def implicit_include_position(self) -> int:
         """Before the first include (when only include guards enclose it), else after a leading
@@ -668,24 +719,27 @@ class Outcome(NamedTuple):
 
 
 def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None = None,
-        tree: tree_sitter.Tree | None = None) -> Outcome:
-    """The engine on UTF-8 bytes (``translate`` is the public, Struct-returning form)."""
+        tree: tree_sitter.Tree | None = None, check_cancelled: Callable[[], None] | None = None) -> Outcome:
+    """The engine on UTF-8 bytes (``translate`` is the public, Struct-returning form).
+
+    ``check_cancelled`` is called between passes and raises to abandon the translation."""
+    check = check_cancelled or _not_cancelled
     parser = syntax.new_parser()
     if tree is None:
         tree = parser.parse(source)
+    check()
     lo, hi = (0, len(source)) if byte_range is None else (max(0, byte_range[0]), min(len(source), byte_range[1]))
-    eng = Engine(source, settings, parser)
-    eng.window = (lo, hi)
+    eng = Engine(source, settings, parser, check)
     main = Pass(eng, source, tree.root_node, 0, lo, hi)
     main.parse_errors()
     if not settings.reverse:
         main.collect_defines()
     has_runtime = main.includes()
+    check()
     main.run()
-    if (not settings.reverse and byte_range is None and not has_runtime
-            and (eng.uses_runtime or re.search(_DEVICE_CODE, source))):
-        pos = main.implicit_include_position()
-        eng.edits.append(RawEdit(pos, pos, f"#include <{headers.RUNTIME}>{_eol(source)}", "headers"))
+    check()
+    if not settings.reverse and not has_runtime and main.uses_hip():
+        main.include_runtime()
     edits = _resolve(eng.edits)
     stats: dict[str, int] = {}
     for e in edits:
@@ -715,15 +769,26 @@ def settings_for(profile: TargetProfile | None, options: TranslateOptions | None
 
 def translate(source: str, profile: TargetProfile | None = None, options: TranslateOptions | None = None, *,
               reverse: bool = False, byte_range: tuple[int, int] | None = None,
-              tree: tree_sitter.Tree | None = None) -> TranslationResult:
+              tree: tree_sitter.Tree | None = None,
+              check_cancelled: Callable[[], None] | None = None) -> TranslationResult:
     """Translate CUDA to HIP (or HIP to CUDA with ``reverse``); offsets are UTF-8 byte offsets.
 
-    ``byte_range`` limits rewriting to a region; ``tree`` is an existing parse of ``source``.
+    ``byte_range`` limits rewriting to a region, save the edits elsewhere that the region's code
+    needs to compile: the body of a ``#define`` lane mask it uses, the type of a mask variable it
+    assigns, the HIP runtime include where the file has no runtime include (a CUDA runtime include
+    outside the region is reported, with the fix). ``tree`` is an existing parse of ``source``.
+    ``check_cancelled`` is called between passes and may raise to stop the work.
     """
+    data = source.encode("utf-8", "surrogateescape")
+    out = run(data, settings_for(profile, options, reverse), byte_range=byte_range, tree=tree,
+              check_cancelled=check_cancelled)
+    return result_of(data, out)
+
+
+def result_of(data: bytes, out: Outcome) -> TranslationResult:
+    """The public, Struct-based form of an outcome of ``run`` on ``data``."""
     from cass_lsp.translate.findings import Edit, TranslationResult, public_finding
 
-    data = source.encode("utf-8", "surrogateescape")
-    out = run(data, settings_for(profile, options, reverse), byte_range=byte_range, tree=tree)
     text = apply(data, out.edits).decode("utf-8", "surrogateescape")
     return TranslationResult(text, [Edit(e.start, e.end, e.text) for e in out.edits],
                              [public_finding(f) for f in out.findings], out.stats)

@@ -9,15 +9,12 @@ the sync forms exist by default and their mask must be a 64-bit integer (a stati
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import tree_sitter
 
 from cass_lsp.translate import codes as fc
 from cass_lsp.translate import nodes
-
-if TYPE_CHECKING:
-    from cass_lsp.translate.rules import Pass
+from cass_lsp.translate.context import RuleContext
 
 SHUFFLES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync")
 VOTES = ("__ballot_sync", "__any_sync", "__all_sync")
@@ -64,37 +61,37 @@ def _literal_kind(text: str) -> str:
     return "other"
 
 
-def mask_kind(p: Pass, mask: tree_sitter.Node) -> tuple[str, str]:
+def mask_kind(p: RuleContext, mask: tree_sitter.Node) -> tuple[str, str]:
     """(kind, origin): kind is full64, full32, active, wide (a 64-bit variable) or other; origin
     says where a named full mask is spelled: "macro" (#define), "const" (a constant), "" (here)."""
     text = _strip(p.text(mask))
-    if mask.type != "identifier":
+    if mask.type != nodes.IDENTIFIER:
         return _literal_kind(text), ""
-    if text in p.eng.active_masks:
+    if text in p.active_masks:
         return "active", ""
-    if text in p.eng.wide_masks:
+    if text in p.wide_masks:
         return "wide", ""
-    body = p.eng.define_body(text)
+    body = p.define_body(text)
     if body is not None:
         return _literal_kind(_strip(body)), "macro"
-    const = re.search(_CONST_DECL[0] + re.escape(text.encode()) + _CONST_DECL[1], p.eng.source)
+    const = re.search(_CONST_DECL[0] + re.escape(text.encode()) + _CONST_DECL[1], p.file_source)
     if const is not None:
         return _literal_kind(_strip(const[1].decode("utf-8", "surrogateescape"))), "const"
     return "other", ""
 
 
-def _declared_wide(p: Pass, call: tree_sitter.Node, name: str) -> bool:
+def _declared_wide(p: RuleContext, call: tree_sitter.Node, name: str) -> bool:
     scope = call
     while scope.parent is not None and scope.type != nodes.FUNCTION_DEFINITION:
         scope = scope.parent
     return re.search(_WIDE_DECL.format(re.escape(name)), p.text(scope)) is not None
 
 
-def forward(p: Pass, name: str, node: tree_sitter.Node) -> bool:
+def forward(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
     """CUDA warp intrinsics -> what the target ROCm has; True (the name is always handled here)."""
     call = p.call_of(node)
-    p.eng.uses_runtime = True
-    legacy = p.eng.rocm < SYNC_BUILTINS_SINCE
+    p.need_runtime()
+    legacy = p.target.rocm < SYNC_BUILTINS_SINCE
     if call is not None and not p.inside(call):
         return True
     if name in BIT_COUNTS:
@@ -110,14 +107,14 @@ def forward(p: Pass, name: str, node: tree_sitter.Node) -> bool:
     if name in ROCM7_ONLY:
         if legacy:
             p.find(fc.API_NEWER_THAN_TARGET, "error", f"{name} needs ROCm 7.0 or newer; the target is ROCm "
-                   f"{p.eng.rocm_text}", node.start_byte, node.end_byte, name=name, family="device")
+                   f"{p.target.rocm_text}", node.start_byte, node.end_byte, name=name, family="device")
         elif args:
             _widen_mask(p, call, args[0])
         return True
     if name == "__activemask":
         variable = _initialized_variable(call)
         if variable is not None:
-            p.eng.active_masks.add(p.text(variable))
+            p.active_masks.add(p.text(variable))
         _widen_declaration(p, call)
         if legacy:
             p.edit(call.start_byte, call.end_byte, "__ballot(1)", "device")
@@ -138,7 +135,7 @@ def forward(p: Pass, name: str, node: tree_sitter.Node) -> bool:
         return True
     if name == "__ballot_sync":
         _widen_declaration(p, call)
-    if p.eng.wave == 64 and name in SHUFFLES:
+    if p.target.wave_size == 64 and name in SHUFFLES:
         _shuffle_width_checks(p, name, call, args)
     if legacy:
         mask = args[0]
@@ -151,27 +148,28 @@ def forward(p: Pass, name: str, node: tree_sitter.Node) -> bool:
     return True
 
 
-def _dropped(p: Pass, mask: tree_sitter.Node, name: str) -> None:
+def _dropped(p: RuleContext, mask: tree_sitter.Node, name: str) -> None:
     p.find(fc.WARP_MASK_DROPPED, "warning",
-           f"ROCm {p.eng.rocm_text} has no {name}; the non-sync form runs on all active lanes, so the "
+           f"ROCm {p.target.rocm_text} has no {name}; the non-sync form runs on all active lanes, so the "
            f"mask {p.text(mask)!r} is dropped: check the lanes that take part",
            mask.start_byte, mask.end_byte, name=name, family="device")
 
 
-def _widen_declaration(p: Pass, call: tree_sitter.Node) -> None:
+def _widen_declaration(p: RuleContext, call: tree_sitter.Node) -> None:
     """``unsigned m = __ballot_sync(...)`` / ``__activemask()``: HIP's masks have 64 bits. Widen the
     variable where it matters: ROCm 7 wants 64-bit masks back, and a wave64 mask needs the bits."""
-    if p.eng.rocm < SYNC_BUILTINS_SINCE and p.eng.wave == 32:
+    if p.target.rocm < SYNC_BUILTINS_SINCE and p.target.wave_size == 32:
         return
     variable = _initialized_variable(call)
     declaration = variable.parent.parent if variable is not None and variable.parent is not None else None
-    decl_type = declaration.child_by_field_name("type") if declaration is not None else None
+    decl_type = declaration.child_by_field_name(nodes.Field.TYPE) if declaration is not None else None
     if variable is None or decl_type is None:
         return
-    if not re.fullmatch(_NARROW_TYPES, " ".join(p.text(decl_type).split())) or not p.inside(decl_type):
+    if not re.fullmatch(_NARROW_TYPES, " ".join(p.text(decl_type).split())):
         return
-    p.edit(decl_type.start_byte, decl_type.end_byte, WIDE_TYPE, "device")
-    p.eng.wide_masks.add(p.text(variable))
+    # The call is in the window; a window starting inside the declaration still needs the type.
+    p.edit_needed(decl_type.start_byte, decl_type.end_byte, WIDE_TYPE, "device")
+    p.wide_masks.add(p.text(variable))
     p.find(fc.WARP_MASK_WIDTH, "info", f"{p.text(variable)} holds a lane mask, which has 64 bits in HIP: "
            f"declared {WIDE_TYPE}", decl_type.start_byte, decl_type.end_byte, name=p.text(variable),
            family="device")
@@ -182,63 +180,60 @@ def _initialized_variable(call: tree_sitter.Node) -> tree_sitter.Node | None:
     declarator = call.parent
     if declarator is None or declarator.type != nodes.INIT_DECLARATOR or declarator.parent is None:
         return None
-    variable = declarator.child_by_field_name("declarator")
-    return variable if variable is not None and variable.type == "identifier" else None
+    variable = declarator.child_by_field_name(nodes.Field.DECLARATOR)
+    return variable if variable is not None and variable.type == nodes.IDENTIFIER else None
 
 
-def _widen_mask(p: Pass, call: tree_sitter.Node, mask: tree_sitter.Node) -> None:
+def _widen_mask(p: RuleContext, call: tree_sitter.Node, mask: tree_sitter.Node) -> None:
     kind, origin = mask_kind(p, mask)
     if kind in ("full64", "active", "wide"):
         return
     if kind == "full32":
         if origin == "macro":
-            name = p.text(mask)
-            if name not in p.eng.widened_defines:
-                p.eng.widened_defines.add(name)
-                start, end = p.eng.defines[name]
-                p.eng.edit(start, end, FULL_MASK_64, "device")
+            # Wherever the #define is: the mask would stay 32-bit, which ROCm 7 rejects.
+            p.widen_define(p.text(mask), FULL_MASK_64, "device")
         else:
             p.edit(mask.start_byte, mask.end_byte, FULL_MASK_64, "device")
         return
     text = p.text(mask)
-    if mask.type == "identifier" and _declared_wide(p, call, text):
+    if mask.type == nodes.IDENTIFIER and _declared_wide(p, call, text):
         return
     cast = f"static_cast<{WIDE_TYPE}>({text})"
-    if p.eng.wave == 32:
+    if p.target.wave_size == 32:
         p.edit(mask.start_byte, mask.end_byte, cast, "device")
-        p.find(fc.WARP_MASK_WIDTH, "info", f"ROCm {p.eng.rocm_text} needs a 64-bit lane mask: {text} is widened "
+        p.find(fc.WARP_MASK_WIDTH, "info", f"ROCm {p.target.rocm_text} needs a 64-bit lane mask: {text} is widened "
                "(wave32 ignores the upper half)", mask.start_byte, mask.end_byte, name=text, family="device")
     else:
-        p.find(fc.WARP_MASK_WIDTH, "error", f"ROCm {p.eng.rocm_text} needs a 64-bit lane mask and "
-               f"{p.eng.arch} runs 64 lanes: make {text} a 64-bit mask covering the whole wave",
+        p.find(fc.WARP_MASK_WIDTH, "error", f"ROCm {p.target.rocm_text} needs a 64-bit lane mask and "
+               f"{p.target.arch} runs 64 lanes: make {text} a 64-bit mask covering the whole wave",
                mask.start_byte, mask.end_byte, fix=(p.fix_edit(mask.start_byte, mask.end_byte, cast),),
                name=text, family="device")
 
 
-def _shuffle_width_checks(p: Pass, name: str, call: tree_sitter.Node, args: list[tree_sitter.Node]) -> None:
+def _shuffle_width_checks(p: RuleContext, name: str, call: tree_sitter.Node, args: list[tree_sitter.Node]) -> None:
     if len(args) >= 4 and _strip(p.text(args[3])) == "32":
-        p.find(fc.WARP_SIZE_ASSUMPTION, "warning", f"width 32 splits each {p.eng.wave}-lane wave of "
-               f"{p.eng.arch} into two halves: use warpSize if the code means the whole warp",
+        p.find(fc.WARP_SIZE_ASSUMPTION, "warning", f"width 32 splits each {p.target.wave_size}-lane wave of "
+               f"{p.target.arch} into two halves: use warpSize if the code means the whole warp",
                args[3].start_byte, args[3].end_byte, name=name, family="device")
     if name != "__shfl_sync" and _starts_at_half_warp(p, call, args[2]):
         p.find(fc.WARP_SIZE_ASSUMPTION, "warning", f"a shuffle reduction starting at offset 16 combines 32 lanes; "
-               f"{p.eng.arch} runs {p.eng.wave}-lane waves: start at warpSize / 2", args[2].start_byte,
+               f"{p.target.arch} runs {p.target.wave_size}-lane waves: start at warpSize / 2", args[2].start_byte,
                args[2].end_byte, name=name, family="device")
 
 
-def _bit_count(p: Pass, name: str, node: tree_sitter.Node, call: tree_sitter.Node) -> None:
+def _bit_count(p: RuleContext, name: str, node: tree_sitter.Node, call: tree_sitter.Node) -> None:
     """``__ffs``/``__popc``/``__clz`` of a lane mask, which has 64 bits in HIP."""
     args = p.arguments(call)
     if len(args) != 1:
         return
     text = _strip(p.text(args[0]))
-    if text not in p.eng.wide_masks and not text.startswith(_MASK_CALLS):
+    if text not in p.wide_masks and not text.startswith(_MASK_CALLS):
         return
     wide = BIT_COUNTS[name]
     if name == "__clz":
         # Same result for lanes 0-31 only with the 32-bit form: on wave64 the offsets change.
-        if p.eng.wave == 64:
-            p.find(fc.WARP_SIZE_ASSUMPTION, "warning", f"__clz reads 32 bits of a {p.eng.wave}-lane mask: use "
+        if p.target.wave_size == 64:
+            p.find(fc.WARP_SIZE_ASSUMPTION, "warning", f"__clz reads 32 bits of a {p.target.wave_size}-lane mask: use "
                    f"{wide} and count from bit 63", node.start_byte, node.end_byte, name=name, family="device")
         return
     # __ffs of a 64-bit value is ambiguous in HIP, and __popc drops lanes 32-63; the 64-bit forms
@@ -248,21 +243,21 @@ def _bit_count(p: Pass, name: str, node: tree_sitter.Node, call: tree_sitter.Nod
            node.end_byte, name=name, family="device")
 
 
-def _starts_at_half_warp(p: Pass, call: tree_sitter.Node, delta: tree_sitter.Node) -> bool:
+def _starts_at_half_warp(p: RuleContext, call: tree_sitter.Node, delta: tree_sitter.Node) -> bool:
     """The offset is 16, or a for-loop variable that starts at 16."""
     text = _strip(p.text(delta))
     if text == "16":
         return True
-    if delta.type != "identifier":
+    if delta.type != nodes.IDENTIFIER:
         return False
     loop = call.parent
     while loop is not None and loop.type != nodes.FOR:
         loop = loop.parent
-    init = loop.child_by_field_name("initializer") if loop is not None else None
+    init = loop.child_by_field_name(nodes.Field.INITIALIZER) if loop is not None else None
     return init is not None and re.search(rf"\b{re.escape(text)}\s*=\s*16\b", p.text(init)) is not None
 
 
-def reverse(p: Pass, name: str, node: tree_sitter.Node) -> bool:
+def reverse(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
     """HIP warp intrinsics -> the CUDA sync forms with a 32-bit full mask."""
     if name not in REVERSE_NAMES:
         return False
@@ -286,7 +281,7 @@ def reverse(p: Pass, name: str, node: tree_sitter.Node) -> bool:
     return True
 
 
-def _reverse_syncwarp(p: Pass, node: tree_sitter.Node) -> None:
+def _reverse_syncwarp(p: RuleContext, node: tree_sitter.Node) -> None:
     """The expression SYNCWARP_EXPR stands for (written by the forward direction) -> __syncwarp()."""
     expr = node.parent
     while expr is not None and expr.type != nodes.PARENTHESIZED:

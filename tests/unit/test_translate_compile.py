@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cass_lsp import proc, toolchains
-from cass_lsp.translate import TargetProfile, TranslateOptions, TranslationResult, translate
+from cass_lsp.translate import Edit, TargetProfile, TranslateOptions, TranslationResult, translate
 
 _TIMEOUT_S = 300.0
 GGL = TranslateOptions(launch_style="hipLaunchKernelGGL")
@@ -267,3 +267,42 @@ def test_the_reported_newer_api_is_really_missing_from_old_headers(tmp_path: Pat
     forced = result.text.replace("cudaGraphInstantiateWithParams", "hipGraphInstantiateWithParams")
     failed = compile_hip(tmp_path, "newer", forced, old)
     assert not failed.ok and "hipGraphInstantiateWithParams" in failed.text()
+
+
+# "Translate kernel to HIP" on a kernel whose lane mask is #defined above it.
+KERNEL_WITH_MASK_MACRO = r"""
+#define FULL_MASK 0xffffffff
+
+__global__ void reduce(float* out, const float* in) {
+    float v = in[threadIdx.x];
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(FULL_MASK, v, o);
+    if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+"""
+
+
+def test_a_kernel_range_translation_compiles_for_rocm71(tmp_path: Path) -> None:
+    profile = TargetProfile("gfx1100", "7.1")
+    data = KERNEL_WITH_MASK_MACRO.encode()
+    lo = data.index(b"__global__")
+    result = translate(KERNEL_WITH_MASK_MACRO, profile, byte_range=(lo, len(data)))
+    assert errors(result) == []
+    compiled = compile_hip(tmp_path, "kernel", result.text, profile)
+    assert compiled.ok, compiled.text()
+    # Both edits outside the range are needed: without the runtime include nothing is declared,
+    # without the define's widening HIP 7.1 rejects the 32-bit mask.
+    outside = [e for e in result.edits if e.start_byte < lo]
+    assert [e.new_text for e in outside] == ["#include <hip/hip_runtime.h>\n", "0xffffffffffffffffull"]
+    for left_out, message in zip(outside, ["undeclared identifier", "The mask must be a 64-bit integer"],
+                                 strict=True):
+        partial = apply_edits(data, [e for e in result.edits if e != left_out])
+        failed = compile_hip(tmp_path, "partial", partial, profile)
+        assert not failed.ok and message in failed.text()
+
+
+def apply_edits(data: bytes, edits: list[Edit]) -> str:
+    out, pos = b"", 0
+    for edit in edits:
+        out += data[pos:edit.start_byte] + edit.new_text.encode()
+        pos = edit.end_byte
+    return (out + data[pos:]).decode()

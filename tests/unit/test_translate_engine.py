@@ -231,14 +231,56 @@ def test_byte_range_limits_rewriting_to_the_region() -> None:
     src = "void a() { cudaDeviceSynchronize(); }\nvoid b() { cudaDeviceSynchronize(); cudaFoo(); }\n"
     start = src.index("void b")
     out = translate(src, P52, byte_range=(start, len(src.encode())))
-    assert out.text == "void a() { cudaDeviceSynchronize(); }\nvoid b() { hipDeviceSynchronize(); cudaFoo(); }\n"
-    assert [e.start_byte for e in out.edits] == [src.index("cudaDeviceSynchronize", start)]
+    # Outside the region only what its code needs: the HIP runtime, which nothing includes.
+    assert out.text == ("#include <hip/hip_runtime.h>\nvoid a() { cudaDeviceSynchronize(); }\n"
+                        "void b() { hipDeviceSynchronize(); cudaFoo(); }\n")
+    assert [e.start_byte for e in out.edits] == [0, src.index("cudaDeviceSynchronize", start)]
+
+
+@pytest.mark.parametrize(("include", "reported"), [("#include <hip/hip_runtime.h>\n", []),
+                                                   ("#include <cuda_runtime.h>\n", ["cuda_runtime.h"])])
+def test_a_region_in_a_file_with_a_runtime_include_adds_none(include: str, reported: list[str]) -> None:
+    src = f"{include}void b() {{ cudaDeviceSynchronize(); }}\n"
+    start = src.index("void b")
+    out = translate(src, P52, byte_range=(start, len(src.encode())))
+    assert out.text == f"{include}void b() {{ hipDeviceSynchronize(); }}\n"
+    # CUDA's runtime include, outside the region, is the region's problem too: it is reported, with the fix.
+    assert spans(src, out, "untranslated") == reported
+    assert [fix.new_text for f in out.findings for fix in f.fix or []] == ["hip/hip_runtime.h"] * len(reported)
 
 
 def test_a_caller_parse_tree_is_used() -> None:
-    src = "void f() { cudaDeviceSynchronize(); }\n"
-    tree = syntax.new_parser().parse(src.encode())
-    assert translate(src, P52, tree=tree).text == translate(src, P52).text
+    # The caller's tree is of another text of the same length, where the call is in a comment: a
+    # translation that parsed the source itself would rename it.
+    src = "int f() { cudaDeviceSynchronize(); }\n"
+    commented = "/*" + src[2:-3] + "*/\n"
+    assert len(commented) == len(src)
+    tree = syntax.new_parser().parse(commented.encode())
+    assert translate(src, P52, tree=tree).text == src
+    assert translate(src, P52).text == "#include <hip/hip_runtime.h>\nint f() { hipDeviceSynchronize(); }\n"
+
+
+class Cancelled(Exception):
+    pass
+
+
+def test_a_cancellation_check_that_raises_stops_the_translation() -> None:
+    def cancel() -> None:
+        raise Cancelled
+
+    with pytest.raises(Cancelled):
+        translate("void f() { cudaDeviceSynchronize(); }\n", P52, check_cancelled=cancel)
+
+
+def test_cancellation_is_checked_before_each_macro_body() -> None:
+    def checks(source: str) -> int:
+        calls: list[None] = []
+        translate(source, P52, check_cancelled=lambda: calls.append(None))
+        return len(calls)
+
+    bodies = "".join(f"#define CHECK{i}(x) if ((x) != cudaSuccess) cudaDeviceReset()\n" for i in range(5))
+    assert checks(bodies) - checks("#define CHECK(x) (x)\n") >= 5
+    assert hip(bodies).count("hipDeviceReset()") == 5
 
 
 def test_parse_errors_are_reported_and_clear_names_still_translate() -> None:

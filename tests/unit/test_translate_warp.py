@@ -179,3 +179,42 @@ def test_macro_bodies_get_the_same_warp_rules() -> None:
     assert translate(src, R52).text.endswith("#define SHFL(v, o) __shfl_down(v, o)\n#define LANE (threadIdx.x & 31)\n")
     assert f"__shfl_down_sync({FULL64}, v, o)" in translate(src, R71).text
     assert [f.code for f in translate(src, W64_52).findings] == ["warp-size-assumption"]
+
+
+# A kernel translated on its own ("Translate kernel to HIP": byte_range = the kernel), with its lane
+# mask #defined above it.
+RANGE_SOURCE = """#define FULL_MASK 0xffffffff
+#define SCALE 2.0f
+
+__global__ void reduce(float* out, const float* in) {
+    float v = in[threadIdx.x] * SCALE;
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(FULL_MASK, v, o);
+    unsigned active = __activemask();
+    if (threadIdx.x == 0) out[blockIdx.x] = v + __popc(active);
+}
+"""
+
+
+def kernel_range(source: str, start: str = "__global__") -> tuple[int, int]:
+    data = source.encode()
+    return data.index(start.encode()), len(data)
+
+
+def test_a_kernel_range_widens_the_define_it_uses_outside_the_range() -> None:
+    lo, hi = kernel_range(RANGE_SOURCE)
+    result = translate(RANGE_SOURCE, R71, byte_range=(lo, hi))
+    define = RANGE_SOURCE.index("0xffffffff")
+    assert (define, define + len("0xffffffff"), FULL64) in [(e.start_byte, e.end_byte, e.new_text)
+                                                             for e in result.edits]
+    assert result.text.startswith(f"#include <hip/hip_runtime.h>\n#define FULL_MASK {FULL64}\n#define SCALE 2.0f\n")
+    # Outside the kernel: the define and the runtime include, as in whole-file translation.
+    assert [e.start_byte for e in result.edits if not lo <= e.start_byte <= hi] == [0, define]
+    assert result.text == translate(RANGE_SOURCE, R71).text
+
+
+def test_a_range_starting_inside_a_mask_declaration_still_widens_its_type() -> None:
+    source = "__global__ void k(int* c) {\n    unsigned b = __ballot_sync(0xffffffff, c[0] > 0);\n}\n"
+    lo = source.index("b = __ballot_sync")
+    result = translate(source, R71, byte_range=(lo, len(source)))
+    assert "    unsigned long long b = __ballot_sync(0xffffffffffffffffull, c[0] > 0);" in result.text
+    assert [f.code for f in result.findings] == ["warp-mask-width"]
