@@ -38,6 +38,8 @@ T = TypeVar("T")
 
 ROUNDS = 60
 URI = "file:///bench/five_k.cu"
+KERNEL = 120  # the cursor's kernel, scale_120: about line 2283 of the 5k-line file
+EDIT_LINE = 3000  # edits go to lines from here on, below that kernel
 # background listings (asm.compileOnOpen) would run compilers on the same two cores mid-measurement
 SETTINGS = {"target": {"arch": "gfx1100", "rocm": "5.2"}, "asm": {"compileOnOpen": False}}
 
@@ -92,7 +94,7 @@ class Session:
             pass
 
     def edit(self, line: int) -> None:
-        # insert then delete a space, so the text stays the same size and the kernel stays put
+        # a space at the start of a line: line numbers do not change, so a kernel above stays put
         self.version += 1
         position = types.Position(line, 0)
         self.client.text_document_did_change(
@@ -136,7 +138,8 @@ async def timed(samples: list[float], call: Awaitable[T]) -> T:
 async def bench_lazy(text: str) -> dict[str, list[float]]:
     session = Session(text, resolve=True)
     await session.start()
-    position = kernel_position(text, 120)
+    position = kernel_position(text, KERNEL)
+    assert position.line < EDIT_LINE, "the edits must fall below the kernel"
     steady: list[float] = []
     after_edit: list[float] = []
     warm_resolve: list[float] = []
@@ -145,16 +148,16 @@ async def bench_lazy(text: str) -> dict[str, list[float]]:
         actions = await timed(steady, session.code_action(position))
         assert len(actions) == 3 and all(a.edit is None for a in actions)
     for round_ in range(ROUNDS):
-        session.edit(2000 + round_ % 500)  # far below the kernel
+        session.edit(EDIT_LINE + round_ % 500)
         await timed(after_edit, session.code_action(position))
     for round_ in range(8):
-        session.edit(2000 + round_)
+        session.edit(EDIT_LINE + round_)
         await session.diagnostics_for(session.version)
         actions = await session.code_action(position)
         file_action = next(a for a in actions if a.title == "Translate file to HIP")
         resolved = await timed(warm_resolve, session.client.code_action_resolve_async(file_action))
         assert resolved.edit is not None
-        session.edit(2000 + round_)
+        session.edit(EDIT_LINE + round_)
         actions = await session.code_action(position)
         file_action = next(a for a in actions if a.title == "Translate file to HIP")
         await timed(cold_resolve, session.client.code_action_resolve_async(file_action))
@@ -166,7 +169,7 @@ async def bench_lazy(text: str) -> dict[str, list[float]]:
 async def bench_inline(text: str) -> list[float]:
     session = Session(text, resolve=False)
     await session.start()
-    position = kernel_position(text, 120)
+    position = kernel_position(text, KERNEL)
     samples: list[float] = []
     for _ in range(ROUNDS // 2):
         actions = await timed(samples, session.code_action(position))

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Rule-based translation speed, each figure against a reference measured in the same run.
+"""Rule-based translation speed, each ratio against a reference measured in the same run.
 
 1. In-process: lines/s of ``translate()`` on a generated CUDA tree vs tree-sitter's bare full parse
-   of the same text (the goal is >= 50k lines/s per core; the parse alone runs at about 70k).
+   of the same text (the goal is >= 50k lines/s per core).
 2. Cold CLI: ``cass-lsp translate one.cu -o one.hip`` (100 lines) wall time vs ``python -c pass``
-   (goal <= 60 ms; hipify-perl takes about 58 ms per file).
-3. A 300-file / 60k-line tree in one ``translate --out-dir --jobs 2`` call vs a per-file tool at
-   77 ms a file (goal >= 20x faster).
+   (goal <= 60 ms).
+3. A 300-file / 60k-line tree in one ``translate --out-dir --jobs 2`` call vs this CLI run once per
+   file (extrapolated from the cold-CLI median of step 2).
+
+hipify-perl is not run here: its per-file times from the issue are printed as external figures,
+with no ratio computed against them.
 
 Usage: .venv/bin/python benchmarks/bench_translate.py [--files 300] [--cold-runs 21]
 """
@@ -29,7 +32,9 @@ from cass_lsp import syntax
 from cass_lsp.translate import TargetProfile, translate
 
 ROOT = Path(__file__).resolve().parent.parent
-PER_FILE_TOOL_S = 0.077  # a per-file translator (hipify-perl) on this machine, from the issue
+# Quoted from the issue, not measured by this script: hipify-perl on one file, cold and in a tree.
+HIPIFY_COLD_MS = 58
+HIPIFY_PER_FILE_MS = 77
 
 HEADER = """// {name}: generated benchmark source
 #include <cstdio>
@@ -243,7 +248,8 @@ def cold_cli(work: Path, runs: int, env: dict[str, str]) -> float:
     print(f"cold CLI, {lines}-line file, median of {runs} (interleaved):")
     print(f"  python -c pass              {pass_s * 1e3:>8.1f} ms")
     print(f"  cass-lsp translate one.cu   {cli_s * 1e3:>8.1f} ms  = start-up + {(cli_s - pass_s) * 1e3:.1f} ms"
-          f"  [goal <= 60 ms; hipify-perl ~58 ms]")
+          "  [goal <= 60 ms]")
+    print(f"  external figure, not measured here: hipify-perl ~{HIPIFY_COLD_MS} ms a file (from the issue)")
     print(f"  the verb alone (no cass_lsp.cli dispatch) {verb_s * 1e3:>6.1f} ms")
     return cli_s
 
@@ -255,12 +261,11 @@ def tree_run(src: Path, work: Path, lines: int, files: int, cli_s: float, env: d
     done = subprocess.run(argv, env=env, check=False, capture_output=True, timeout=600)
     wall = time.perf_counter() - start
     written = sum(1 for p in out.rglob("*") if p.is_file())
-    per_file_tool = files * PER_FILE_TOOL_S
     print(f"tree, {files} files, {lines} lines, --out-dir --jobs 2 (exit {done.returncode}, {written} written):")
     print(f"  one call                    {wall:>8.2f} s   ({lines / wall:,.0f} lines/s)")
-    print(f"  per-file tool at 77 ms      {per_file_tool:>8.2f} s   -> {per_file_tool / wall:.1f}x faster"
-          "  [goal >= 20x]")
-    print(f"  this CLI once per file      {files * cli_s:>8.2f} s   -> {files * cli_s / wall:.1f}x faster")
+    print(f"  this CLI once per file      {files * cli_s:>8.2f} s   -> {files * cli_s / wall:.1f}x faster"
+          "  (cold-CLI median x files)")
+    print(f"  external figure, not measured here: hipify-perl ~{HIPIFY_PER_FILE_MS} ms a file (from the issue)")
 
 
 def main() -> int:
