@@ -8,14 +8,15 @@ Nothing here knows LSP types: positions are plain (line, character) tuples.
 from __future__ import annotations
 
 import bisect
+import functools
 import logging
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Callable, Iterable, Sequence
+from typing import Literal, TypeVar
 
 import msgspec
 import tree_sitter
 
-from cass_lsp import syntax
+from cass_lsp import nodes, syntax
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,10 @@ ExecutionSpace = Literal["global", "device", "host", "host_device"]
 ApiKind = Literal["call", "type", "identifier", "macro"]
 
 
-class Span(msgspec.Struct, frozen=True):
+# The construct records hold only strings, numbers and Spans, so they can never be part of a reference
+# cycle: gc=False keeps the thousands of them a large file has (and the moved copies each edit makes)
+# out of the garbage collector's full passes.
+class Span(msgspec.Struct, frozen=True, gc=False):
     start: int
     end: int
 
@@ -39,31 +43,31 @@ class Span(msgspec.Struct, frozen=True):
         return self.start <= offset <= self.end
 
 
-class FunctionInfo(msgspec.Struct, frozen=True):
+class FunctionInfo(msgspec.Struct, frozen=True, gc=False):
     name: str
     space: ExecutionSpace
     span: Span
     name_span: Span
 
 
-class LaunchInfo(msgspec.Struct, frozen=True):
+class LaunchInfo(msgspec.Struct, frozen=True, gc=False):
     kernel: str
     span: Span
     name_span: Span
     config: str
 
 
-class IncludeInfo(msgspec.Struct, frozen=True):
+class IncludeInfo(msgspec.Struct, frozen=True, gc=False):
     path: str
     span: Span
 
 
-class SharedDecl(msgspec.Struct, frozen=True):
+class SharedDecl(msgspec.Struct, frozen=True, gc=False):
     name: str
     span: Span
 
 
-class ApiUse(msgspec.Struct, frozen=True):
+class ApiUse(msgspec.Struct, frozen=True, gc=False):
     name: str
     kind: ApiKind
     span: Span
@@ -141,6 +145,7 @@ class CudaDocument:
         self._lines_known_to = 0  # byte offset up to which _line_starts is complete
         self.tree: tree_sitter.Tree | None = None
         self._constructs: Constructs | None = None
+        self._stale: _StaleConstructs | None = None  # an older construct list and what changed since
         self._api_uses: list[ApiUse] | None = None
         self._replace_all(text)
 
@@ -196,7 +201,7 @@ class CudaDocument:
         old_end_point = self._point_at(end_byte)
         self._source = self._source[:start_byte] + new_bytes + self._source[end_byte:]
         self._text = None
-        self._invalidate_lines_from(start_byte)
+        self._move_lines(start_byte, end_byte, new_bytes)
         if self.tree is not None and not self.too_large:
             newlines = new_bytes.count(b"\n")
             if newlines:
@@ -213,10 +218,16 @@ class CudaDocument:
             )
         else:
             self.tree = None
-        self._reparse()
+        self._reparse((start_byte, end_byte, start_byte + len(new_bytes)))
 
-    def _reparse(self) -> None:
+    def _reparse(self, edit: tuple[int, int, int] | None = None) -> None:
+        """Parse the current source, reusing the (already edited) tree when there is one. `edit` is
+        (start, old end, new end) in bytes for a range replacement; with it, a construct list that was
+        current becomes stale rather than dropped, so the next read re-extracts only what changed."""
+        old_tree = self.tree if edit is not None else None
+        stale = self._stale_after(edit) if old_tree is not None and edit is not None else None
         self._constructs = None
+        self._stale = None
         self._api_uses = None
         if self.too_large:
             log.warning(
@@ -231,6 +242,18 @@ class CudaDocument:
             self.tree = self._parser.parse(self._source)
         else:
             self.tree = self._parser.parse(self._source, self.tree)
+        if stale is not None and old_tree is not None and edit is not None:
+            changed = [(r.start_byte, r.end_byte) for r in old_tree.changed_ranges(self.tree)]
+            if stale.edit(*edit, changed, len(self._source)):
+                self._stale = stale
+
+    def _stale_after(self, edit: tuple[int, int, int]) -> _StaleConstructs | None:
+        # Only worth tracking when someone has read the constructs: otherwise the first read extracts
+        # everything anyway, and tracking would cost every keystroke a changed-ranges walk.
+        if self._constructs is not None:
+            _, old_end, new_end = edit
+            return _StaleConstructs(self._constructs, len(self._source) - (new_end - old_end))
+        return self._stale
 
     # ------------------------------------------------------------------ positions
     def _invalidate_lines_from(self, byte_offset: int) -> None:
@@ -238,6 +261,25 @@ class CudaDocument:
         keep = bisect.bisect_right(self._line_starts, byte_offset)
         del self._line_starts[keep:]
         self._lines_known_to = self._line_starts[-1]
+
+    def _move_lines(self, start: int, old_end: int, new_bytes: bytes) -> None:
+        # Known line starts past the edit are moved rather than dropped: finding them again costs a
+        # scan of the rest of the file, and every outline or diagnostic after an edit needs them.
+        if self._lines_known_to <= old_end:
+            self._invalidate_lines_from(start)
+            return
+        starts = self._line_starts
+        delta = len(new_bytes) - (old_end - start)
+        inserted = []
+        newline = new_bytes.find(b"\n")
+        while newline >= 0:
+            inserted.append(start + newline + 1)
+            newline = new_bytes.find(b"\n", newline + 1)
+        # starts in (start, old_end] followed a replaced newline; later ones move by delta
+        starts[bisect.bisect_right(starts, start) :] = inserted + [
+            line_start + delta for line_start in starts[bisect.bisect_right(starts, old_end) :]
+        ]
+        self._lines_known_to += delta
 
     def _ensure_lines(self, line: int | None = None, byte_offset: int | None = None) -> None:
         source = self._source
@@ -303,6 +345,23 @@ class CudaDocument:
             return line, len(prefix)
         return line, _utf16_len(prefix.decode("utf-8", "replace"))
 
+    def positions_at(self, offsets: Iterable[int]) -> dict[int, Position]:
+        """`position_at` of many offsets at once, by offset: the per-call overhead matters when an
+        outline converts thousands of spans."""
+        wanted = set(offsets)
+        if not wanted:
+            return {}
+        source, starts = self._source, self._line_starts
+        self._ensure_lines(byte_offset=min(max(wanted), len(source)))
+        if not (source.isascii() and min(wanted) >= 0 and max(wanted) <= len(source)):
+            return {offset: self.position_at(offset) for offset in wanted}
+        # the common case, and the cheap one: characters are bytes, so no line needs decoding
+        positions: dict[int, Position] = {}
+        for offset in wanted:
+            line = bisect.bisect_right(starts, offset) - 1
+            positions[offset] = (line, offset - starts[line])
+        return positions
+
     def _point_at(self, offset: int) -> tuple[int, int]:
         self._ensure_lines(byte_offset=offset)
         line = bisect.bisect_right(self._line_starts, offset) - 1
@@ -311,8 +370,16 @@ class CudaDocument:
     # ------------------------------------------------------------------ constructs
     @property
     def constructs(self) -> Constructs:
+        """The document's constructs, extracted on first read after a change: after range edits only
+        the top-level items the edits touched are queried again; the rest is carried over."""
         if self._constructs is None:
-            self._constructs = extract_constructs(self.tree) if self.tree else EMPTY_CONSTRUCTS
+            if self.tree is None:
+                self._constructs = EMPTY_CONSTRUCTS
+            elif self._stale is not None:
+                self._constructs = self._stale.resolve(self.tree)
+            else:
+                self._constructs = extract_constructs(self.tree)
+            self._stale = None
         return self._constructs
 
     @property
@@ -322,20 +389,23 @@ class CudaDocument:
         return self._api_uses
 
     def function_at(self, offset: int, end: int | None = None) -> FunctionInfo | None:
-        """The innermost function definition containing [offset, end]. Without a current construct
-        list it queries only the tree around the offset: rebuilding the whole list after an edit
-        costs tens of milliseconds on a large file, too much for a code-action or hover request."""
+        """The innermost function definition containing [offset, end]. Without a construct list that is
+        current or cheap to bring up to date (a stale one, re-extracted around the edits only) it
+        queries only the tree around the offset: a full extraction costs tens of milliseconds on a
+        large file, too much for a code-action or hover request."""
         end = offset if end is None else end
-        if self._constructs is not None:
-            functions = self._constructs.functions
+        if self._constructs is not None or self._stale is not None:
+            functions = self.constructs.functions
         elif self.tree is not None:
             functions = extract_constructs(self.tree, (offset, max(end, offset + 1))).functions
         else:
             return None
         best: FunctionInfo | None = None
         for function in functions:
-            if function.span.start <= offset and end <= function.span.end and (
-                best is None or function.span.end - function.span.start < best.span.end - best.span.start
+            if (
+                function.span.start <= offset
+                and end <= function.span.end
+                and (best is None or function.span.end - function.span.start < best.span.end - best.span.start)
             ):
                 best = function
         return best
@@ -396,7 +466,7 @@ def extract_constructs(tree: tree_sitter.Tree, byte_range: tuple[int, int] | Non
             functions.append(FunctionInfo(_text(name_node), space, _span(caps["function"][0]), _span(name_node)))
         elif "launch" in caps:
             launch = caps["launch"][0]
-            kernel = caps["launch.name"][0] if "launch.name" in caps else launch.child_by_field_name("function")
+            kernel = caps["launch.name"][0] if "launch.name" in caps else launch.child_by_field_name(nodes.Field.FUNCTION)
             if kernel is not None:
                 launches.append(
                     LaunchInfo(_text(kernel), _span(launch), _span(kernel), _text(caps["launch.config"][0]))
@@ -413,13 +483,242 @@ def extract_constructs(tree: tree_sitter.Tree, byte_range: tuple[int, int] | Non
         elif "macro" in caps:
             macros.append(SharedDecl(_text(caps["macro.name"][0]), _span(caps["macro"][0])))
     return Constructs(
-        functions=functions,
-        launches=launches,
-        includes=includes,
-        asm_blocks=asm_blocks,
-        shared=shared,
-        macros=macros,
+        functions=_canonical(functions, _span_of),
+        launches=_canonical(launches, _span_of),
+        includes=_canonical(includes, _span_of),
+        asm_blocks=_canonical(asm_blocks, _itself),
+        shared=_canonical(shared, _span_of),
+        macros=_canonical(macros, _span_of),
     )
+
+
+# ------------------------------------------------------------------ incremental re-extraction
+Item = TypeVar("Item", FunctionInfo, LaunchInfo, IncludeInfo, Span, SharedDecl)
+
+
+def _span_of(item: FunctionInfo | LaunchInfo | IncludeInfo | SharedDecl) -> Span:
+    return item.span
+
+
+def _itself(span: Span) -> Span:
+    return span
+
+
+def _canonical(items: Iterable[Item], span_of: Callable[[Item], Span]) -> list[Item]:
+    """Items without exact duplicates, in (start, longest first) order. The query yields matches as
+    they complete, not by start (`a<<<1,1>>>(x)<<<2,2>>>(y)`: the inner launch first); a fixed order
+    lets a list merged from a carried-over part and re-extracted parts equal a fresh extraction. The sort is stable, so items of
+    one node (`__shared__ float a[2], b[2];`) keep the query's order, which is the same whichever
+    range the query ran over."""
+    unique = list(dict.fromkeys(items))
+    unique.sort(key=lambda item: (span_of(item).start, -span_of(item).end))
+    return unique
+
+
+# Node types whose children are top-level items in their own right: the constructs inside an
+# `#ifdef`, a namespace or an `extern "C" {}` block. They decide how far an edit's region is
+# widened, never which constructs are found (the query does that).
+_CONTAINER_TYPES = frozenset(
+    {
+        nodes.IF,
+        nodes.IFDEF,
+        nodes.ELIF,
+        nodes.ELIFDEF,
+        nodes.ELSE,
+        nodes.NAMESPACE,
+        nodes.LINKAGE,
+        nodes.DECLARATION_LIST,
+    }
+)
+
+# Past this many edits (or this many dirty bytes relative to the file) one full extraction is
+# cheaper and simpler than carrying the old list through all of them.
+_MAX_STALE_EDITS = 256
+_MAX_DIRTY_FRACTION = 1 / 3
+
+ByteRange = tuple[int, int]
+"""A closed byte range [start, end]: items that only touch it at an end count as inside."""
+
+
+def _merge(ranges: Iterable[ByteRange]) -> list[ByteRange]:
+    """Sorted, disjoint, non-touching ranges covering the same bytes."""
+    merged: list[ByteRange] = []
+    for start, end in sorted(ranges):
+        if merged and start <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _widen(root: tree_sitter.Node, start: int, end: int) -> ByteRange:
+    """[start, end] grown to the whole top-level items it touches, descending into containers
+    (`#ifdef`, namespace, `extern "C"`) that hold it entirely: an edit is re-examined with the whole
+    function or declaration around it, and nothing smaller."""
+    node = root
+    while True:
+        first = _first_child_ending_after(node, start)
+        if first is None:  # past the last child: trailing space, or a container's end
+            return (start, end) if node is root else (node.start_byte, max(end, node.end_byte))
+        if first.start_byte <= start and end <= first.end_byte:
+            if first.type in _CONTAINER_TYPES:
+                node = first
+                continue
+            if first.is_named or node is root:
+                return first.start_byte, first.end_byte
+            return node.start_byte, node.end_byte  # a container's own token: `#endif`, `{`
+        # the range crosses children or the gaps between them: take every child it reaches
+        low, high = min(start, first.start_byte), end
+        child: tree_sitter.Node | None = first
+        while child is not None and child.start_byte <= end:
+            high = max(high, child.end_byte)
+            child = child.next_sibling
+        return low, high
+
+
+def _first_child_ending_after(node: tree_sitter.Node, offset: int) -> tree_sitter.Node | None:
+    # Node.first_child_for_byte crashes the interpreter (py-tree-sitter 0.26.1) when no child ends
+    # after the offset, so that case is ruled out first.
+    last = node.child(node.child_count - 1) if node.child_count else None
+    if last is None or last.end_byte <= offset:
+        return None
+    return node.first_child_for_byte(offset)
+
+
+def _touches(ranges: list[ByteRange], starts: list[int], span: Span) -> bool:
+    # `ranges` are merged, so the last one starting at or before span.end reaches furthest right
+    index = bisect.bisect_right(starts, span.end) - 1
+    return index >= 0 and ranges[index][1] >= span.start
+
+
+class _Piece(msgspec.Struct, frozen=True):
+    """Old-text bytes [low, high] that no edit has touched since; they now sit `delta` bytes on."""
+
+    low: int
+    high: int
+    delta: int
+
+
+def _moved_span(span: Span, delta: int) -> Span:
+    return Span(span.start + delta, span.end + delta)
+
+
+def _moved_function(item: FunctionInfo, delta: int) -> FunctionInfo:
+    return FunctionInfo(item.name, item.space, _moved_span(item.span, delta), _moved_span(item.name_span, delta))
+
+
+def _moved_launch(item: LaunchInfo, delta: int) -> LaunchInfo:
+    return LaunchInfo(item.kernel, _moved_span(item.span, delta), _moved_span(item.name_span, delta), item.config)
+
+
+def _moved_include(item: IncludeInfo, delta: int) -> IncludeInfo:
+    return IncludeInfo(item.path, _moved_span(item.span, delta))
+
+
+def _moved_decl(item: SharedDecl, delta: int) -> SharedDecl:
+    return SharedDecl(item.name, _moved_span(item.span, delta))
+
+
+class _StaleConstructs:
+    """A construct list of an earlier text, and what the edits since have done to it.
+
+    Tree-sitter's changed ranges mark the bytes whose ancestor nodes differ between the old and the
+    new tree; the edits mark the bytes whose text differs. A construct clear of both (by at least a
+    byte: an identifier can grow at either end) is the same match as before, only moved, so it is
+    carried over; every construct touching them is found again by querying just those regions. Both
+    parts are canonical lists, so their merge equals a fresh `extract_constructs`."""
+
+    def __init__(self, base: Constructs, length: int) -> None:
+        self.base = base
+        self.pieces: list[_Piece] = [_Piece(0, length, 0)]  # sorted by `low`, disjoint
+        self.dirty: list[ByteRange] = []  # in current offsets, merged
+        self.edits = 0
+
+    def edit(self, start: int, old_end: int, new_end: int, changed: Sequence[ByteRange], length: int) -> bool:
+        """Record one edit (current offsets before it) and the ranges the re-parse changed (offsets
+        after it). False when the old list is no longer worth carrying."""
+        delta = new_end - old_end
+        self.pieces = [part for piece in self.pieces for part in _split(piece, start, old_end, delta)]
+        moved = [
+            (_moved_offset(a, start, old_end, new_end, True), _moved_offset(b, start, old_end, new_end, False))
+            for a, b in self.dirty
+        ]
+        self.dirty = _merge([*moved, (start, new_end), *changed])
+        self.edits += 1
+        dirty_bytes = sum(b - a + 1 for a, b in self.dirty)
+        return self.edits <= _MAX_STALE_EDITS and dirty_bytes <= length * _MAX_DIRTY_FRACTION
+
+    def resolve(self, tree: tree_sitter.Tree) -> Constructs:
+        """The constructs of `tree`, whose text is the old one with all recorded edits applied."""
+        root = tree.root_node
+        regions = _merge(_widen(root, a, b) for a, b in self.dirty)
+        if sum(b - a + 1 for a, b in regions) > root.end_byte * _MAX_DIRTY_FRACTION:
+            return extract_constructs(tree)
+        # half-open query ranges one byte wider than the closed regions: the query then returns
+        # exactly the constructs that touch a region, the complement of what is carried over
+        fresh = [extract_constructs(tree, (max(a - 1, 0), b + 1)) for a, b in regions]
+        base, update = self.base, functools.partial(self._updated, regions=regions)
+        return Constructs(
+            functions=update(base.functions, [c.functions for c in fresh], _span_of, _moved_function),
+            launches=update(base.launches, [c.launches for c in fresh], _span_of, _moved_launch),
+            includes=update(base.includes, [c.includes for c in fresh], _span_of, _moved_include),
+            asm_blocks=update(base.asm_blocks, [c.asm_blocks for c in fresh], _itself, _moved_span),
+            shared=update(base.shared, [c.shared for c in fresh], _span_of, _moved_decl),
+            macros=update(base.macros, [c.macros for c in fresh], _span_of, _moved_decl),
+        )
+
+    def _updated(
+        self,
+        old: list[Item],
+        fresh: list[list[Item]],
+        span_of: Callable[[Item], Span],
+        move: Callable[[Item, int], Item],
+        regions: list[ByteRange],
+    ) -> list[Item]:
+        """The old items clear of every edit and every region, at their new offsets, merged with the
+        items re-extracted from the regions (which hold every item touching a region)."""
+        pieces = self.pieces
+        lows = [piece.low for piece in pieces]
+        region_starts = [a for a, _ in regions]
+        kept: list[Item] = []
+        for item in old:
+            span = span_of(item)
+            index = bisect.bisect_right(lows, span.start) - 1
+            if index < 0 or span.end > pieces[index].high:
+                continue  # an edit touched it
+            delta = pieces[index].delta
+            moved = move(item, delta) if delta else item
+            if not _touches(regions, region_starts, span_of(moved)):
+                kept.append(moved)
+        for part in fresh:
+            kept += part
+        return _canonical(kept, span_of)
+
+
+def _split(piece: _Piece, start: int, old_end: int, delta: int) -> list[_Piece]:
+    """What is left of `piece` after replacing current bytes [start, old_end) and shifting what
+    follows by `delta`; a byte either side of the edit goes too, since a token there can change."""
+    low, high = piece.low + piece.delta, piece.high + piece.delta  # current offsets
+    if high < start:
+        return [piece]
+    if low > old_end:
+        return [_Piece(piece.low, piece.high, piece.delta + delta)]
+    parts = []
+    if low <= start - 1:
+        parts.append(_Piece(piece.low, start - 1 - piece.delta, piece.delta))
+    if old_end + 1 <= high:
+        parts.append(_Piece(old_end + 1 - piece.delta, piece.high, piece.delta + delta))
+    return parts
+
+
+def _moved_offset(offset: int, start: int, old_end: int, new_end: int, is_start: bool) -> int:
+    """Where an offset goes when current bytes [start, old_end) become [start, new_end); one inside
+    the replaced bytes goes to the near end of the new ones (the caller marks those dirty anyway)."""
+    if offset < start:
+        return offset
+    if offset > old_end:
+        return offset + new_end - old_end
+    return start if is_start else new_end
 
 
 _API_CAPTURE_KINDS: tuple[tuple[str, ApiKind], ...] = (

@@ -1,7 +1,8 @@
 """The tree-sitter CUDA language, parsers and the project's queries.
 
-Node type names live in ``grammars/*.scm`` and, for the translator, which looks tokens up by
-position instead of querying, in ``translate/nodes.py``; other Python code asks for captures by name.
+Node type names live in ``grammars/*.scm`` (the queries) and in :mod:`cass_lsp.nodes`, for the code
+that walks the tree by position instead of querying (the translator, the document model's edit
+regions); other Python code asks for captures by name.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import tree_sitter
 
+from cass_lsp import nodes
 from cass_lsp.translate import codes as fc
-from cass_lsp.translate import launch, nodes
+from cass_lsp.translate import launch
 from cass_lsp.translate.context import RuleContext
 
 _KERNEL_CAST = "reinterpret_cast<const void*>("

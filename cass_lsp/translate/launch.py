@@ -10,8 +10,8 @@ import re
 
 import tree_sitter
 
+from cass_lsp import nodes
 from cass_lsp.translate import codes as fc
-from cass_lsp.translate import nodes
 from cass_lsp.translate.context import RuleContext
 
 _DIM3 = r"dim3\s*[({]"

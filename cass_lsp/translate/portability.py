@@ -9,8 +9,8 @@ import re
 
 import tree_sitter
 
+from cass_lsp import nodes
 from cass_lsp.translate import codes as fc
-from cass_lsp.translate import nodes
 from cass_lsp.translate.context import RuleContext
 
 _LANE_ARITHMETIC = rb"(?:&|%|/)[ \t]*(31|32|0[xX]1[fF]|0[xX]20)\b"

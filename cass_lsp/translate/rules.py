@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter
 
-from cass_lsp import syntax
-from cass_lsp.translate import calls, headers, launch, nodes, portability, tables, warp
+from cass_lsp import nodes, syntax
+from cass_lsp.translate import calls, headers, launch, portability, tables, warp
 from cass_lsp.translate import codes as fc
 from cass_lsp.translate.codes import Severity
 from cass_lsp.translate.context import RawEdit

@@ -12,8 +12,8 @@ import re
 
 import tree_sitter
 
+from cass_lsp import nodes
 from cass_lsp.translate import codes as fc
-from cass_lsp.translate import nodes
 from cass_lsp.translate.context import RuleContext
 
 SHUFFLES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync")

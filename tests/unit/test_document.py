@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+import tree_sitter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cass_lsp import syntax
-from cass_lsp.document import CudaDocument, TextChange, is_cuda_document
+from cass_lsp import document, syntax
+from cass_lsp.document import Constructs, CudaDocument, TextChange, extract_constructs, is_cuda_document
+from cass_lsp.server import symbols
 
 SOURCE = """#include <cuda_runtime.h>
 #include "helpers.cuh"
@@ -216,3 +221,159 @@ def test_error_free_edit_sequences_equal_a_full_parse(insertions: list[tuple[int
     assert not full.root_node.has_error
     assert str(d.tree.root_node) == str(full.root_node)  # type: ignore[union-attr]
     assert d.constructs == CudaDocument("file:///w/k.cu", text).constructs
+
+
+# ---------------------------------------------------------------- incremental construct extraction
+STRUCTURED = """#include <cuda_runtime.h>
+#define N 4
+__global__ void k0(float* x) { __shared__ float s[32]; x[0] = 1; }
+void h0(float* p) { k0<<<1, 32>>>(p); }
+#ifdef X
+__device__ float d0(float v) { return v; }
+#endif
+namespace n {
+__global__ void k1(float* x) { asm volatile("bar.sync 0;"); }
+}
+extern "C" { void h1(float* p) { n::k1<<<2, 64>>>(p); } }
+// é😀
+__host__ __device__ int hd(int v) { return v; }
+"""
+
+FRAGMENTS = [
+    "__global__ void k%d(float* x) { x[0] = 1; }\n",
+    "k%d<<<1, 32>>>(p);",
+    "#define M%d 1\n",
+    "#ifdef X\n",
+    "#endif\n",
+    "__shared__ float s[32];",
+    "namespace m {\n",
+    "__device__ ",
+    "}",
+    "{",
+    "\n",
+]
+CHARACTERS = st.text(alphabet=st.sampled_from([*"abk_ ;{}()<>#*/\n\"'é😀", "0"]), min_size=1, max_size=4)
+
+
+def _assert_constructs_are_fresh(d: CudaDocument) -> None:
+    """The construct list equals a full extraction of the document's tree, and of a parse from
+    scratch when the text is free of syntax errors. (With errors, tree-sitter's incremental parse may
+    legitimately recover differently from a fresh one, see above; the old, always-full extraction
+    answered from the document's own tree too.)"""
+    assert d.tree is not None
+    assert d.constructs == extract_constructs(d.tree)
+    fresh = syntax.parse(d.source)
+    if not fresh.root_node.has_error:
+        assert d.constructs == extract_constructs(fresh)
+
+
+@st.composite
+def construct_edits(draw: st.DrawFn, text: str) -> tuple[int, int, str]:
+    """(start, end, replacement) in str indices: the edits an editor makes to CUDA code."""
+    kind = draw(st.sampled_from(["fragment", "delete", "characters", "rename", "lines"]))
+    names = [m.span(1) for m in re.finditer(r"void (\w+)\(", text)]
+    if kind == "rename" and names:
+        start, end = draw(st.sampled_from(names))
+        return start, end, draw(st.sampled_from(["k", "renamed", "k0", ""]))
+    if kind == "lines" and "\n" in text:
+        starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        first = draw(st.integers(0, len(starts) - 1))
+        last = draw(st.integers(first, min(first + 3, len(starts) - 1)))
+        return starts[first], starts[last], ""
+    start = draw(st.integers(0, len(text)))
+    if kind == "delete":
+        return start, draw(st.integers(start, min(len(text), start + 30))), ""
+    if kind == "characters":
+        return start, draw(st.integers(start, min(len(text), start + 2))), draw(CHARACTERS)
+    fragment = draw(st.sampled_from(FRAGMENTS))
+    return start, start, fragment % draw(st.integers(0, 9)) if "%d" in fragment else fragment
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_constructs_after_each_edit_equal_a_fresh_extraction(data: st.DataObject) -> None:
+    """After every didChange (of one to three range changes, so edits also pile up between two
+    reads) the incrementally maintained construct list equals a full extraction, lists compared
+    exactly, order included."""
+    text = SOURCE + STRUCTURED
+    d = doc(text)
+    _assert_constructs_are_fresh(d)
+    for _ in range(data.draw(st.integers(1, 10))):
+        changes = []
+        for _ in range(data.draw(st.integers(1, 3))):
+            start, end, insert = data.draw(construct_edits(text))
+            changes.append(TextChange(insert, (_utf16_position(text, start), _utf16_position(text, end))))
+            text = text[:start] + insert + text[end:]
+        d.apply_changes(changes)
+        assert d.text == text
+        _assert_constructs_are_fresh(d)
+
+
+def _replace(d: CudaDocument, old: bytes, new: str) -> None:
+    start = d.source.index(old)
+    d.apply_changes([TextChange(new, (d.position_at(start), d.position_at(start + len(old))))])
+
+
+def test_renaming_a_kernel_in_place_updates_its_name() -> None:
+    d = doc(STRUCTURED)
+    assert "k0" in {f.name for f in d.constructs.functions}
+    _replace(d, b"k0(float* x)", "zoom(float* x)")
+    names = {f.name for f in d.constructs.functions}
+    assert "zoom" in names and "k0" not in names
+    _assert_constructs_are_fresh(d)
+
+
+def test_a_function_added_inside_an_ifdef_is_found() -> None:
+    d = doc(STRUCTURED)
+    assert d.constructs.functions
+    _replace(d, b"#endif", "__global__ void added(int* p) { p[0] = 0; }\n#endif")
+    assert ("added", "global") in {(f.name, f.space) for f in d.constructs.functions}
+    _assert_constructs_are_fresh(d)
+
+
+def test_changing_device_to_global_changes_the_space() -> None:
+    d = doc(STRUCTURED)
+    assert ("d0", "device") in {(f.name, f.space) for f in d.constructs.functions}
+    _replace(d, b"__device__ float d0", "__global__ float d0")
+    spaces = {f.name: f.space for f in d.constructs.functions}
+    assert spaces["d0"] == "global"
+    _assert_constructs_are_fresh(d)
+
+
+def test_an_edit_re_extracts_only_around_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The point of the stale list: after a small edit the query runs over byte ranges, not over the
+    whole tree (and not at all until someone reads the constructs)."""
+    text = "".join(f"__global__ void k{i}(float* x) {{ x[0] = {i}; }}\n" for i in range(200))
+    d = doc(text)
+    assert len(d.constructs.functions) == 200
+    ranges: list[tuple[int, int] | None] = []
+    real = document.extract_constructs
+
+    def spy(tree: tree_sitter.Tree, byte_range: tuple[int, int] | None = None) -> Constructs:
+        ranges.append(byte_range)
+        return real(tree, byte_range)
+
+    monkeypatch.setattr(document, "extract_constructs", spy)
+    _replace(d, b"x[0] = 100;", "x[0] = 7;")
+    assert ranges == []
+    assert [f.name for f in d.constructs.functions] == [f"k{i}" for i in range(200)]
+    assert len(ranges) == 1 and ranges[0] is not None and ranges[0][1] - ranges[0][0] < 100
+    assert d.constructs == real(syntax.parse(d.source))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_outline_after_edits_equals_one_built_afresh(data: st.DataObject) -> None:
+    """documentSymbol reuses the previous reply's symbols where nothing about them changed; what it
+    returns must still equal an outline built with nothing to reuse. (Multi-line functions: an edit
+    inside one changes its children but not its range.)"""
+    text = SOURCE + STRUCTURED
+    d = doc(text)
+    symbols.document_symbols(d)
+    for _ in range(data.draw(st.integers(1, 6))):
+        start, end, insert = data.draw(construct_edits(text))
+        d.apply_changes([TextChange(insert, (_utf16_position(text, start), _utf16_position(text, end)))])
+        text = text[:start] + insert + text[end:]
+        outline = symbols.document_symbols(d)
+        del symbols._outlines[d]
+        assert outline == symbols.document_symbols(d)

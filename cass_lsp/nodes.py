@@ -1,9 +1,10 @@
-"""The tree-sitter-cuda node type and field names the translator relies on, and nothing else.
+"""The tree-sitter-cuda node type and field names Python code relies on, and nothing else.
 
 The translator finds candidate tokens with a byte regex and looks each one up by position
-(``descendant_for_byte_range``), which costs far less than a whole-tree query per construct; these
-names are its only knowledge of the grammar. No other Python module spells a node type: the rest
-of the grammar's vocabulary is in the queries, ``grammars/*.scm``.
+(``descendant_for_byte_range``), which costs far less than a whole-tree query per construct; the
+document model widens an edit's region to whole top-level items. These names are their only
+knowledge of the grammar. No other Python module spells a node type: the rest of the grammar's
+vocabulary is in the queries, ``grammars/*.scm``.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ INCLUDE = "preproc_include"
 IFDEF = "preproc_ifdef"
 IF = "preproc_if"
 ELIF = "preproc_elif"
+ELIFDEF = "preproc_elifdef"
+ELSE = "preproc_else"
+NAMESPACE = "namespace_definition"
+LINKAGE = "linkage_specification"  # extern "C" { ... }
+DECLARATION_LIST = "declaration_list"
 DEFINED = "preproc_defined"
 MACRO_PARAMS = "preproc_params"
 STORAGE_CLASS = "storage_class_specifier"
@@ -83,7 +89,7 @@ DECLARING_FIELDS: dict[str, tuple[str, ...]] = {
     "preproc_def": (Field.NAME,),
     "preproc_function_def": (Field.NAME,),
     "alias_declaration": (Field.NAME,),
-    "namespace_definition": (Field.NAME,),
+    NAMESPACE: (Field.NAME,),
 }
 # Tag definitions declare their name only when they have a body (``struct X;`` uses it).
 TAG_SPECIFIERS = frozenset({"struct_specifier", "class_specifier", "union_specifier", "enum_specifier"})
