@@ -39,6 +39,7 @@ import msgspec
 
 from cass_lsp.toolchains import amd, devlibs, hiplibs, nvidia, rocm71
 from cass_lsp.toolchains.errors import ToolchainMissing
+from cass_lsp.translate import targets
 
 __all__ = [
     "ROCM_PROFILES",
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 ROCM_PROFILES = ("5.2", "7.1")
-SUPPORTED_AMD = ("gfx1100", "gfx1200", "gfx1030", "gfx90a", "gfx942")
+SUPPORTED_AMD = targets.KNOWN_ARCHES
 """AMD targets the project exercises (any other with ISA bitcode in the device libraries works too)."""
 
 
@@ -81,13 +82,19 @@ def shim_dir() -> Path:
 
 
 def rocm_profile(rocm: str) -> str:
-    """Normalize ``"7.1.0"`` / ``"7.1"`` to a known profile, or ValueError. ``"auto"`` is the
-    installed Debian headers' ROCm (5.2), else 7.1 when its headers were fetched."""
-    if rocm == "auto":
-        return "5.2" if amd.debian_hip_headers() is not None or not rocm71.installed() else "7.1"
-    short = ".".join(rocm.strip().split(".")[:2])
+    """The header set to compile against for ROCm ``rocm`` (``"7.1.0"``, ``"7.1"``, or ``"auto"``,
+    resolved by :func:`cass_lsp.translate.targets.resolve_rocm` exactly as translation resolves it),
+    or ValueError when this machine has no headers for that version."""
+    try:
+        short = targets.resolve_rocm(rocm.strip())
+    except ValueError:
+        short = rocm
     if short not in ROCM_PROFILES:
-        raise ValueError(f"unknown ROCm profile {rocm!r}; known: {', '.join(ROCM_PROFILES)}")
+        detected = " (auto-detected)" if rocm == "auto" else ""
+        raise ValueError(
+            f"no HIP headers for ROCm {short}{detected} here: listings compile against ROCm "
+            f"{' or '.join(ROCM_PROFILES)}; set cass.target.rocm to one of them"
+        )
     return short
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import dataclasses
 import os
 import platform
-import re
 import shutil
 from pathlib import Path
 
 from cass_lsp.toolchains.errors import ToolchainMissing
 from cass_lsp.toolchains.versions import tool_version
+from cass_lsp.translate import targets
 
 LLVM_MAJOR = 19
 PACKAGES = "clang-19 lld-19 llvm-19 libamdhip64-dev rocm-device-libs"
@@ -81,15 +81,8 @@ class HipHeaders:
 
 
 def hip_version_of(include_dir: Path) -> str | None:
-    """``MAJOR.MINOR.PATCH`` from ``<include_dir>/hip/hip_version.h``."""
-    try:
-        text = (include_dir / "hip" / "hip_version.h").read_text(errors="replace")
-    except OSError:
-        return None
-    parts = [re.search(rf"#define\s+HIP_VERSION_{k}\s+(\d+)", text) for k in ("MAJOR", "MINOR", "PATCH")]
-    if not all(parts):
-        return None
-    return ".".join(m.group(1) for m in parts if m)
+    """``MAJOR.MINOR[.PATCH]`` from ``<include_dir>/hip/hip_version.h``."""
+    return targets.read_hip_version(str(include_dir))
 
 
 def debian_hip_headers() -> HipHeaders | None:

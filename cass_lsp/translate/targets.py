@@ -49,7 +49,10 @@ def wave_size(arch: str) -> int:
 
 
 def resolve_rocm(rocm: str) -> str:
-    """MAJOR.MINOR; 'auto' reads the installed HIP headers."""
+    """MAJOR.MINOR; 'auto' reads the installed HIP headers (:func:`detect_rocm`), else FALLBACK_ROCM.
+
+    The one place "auto" is decided: translation, lint, hover and listings all call this (the job
+    layer once per settings change), so they never judge against different ROCm versions."""
     if rocm == "auto":
         return detect_rocm() or FALLBACK_ROCM
     m = _ROCM.fullmatch(rocm)
@@ -71,18 +74,24 @@ def _candidate_roots() -> list[str]:
     return [*roots, "/opt/rocm", "/usr"]
 
 
+def read_hip_version(include_dir: str) -> str | None:
+    """``MAJOR.MINOR[.PATCH]`` from ``<include_dir>/hip/hip_version.h``; None when absent or unreadable."""
+    try:
+        with open(os.path.join(include_dir, "hip", "hip_version.h"), encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return None
+    parts = [re.search(rf"#define\s+HIP_VERSION_{k}\s+(\d+)", text) for k in ("MAJOR", "MINOR", "PATCH")]
+    if not (parts[0] and parts[1]):
+        return None
+    return ".".join(m.group(1) for m in parts if m)
+
+
 @functools.cache
 def detect_rocm() -> str | None:
     """MAJOR.MINOR from the first hip_version.h found (HIP_PATH, ROCM_PATH, /opt/rocm, /usr)."""
     for root in _candidate_roots():
-        try:
-            with open(os.path.join(root, "include", "hip", "hip_version.h"), encoding="utf-8",
-                      errors="replace") as f:
-                text = f.read()
-        except OSError:
-            continue
-        major = re.search(r"#define\s+HIP_VERSION_MAJOR\s+(\d+)", text)
-        minor = re.search(r"#define\s+HIP_VERSION_MINOR\s+(\d+)", text)
-        if major and minor:
-            return f"{major[1]}.{minor[1]}"
+        version = read_hip_version(os.path.join(root, "include"))
+        if version is not None:
+            return ".".join(version.split(".")[:2])
     return None
