@@ -2,10 +2,11 @@
 
     .venv/bin/python benchmarks/bench_asm.py [--repeat N]
 
-1. Cold listing (``build_listing``, no cache) against the same compiler command lines run by hand
+1. Cold listing (the job layer's ``build_listing``, no cache) against the same compiler command lines run by hand
    (``subprocess.run`` on a file already on disk) in the same run, interleaved; goal: ratio <= 1.10.
    For the AMD side of a .cu file the hand-run reference also gets the translated text for free.
-2. Warm lookups of a cached listing (``cached_listing``): in-memory hits and disk hits; goal p95 <= 10 ms.
+2. Warm lookups of a cached listing (``build_listing`` answered by the result cache): in-memory hits and
+   disk hits; goal p95 <= 10 ms.
 3. Parsing a ~10k-instruction listing (SASS and AMDGPU text) against the compile that produced it.
 """
 
@@ -26,8 +27,12 @@ sys.path.insert(0, str(ROOT))
 from cass_lsp import proc  # noqa: E402
 from cass_lsp.asm import compile as asm_compile  # noqa: E402
 from cass_lsp.asm import rdna, sass  # noqa: E402
-from cass_lsp.asm.cache import ListingCache  # noqa: E402
 from cass_lsp.asm.listing import Listing  # noqa: E402
+from cass_lsp.jobs import kinds  # noqa: E402
+from cass_lsp.jobs.cache import ResultCache  # noqa: E402
+from cass_lsp.jobs.resolved import resolve_cli  # noqa: E402
+
+RESOLVED = resolve_cli(asm={"timeoutSeconds": 600})
 
 KERNELS = ROOT / "tests" / "asm_kernels"
 CASES = (("reduce_shared.cu", "sm_90"), ("reduce_shared.cu", "gfx1100"), ("shuffles.hip", "gfx1100"))
@@ -85,7 +90,7 @@ def ours(path: Path, source: str, target: str) -> tuple[float, float]:
     """(wall seconds of build_listing, seconds of it spent outside the outside tools)."""
     _tool_seconds.clear()
     start = time.perf_counter()
-    result = asm_compile.build_listing(source, path, target, timeout=600)
+    result = kinds.build_listing(RESOLVED, source, str(path), target)
     elapsed = time.perf_counter() - start
     assert isinstance(result, Listing), result
     return elapsed, elapsed - sum(_tool_seconds)
@@ -121,22 +126,22 @@ def cold(repeat: int) -> None:
 
 
 def warm(samples: int) -> None:
-    print("2. warm listing lookups (cached_listing)")
+    print("2. warm listing lookups (build_listing answered by the result cache)")
     with tempfile.TemporaryDirectory(prefix="bench-cache-") as directory:
-        cache = ListingCache(Path(directory))
+        cache = ResultCache(Path(directory))
         for name, target in CASES:
             path = KERNELS / name
             source = path.read_text()
-            asm_compile.build_listing(source, path, target, cache=cache, timeout=600)
+            kinds.build_listing(RESOLVED, source, str(path), target, cache=cache)
             for layer in ("memory", "disk"):
                 times = []
                 for _ in range(samples):
                     if layer == "disk":
                         cache.clear_memory()
                     start = time.perf_counter()
-                    hit = asm_compile.cached_listing(source, path, target, cache=cache)
+                    hit = kinds.build_listing(RESOLVED, source, str(path), target, cache=cache)
                     times.append(time.perf_counter() - start)
-                    assert hit is not None
+                    assert isinstance(hit, Listing)
                 times.sort()
                 p50, p95 = times[len(times) // 2], times[int(len(times) * 0.95)]
                 print(

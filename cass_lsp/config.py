@@ -31,7 +31,8 @@ class ToolArgs(msgspec.Struct, rename="camel", forbid_unknown_fields=True, froze
 class AsmSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
     targets: list[str] = msgspec.field(default_factory=lambda: ["sm_90", "gfx1100"])
     compile_on_open: bool = True
-    hover_wait_ms: int = 1500
+    hover_wait_ms: int = 0
+    """How long a hover may wait for a compile when no listing of any version is ready (0: never)."""
     hover_max_instructions: int = 8
     timeout_seconds: float = 60.0
     compile_commands: str | None = None

@@ -6,7 +6,10 @@ import argparse
 import difflib
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cass_lsp.jobs.resolved import ResolvedSettings
 
 EXAMPLE = Path(__file__).parent / "examples" / "saxpy_norm.cu"
 ASM_TARGETS = ("sm_90", "gfx1100")
@@ -25,27 +28,21 @@ def _line(doc: object, offset: int) -> int:
     return doc.position_at(offset)[0] + 1
 
 
-def _kernel_resources(path: Path, text: str, kernels: list[str]) -> str:
-    from cass_lsp.asm.cache import ListingCache
-    from cass_lsp.asm.compile import build_listing
-    from cass_lsp.asm.listing import Unavailable
+def _kernel_resources(resolved: ResolvedSettings, path: Path, text: str, kernels: list[str]) -> str:
     from cass_lsp.asm.view import kernel_resources
-    from cass_lsp.toolchains import ToolchainMissing
+    from cass_lsp.jobs.cache import ResultCache
+    from cass_lsp.jobs.kinds import build_listing
 
-    cache = ListingCache()
-    results: dict[str, Any] = {}
-    for target in ASM_TARGETS:
-        try:
-            results[target] = build_listing(text, path, target, cache=cache)
-        except ToolchainMissing as missing:
-            results[target] = Unavailable(target=target, message=f"{missing.what} not found", hint=missing.hint)
+    cache = ResultCache()
+    results: dict[str, Any] = {t: build_listing(resolved, text, str(path), t, cache=cache) for t in ASM_TARGETS}
     return "\n\n".join(kernel_resources(results, kernel) for kernel in kernels)
 
 
 def run(args: argparse.Namespace) -> int:
     from cass_lsp import doctor
     from cass_lsp.document import CudaDocument
-    from cass_lsp.translate import TargetProfile, translate
+    from cass_lsp.jobs.kinds import translate_text
+    from cass_lsp.jobs.resolved import resolve_cli
 
     path = Path(args.path)
     text = path.read_text(encoding="utf-8", errors="surrogateescape")
@@ -63,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     for name, count in sorted(counts.items()):
         print(f"  {count:3}x {name}")
 
-    result = translate(text, TargetProfile(arch=args.arch))
+    resolved = resolve_cli(target={"arch": args.arch}, asm={"targets": list(ASM_TARGETS)})
+    result = translate_text(resolved, text)
     print(f"\n== rule translation to HIP for {args.arch}: {len(result.edits)} edits, {len(result.findings)} findings")
     for finding in result.findings:
         print(f"  line {_line(doc, finding.start_byte):4}  {finding.severity:<7} {finding.code}: {finding.message}")
@@ -75,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
     kernels = [f.name for f in constructs.functions if f.space == "global"]
     print(f"\n== compiled kernels on {' and '.join(ASM_TARGETS)} (real nvcc and clang-19, cached)")
-    print(_kernel_resources(path, text, kernels))
+    print(_kernel_resources(resolved, path, text, kernels))
 
     print("\n== cass-lsp doctor")
     report = doctor.collect(None)

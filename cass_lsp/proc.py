@@ -8,6 +8,7 @@ lld) never leaves an orphan behind.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -88,11 +89,14 @@ def run(
     env: Mapping[str, str] | None = None,
     input: bytes | None = None,
     cancel: threading.Event | None = None,
+    nice: int = 0,
 ) -> ProcResult:
     """Run ``argv`` to completion or until ``timeout`` seconds (or ``cancel`` is set).
 
     Output is captured. On timeout or cancellation the whole process group is terminated and the
     result says so; on a normal exit any member still running in the group is killed too.
+    ``nice`` lowers the program's CPU priority (its helpers inherit it): background compiles on a
+    small machine must not take the cores the language server needs to answer the editor.
     """
     start = time.monotonic()
     args = _argv(argv)
@@ -108,6 +112,9 @@ def run(
         start_new_session=True,
     )
     pgid = proc.pid
+    if nice:
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, proc.pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + nice))
     timed_out = cancelled = False
     out: bytes = b""
     err: bytes = b""

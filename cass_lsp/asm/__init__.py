@@ -2,14 +2,15 @@
 
 Engine API (pure and synchronous; run it off the event loop)::
 
-    from cass_lsp.asm.compile import build_listing, cached_listing
-    from cass_lsp.asm.cache import ListingCache
+    from cass_lsp.asm import compile
 
-    cache = ListingCache()                               # XDG cache dir, bounded, survives restarts
-    result = build_listing(text, path, "gfx1100", rocm="auto", extra_args=[...],
-                           compile_commands=None, timeout=60, cache=cache, cancel=event)
-    # -> Listing | CompileFailure; raises toolchains.ToolchainMissing (.hint) or ValueError (bad target)
-    warm = cached_listing(text, path, "sm_90", cache=cache)   # -> Listing | CompileFailure | None, never compiles
+    job = compile.prepare(text, path, "gfx1100", rocm="5.2", extra_args=[...], compile_commands=None,
+                          translate_options=options)   # tools, flags, content key; no compiling
+    result = compile.run(job, timeout=60, cancel=event)  # -> Listing | CompileFailure
+    # prepare raises toolchains.ToolchainMissing (.hint) or ValueError (bad target)
+
+Consumers go through the job layer (:func:`cass_lsp.jobs.kinds.build_listing`), which adds the
+result cache and turns a missing tool into an ``Unavailable`` result.
 
 Queries and views (:mod:`.listing`, :mod:`.view`): ``instructions_at(listing, file, line)``,
 ``find_functions(listing, name)``, ``view.line_hover(...)``, ``view.kernel_resources(...)``,

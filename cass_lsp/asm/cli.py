@@ -11,11 +11,13 @@ from pathlib import Path
 
 import msgspec
 
-from cass_lsp.asm.cache import ListingCache
-from cass_lsp.asm.compile import DEFAULT_TARGETS, build_listing, vendor_of
-from cass_lsp.asm.listing import Listing, TargetResult, Unavailable, find_functions, instructions_at
+from cass_lsp.asm.compile import DEFAULT_TARGETS, vendor_of
+from cass_lsp.asm.listing import Listing, TargetResult, find_functions, instructions_at
 from cass_lsp.asm.view import SourceLines, render_results
-from cass_lsp.toolchains.errors import ToolchainMissing
+from cass_lsp.jobs.cache import ResultCache
+from cass_lsp.jobs.kinds import build_listing
+from cass_lsp.jobs.progress import TerminalSink
+from cass_lsp.jobs.resolved import resolve_cli
 
 
 class AsmReport(msgspec.Struct, rename="camel"):
@@ -60,23 +62,28 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"cass-lsp asm: {error}", file=sys.stderr)
         return 2
-    cache = None if args.no_cache else ListingCache()
+    try:
+        resolved = resolve_cli(
+            target={"rocm": args.rocm},
+            asm={
+                "targets": targets,
+                "extraArgs": {"nvcc": args.nvcc_arg, "clang": args.clang_arg},
+                "compileCommands": args.compile_commands,
+                "timeoutSeconds": args.timeout,
+            },
+        )
+    except ValueError as error:
+        print(f"cass-lsp asm: {error}", file=sys.stderr)
+        return 2
+    cache = ResultCache(max_bytes=resolved.cache_max_bytes)
+    sink = TerminalSink()
 
     def one(target: str) -> TargetResult:
-        extra = args.nvcc_arg if vendor_of(target) == "nvidia" else args.clang_arg
+        progress = sink.begin(f"compiling {path.name} for {target}", None)
         try:
-            return build_listing(
-                source,
-                path,
-                target,
-                extra_args=extra,
-                compile_commands=args.compile_commands,
-                timeout=args.timeout,
-                rocm=args.rocm,
-                cache=cache,
-            )
-        except ToolchainMissing as missing:
-            return Unavailable(target=target, message=f"{missing.what} not found", hint=missing.hint)
+            return build_listing(resolved, source, str(path), target, cache=cache, use_cache=not args.no_cache)
+        finally:
+            progress.end()
 
     with ThreadPoolExecutor(max_workers=len(targets)) as pool:
         results = dict(zip(targets, pool.map(one, targets), strict=True))

@@ -14,7 +14,6 @@ in the output is mapped back to the user's file. Compiler errors come back as a
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import os
 import tempfile
@@ -29,10 +28,11 @@ import msgspec
 from cass_lsp import proc, toolchains
 from cass_lsp.asm import compile_commands as ccdb
 from cass_lsp.asm import diagnostics, includes, rdna, sass
-from cass_lsp.asm.cache import ListingCache
 from cass_lsp.asm.linemap import LineMap
 from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Function, Listing, ListingResult, SourceLoc
 from cass_lsp.toolchains import cxxfilt, nvidia
+from cass_lsp.translate.fingerprint import fingerprint
+from cass_lsp.translate.profile import TranslateOptions
 
 SCHEMA = 1
 """Part of every cache key: bump when parsing or the Listing layout changes."""
@@ -69,6 +69,7 @@ class Job:
     disassembler: str | None
     headers: tuple[Path, ...]
     translate: bool
+    translate_options: TranslateOptions | None
     toolchain: str
     key: str
 
@@ -81,8 +82,11 @@ def prepare(
     extra_args: Sequence[str] = (),
     compile_commands: str | Path | None = None,
     rocm: str = "auto",
+    translate_options: TranslateOptions | None = None,
 ) -> Job:
-    """Resolve tools, flags and the cache key (no compiling). Raises ToolchainMissing / ValueError."""
+    """Resolve tools, flags and the cache key (no compiling). Raises ToolchainMissing / ValueError.
+
+    ``translate_options`` shape the rule translation an AMD listing of a CUDA file compiles."""
     file = Path(os.path.normpath(Path(path).expanduser().absolute()))
     vendor = vendor_of(target)
     database = ccdb.find(file, compile_commands)
@@ -142,7 +146,8 @@ def prepare(
         "versions": versions,
         "source": _digest(source.encode("utf-8", "surrogateescape")),
         "headers": {str(h): _file_digest(h) for h in headers},
-        "translator": _translator_fingerprint() if translate else "",
+        "translator": fingerprint() if translate else "",
+        "translate_options": msgspec.to_builtins(translate_options) if translate else None,
     }
     key = hashlib.sha256(msgspec.json.encode(key_material)).hexdigest()
     return Job(
@@ -156,48 +161,10 @@ def prepare(
         disassembler=disassembler,
         headers=headers,
         translate=translate,
+        translate_options=translate_options,
         toolchain=toolchain_text,
         key=key,
     )
-
-
-def build_listing(
-    source: str,
-    path: str | Path,
-    target: str,
-    *,
-    extra_args: Sequence[str] = (),
-    compile_commands: str | Path | None = None,
-    timeout: float = 60.0,
-    rocm: str = "auto",
-    cache: ListingCache | None = None,
-    cancel: threading.Event | None = None,
-) -> ListingResult:
-    """The listing of ``source`` (the text of ``path``) for ``target``, from ``cache`` when there."""
-    job = prepare(source, path, target, extra_args=extra_args, compile_commands=compile_commands, rocm=rocm)
-    if cache is not None:
-        hit = cache.get(job.key)
-        if hit is not None:
-            return hit
-    result = run(job, timeout=timeout, cancel=cancel)
-    if cache is not None and not (isinstance(result, CompileFailure) and (result.timed_out or result.cancelled)):
-        cache.put(job.key, result)
-    return result
-
-
-def cached_listing(
-    source: str,
-    path: str | Path,
-    target: str,
-    *,
-    cache: ListingCache,
-    extra_args: Sequence[str] = (),
-    compile_commands: str | Path | None = None,
-    rocm: str = "auto",
-) -> ListingResult | None:
-    """The cached result if there is one; never compiles."""
-    job = prepare(source, path, target, extra_args=extra_args, compile_commands=compile_commands, rocm=rocm)
-    return cache.get(job.key)
 
 
 @dataclasses.dataclass
@@ -223,13 +190,14 @@ class _Workspace:
         return path, line_map.original(line) if line_map else line
 
 
-def run(job: Job, *, timeout: float, cancel: threading.Event | None = None) -> ListingResult:
-    """Compile (and disassemble) ``job`` in a fresh temp dir and parse the result."""
+def run(job: Job, *, timeout: float, cancel: threading.Event | None = None, nice: int = 0) -> ListingResult:
+    """Compile (and disassemble) ``job`` in a fresh temp dir and parse the result; ``nice`` lowers
+    the tools' CPU priority (see :func:`cass_lsp.proc.run`)."""
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="cass-asm-") as root:
         workspace = _materialize(job, os.path.realpath(root))
         argv = [a.replace(_WORK, workspace.root) for a in job.argv]
-        compiled = proc.run(argv, timeout=timeout, env=job.env, cwd=workspace.root, cancel=cancel)
+        compiled = proc.run(argv, timeout=timeout, env=job.env, cwd=workspace.root, cancel=cancel, nice=nice)
         output = compiled.stderr.decode("utf-8", "replace") + compiled.stdout.decode("utf-8", "replace")
         diags = diagnostics.parse(output, workspace.map_location)
         if not compiled.ok:
@@ -242,6 +210,7 @@ def run(job: Job, *, timeout: float, cancel: threading.Event | None = None) -> L
                 timeout=remaining,
                 env=job.env,
                 cancel=cancel,
+                nice=nice,
             )
             if not listed.ok:
                 text = listed.text()
@@ -307,7 +276,7 @@ def _materialize(job: Job, root: str) -> _Workspace:
     if not job.translate:
         main.write_text(job.source, encoding="utf-8", errors="surrogateescape")
         return workspace
-    text, line_map, unsupported = _translated(job.source, job.target, job.rocm)
+    text, line_map, unsupported = _translated(job.source, job.target, job.rocm, job.translate_options)
     main.write_text(text, encoding="utf-8", errors="surrogateescape")
     workspace.line_maps[str(job.path)] = line_map
     for header in job.headers:
@@ -315,7 +284,7 @@ def _materialize(job: Job, root: str) -> _Workspace:
         if relative.startswith(".."):
             continue  # outside the file's folder: compiled as it is, through -I
         original = header.read_text(encoding="utf-8", errors="surrogateescape")
-        h_text, h_map, h_unsupported = _translated(original, job.target, job.rocm)
+        h_text, h_map, h_unsupported = _translated(original, job.target, job.rocm, job.translate_options)
         copy = Path(root, relative)
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text(h_text, encoding="utf-8", errors="surrogateescape")
@@ -327,12 +296,14 @@ def _materialize(job: Job, root: str) -> _Workspace:
     return workspace
 
 
-def _translated(source: str, arch: str, rocm: str) -> tuple[str, LineMap, int]:
+def _translated(
+    source: str, arch: str, rocm: str, options: TranslateOptions | None
+) -> tuple[str, LineMap, int]:
     """(HIP text, its line map, number of untranslatable constructs)."""
     # Imported here: the translation engine is only needed for the AMD side of CUDA files.
     from cass_lsp.translate import TargetProfile, translate
 
-    result = translate(source, TargetProfile(arch=arch, rocm=rocm))
+    result = translate(source, TargetProfile(arch=arch, rocm=rocm), options)
     line_map = LineMap(source.encode("utf-8", "surrogateescape"), result.edits)
     return result.text, line_map, len(result.unsupported)
 
@@ -369,15 +340,3 @@ def _file_digest(path: Path) -> str:
         return _digest(path.read_bytes())
     except OSError:
         return "missing"
-
-
-@functools.cache
-def _translator_fingerprint() -> str:
-    """Identity of the translation engine's code and data (a listing of a CUDA file on AMD depends on it)."""
-    root = Path(__file__).resolve().parent.parent / "translate"
-    entries = []
-    for file in sorted(root.rglob("*")):
-        if file.is_file() and "__pycache__" not in file.parts:
-            st = file.stat()
-            entries.append(f"{file.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")
-    return _digest("\n".join(entries).encode())

@@ -1,96 +1,158 @@
-"""Content-addressed listing cache: msgpack records in the user cache dir, bounded in size.
+"""The one result cache of the job layer: a memory LRU over an on-disk msgpack store, both bounded.
 
-Keys are hashes of everything a listing depends on (source and local headers, flags, target,
-toolchain versions), so a record never goes stale: it is either found or not. Reading a record
-touches its mtime; when the folder grows past ``max_bytes`` the least recently used records go
-until it is back under 80% of it. A small in-memory layer serves repeated hovers without I/O.
+Records live in namespaces (``asm`` for listings, ``translate`` for rule translations, ...). A
+namespace registered with a msgspec record type also persists to disk, under
+``<cache dir>/<namespace>/<key[:2]>/<key>.msgpack``, and survives restarts; the others stay in
+memory. Keys are content hashes of everything a result depends on, so a record never goes stale: it
+is either found or not.
+
+Bounds: memory holds at most ``memory_bytes`` (sizes estimated by the caller or taken from the
+encoded record); the disk store at most ``max_bytes`` over all namespaces: past it, the least
+recently used records go until it is back under 80%. Reading a disk record touches its mtime.
+A record that cannot be decoded (an older schema, a torn write, garbage) is dropped, never raised;
+a cache folder that cannot be written only costs the disk layer.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import tempfile
 import threading
 from collections import OrderedDict
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
-from cass_lsp.asm.listing import CompileFailure, Listing
-from cass_lsp.toolchains.dirs import cache_root
+log = logging.getLogger(__name__)
 
-Record = Listing | CompileFailure
 _SUFFIX = ".msgpack"
-_MEMORY_ENTRIES = 64
 _ENCODER = msgspec.msgpack.Encoder()
-_DECODER = msgspec.msgpack.Decoder(Record)
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+DEFAULT_MEMORY_BYTES = 64 * 1024 * 1024
 
 
 def default_dir() -> Path:
-    return cache_root() / "asm"
+    from cass_lsp.toolchains.dirs import cache_root  # the toolchains package is heavy to import
+
+    return cache_root() / "results"
 
 
-class ListingCache:
-    def __init__(self, directory: Path | None = None, max_bytes: int = 256 * 1024 * 1024) -> None:
+class ResultCache:
+    def __init__(
+        self,
+        directory: Path | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        memory_bytes: int = DEFAULT_MEMORY_BYTES,
+    ) -> None:
         self.directory = directory or default_dir()
         self.max_bytes = max_bytes
-        self._memory: OrderedDict[str, Record] = OrderedDict()
+        self.memory_bytes = memory_bytes
+        self._decoders: dict[str, msgspec.msgpack.Decoder[Any]] = {}
+        self._memory: OrderedDict[tuple[str, str], tuple[Any, int]] = OrderedDict()
+        self._memory_used = 0
         self._lock = threading.Lock()
+        self._disk_warned = False
 
-    def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key}{_SUFFIX}"
+    def register(self, namespace: str, record_type: Any) -> None:
+        """Records of ``namespace`` are instances of ``record_type`` and persist on disk (idempotent)."""
+        if namespace not in self._decoders:
+            self._decoders[namespace] = msgspec.msgpack.Decoder(record_type)
 
-    def get(self, key: str) -> Record | None:
+    def resize(self, max_bytes: int) -> None:
+        """A new disk bound (from settings); evicts at once when the store is over it."""
+        self.max_bytes = max_bytes
+        self.evict()
+
+    def _path(self, namespace: str, key: str) -> Path:
+        return self.directory / namespace / key[:2] / f"{key}{_SUFFIX}"
+
+    # ------------------------------------------------------------------ reading
+    def peek(self, namespace: str, key: str) -> Any | None:
+        """The record if it is in memory; never touches the disk (safe on the event loop)."""
         with self._lock:
-            hit = self._memory.get(key)
-            if hit is not None:
-                self._memory.move_to_end(key)
-                return hit
-        path = self._path(key)
+            hit = self._memory.get((namespace, key))
+            if hit is None:
+                return None
+            self._memory.move_to_end((namespace, key))
+            return hit[0]
+
+    def get(self, namespace: str, key: str) -> Any | None:
+        """The record from memory or disk, or None."""
+        hit = self.peek(namespace, key)
+        if hit is not None or namespace not in self._decoders:
+            return hit
+        path = self._path(namespace, key)
         try:
             data = path.read_bytes()
         except OSError:
             return None
         try:
-            record = _DECODER.decode(data)
+            record = self._decoders[namespace].decode(data)
         except (msgspec.DecodeError, msgspec.ValidationError):
-            # a record from an older schema or a torn disk: treat as absent
-            path.unlink(missing_ok=True)
+            log.info("dropping an unreadable cache record %s", path)
+            with contextlib.suppress(OSError):
+                path.unlink()
             return None
         with contextlib.suppress(OSError):
             os.utime(path)
-        self._remember(key, record)
+        self._remember(namespace, key, record, len(data))
         return record
 
-    def put(self, key: str, record: Record) -> None:
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    # ------------------------------------------------------------------ writing
+    def put(self, namespace: str, key: str, record: Any, size: int | None = None) -> None:
+        """Keep ``record``; ``size`` estimates its memory for records that never reach the disk."""
+        if namespace in self._decoders:
+            data = _ENCODER.encode(record)
+            size = len(data)
+            self._write(self._path(namespace, key), data)
+        self._remember(namespace, key, record, size if size is not None else 1024)
+
+    def _write(self, path: Path, data: bytes) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        except OSError as error:
+            self._warn_disk(error)
+            return
         try:
             with os.fdopen(fd, "wb") as out:
-                out.write(_ENCODER.encode(record))
+                out.write(data)
             os.replace(tmp, path)
-        except BaseException:
+        except OSError as error:
             Path(tmp).unlink(missing_ok=True)
-            raise
-        self._remember(key, record)
+            self._warn_disk(error)
+            return
         self.evict()
 
-    def _remember(self, key: str, record: Record) -> None:
+    def _warn_disk(self, error: OSError) -> None:
+        # a full or read-only cache folder costs the disk layer only; say so once
+        if not self._disk_warned:
+            self._disk_warned = True
+            log.warning("result cache %s is not writable (%s); keeping results in memory only", self.directory, error)
+
+    def _remember(self, namespace: str, key: str, record: Any, size: int) -> None:
         with self._lock:
-            self._memory[key] = record
-            self._memory.move_to_end(key)
-            while len(self._memory) > _MEMORY_ENTRIES:
-                self._memory.popitem(last=False)
+            old = self._memory.pop((namespace, key), None)
+            if old is not None:
+                self._memory_used -= old[1]
+            self._memory[(namespace, key)] = (record, size)
+            self._memory_used += size
+            while self._memory_used > self.memory_bytes and len(self._memory) > 1:
+                _, (_, dropped) = self._memory.popitem(last=False)
+                self._memory_used -= dropped
 
     def evict(self) -> int:
-        """Drop least recently used records while the folder exceeds ``max_bytes``; returns how many."""
-        records = []
+        """Drop least recently used disk records while the store exceeds ``max_bytes``; returns how many."""
+        records: list[tuple[int, int, Path]] = []
         total = 0
-        for sub in _scandir(self.directory):
-            for entry in _scandir(Path(sub.path)):
-                if entry.name.endswith(_SUFFIX):
+        for namespace in _scandir(self.directory):
+            for shard in _scandir(Path(namespace.path)):
+                for entry in _scandir(Path(shard.path)):
+                    if not entry.name.endswith(_SUFFIX):
+                        continue
                     try:
                         st = entry.stat()
                     except OSError:
@@ -103,16 +165,21 @@ class ListingCache:
         for _, size, path in sorted(records):
             if total <= self.max_bytes * 0.8:
                 break
-            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                path.unlink()
             total -= size
             removed += 1
             with self._lock:
-                self._memory.pop(path.name.removesuffix(_SUFFIX), None)
+                memory_key = (path.parent.parent.name, path.name.removesuffix(_SUFFIX))
+                dropped = self._memory.pop(memory_key, None)
+                if dropped is not None:
+                    self._memory_used -= dropped[1]
         return removed
 
     def clear_memory(self) -> None:
         with self._lock:
             self._memory.clear()
+            self._memory_used = 0
 
 
 def _scandir(path: Path) -> list[os.DirEntry[str]]:

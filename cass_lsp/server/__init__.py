@@ -1,17 +1,17 @@
-"""The LSP layer: short handlers that decode params, call an engine, and encode the answer."""
+"""The LSP layer: short handlers that decode params, call the job layer, and encode the answer."""
 
 from __future__ import annotations
 
-from cass_lsp.server import actions, assembly, diagnostics, documents, hover, settings, symbols
+from pygls.protocol import default_converter
+
+from cass_lsp.server import actions, assembly, diagnostics, documents, hover, progress, settings, symbols
 from cass_lsp.server.app import CassServer
-from cass_lsp.server.translations import Translations
 
 
 def create_server() -> CassServer:
-    server = CassServer()
-    for feature_module in (settings, documents, symbols, hover):
+    server = CassServer(converter_factory=lambda: symbols.with_json_forms(default_converter()))
+    for feature_module in (settings, progress, documents, symbols):
         feature_module.register(server)
-    translations = Translations(server)
-    actions.register(server, translations, diagnostics.register(server, translations))
-    assembly.register(server)
+    actions.register(server, diagnostics.register(server))
+    assembly.register(server, hover.register(server))
     return server

@@ -1,11 +1,14 @@
 """Code actions: translate a kernel, a selection or the whole file (in place, or into a new file),
 CUDA → HIP, or HIP → CUDA for `.hip` documents; and quick fixes for diagnostics that carry a fix.
 
-Offering is cheap: the list is built from the position and the document's tree alone, and each
-action carries `ActionData` (uri, version, action, byte range) for `codeAction/resolve`, which runs
-the engine off the event loop. Clients that cannot resolve edits get them computed in the request.
-An edit is only ever built against the document version the action was offered for; a resolve for
-an older version is refused with an error the client shows.
+Offering is cheap: the list is built from the position, the document's tree and, when the
+diagnostics pass has already translated this version, that whole-file translation: a kernel,
+selection or file with nothing to translate is then not offered. Each action carries `ActionData`
+(uri, version, action, byte range) for `codeAction/resolve`, which runs the translation job. Clients
+that cannot resolve edits get them computed in the request. An edit is only ever built against the
+document version the action was offered for; a resolve for an older version is refused with an
+error the client shows. An action offered before the translation was known that turns out to change
+nothing resolves to an empty edit and a message saying so, never an error.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import posixpath
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit, urlunsplit
@@ -22,6 +26,9 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from cass_lsp.document import CudaDocument, FunctionInfo
+from cass_lsp.jobs.cancel import Cancelled
+from cass_lsp.jobs.kinds import Untranslatable
+from cass_lsp.server import translations
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import file_path, range_offsets
 from cass_lsp.server.diagnostics import Diagnostics
@@ -31,10 +38,10 @@ from cass_lsp.server.edits import (
     supports_create_file,
     text_edits,
 )
-from cass_lsp.server.translations import Translations, Untranslatable
+from cass_lsp.translate.naming import translated_name
 
 if TYPE_CHECKING:
-    from cass_lsp.translate import Edit
+    from cass_lsp.translate import Edit, TranslationResult
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +55,6 @@ _KIND: dict[str, types.CodeActionKind] = {
     "create": types.CodeActionKind.Source,
     "overwrite": types.CodeActionKind.Source,
 }
-# .cu and .cuh translations must not collide: a project often has both foo.cu and foo.cuh
-_FORWARD_SUFFIX = {".cuh": ".hip.h"}
 _DEVICE_SPACES = frozenset({"global", "device", "host_device"})
 
 
@@ -81,12 +86,9 @@ def is_reverse(doc: CudaDocument) -> bool:
 
 
 def translation_uri(uri: str, reverse: bool) -> str:
-    """`<stem>.hip` next to a CUDA file (`<stem>.hip.h` for a `.cuh`), `<stem>.cu` next to a HIP file."""
+    """The translation's file beside the original (see :mod:`cass_lsp.translate.naming`)."""
     parts = urlsplit(uri)
-    folder, name = posixpath.split(parts.path)
-    stem, suffix = posixpath.splitext(name)
-    new_suffix = ".cu" if reverse else _FORWARD_SUFFIX.get(suffix.lower(), ".hip")
-    return urlunsplit(parts._replace(path=posixpath.join(folder, (stem or name) + new_suffix)))
+    return urlunsplit(parts._replace(path=translated_name(parts.path, reverse=reverse, beside_original=True)))
 
 
 def _file_name(uri: str) -> str:
@@ -107,25 +109,44 @@ def enclosing_function(doc: CudaDocument, start: int, end: int) -> FunctionInfo 
     return function if function is not None and function.space in _DEVICE_SPACES else None
 
 
+def _changes(doc: CudaDocument, whole_file: TranslationResult | None, start: int, end: int) -> bool:
+    """Whether translating [start, end) changes something; True while that is not known yet."""
+    if whole_file is None:
+        return True
+    stop = max(end, start + 1)
+    if any(start <= e.end_byte and e.start_byte < stop for e in whole_file.edits):
+        return True
+    # a #define body the translation rewrites (a widened lane mask) is part of a range that uses it
+    edited = {
+        macro.name
+        for macro in doc.constructs.macros
+        if any(macro.span.start <= e.start_byte < macro.span.end for e in whole_file.edits)
+    }
+    region = doc.source[start:stop]
+    return any(re.search(rb"\b" + re.escape(name.encode()) + rb"\b", region) for name in edited)
+
+
 def offered(ls: CassServer, doc: CudaDocument, rng: types.Range) -> list[tuple[str, ActionData]]:
     """(title, data) of each translation the range offers, cheapest to compute first."""
     reverse = is_reverse(doc)
     language = "CUDA" if reverse else "HIP"
     start, end = range_offsets(doc, rng)
+    whole_file = translations.ready(ls, doc, reverse=reverse)
 
     def data(action: ActionName, lo: int, hi: int) -> ActionData:
         return ActionData(doc.uri, doc.version, action, reverse, lo, hi)
 
     actions: list[tuple[str, ActionData]] = []
     function = enclosing_function(doc, start, end)
-    if function is not None:
+    if function is not None and _changes(doc, whole_file, function.span.start, function.span.end):
         what = "kernel" if function.space == "global" else "device function"
         actions.append(
             (f"Translate {what} {function.name} to {language}", data("kernel", function.span.start, function.span.end))
         )
-    if end > start:
+    if end > start and _changes(doc, whole_file, start, end):
         actions.append((f"Translate selection to {language}", data("selection", start, end)))
-    actions.append((f"Translate file to {language}", data("file", 0, len(doc.source))))
+    if _changes(doc, whole_file, 0, len(doc.source)):
+        actions.append((f"Translate file to {language}", data("file", 0, len(doc.source))))
     target = translation_uri(doc.uri, reverse)
     if target != doc.uri:
         exists = target_exists(ls, target)
@@ -146,7 +167,7 @@ def wanted(kind: str, only: Sequence[str] | None) -> bool:
 # ---------------------------------------------------------------------- building edits
 
 
-async def build_edit(ls: CassServer, translations: Translations, data: ActionData) -> types.WorkspaceEdit:
+async def build_edit(ls: CassServer, data: ActionData) -> types.WorkspaceEdit:
     """The WorkspaceEdit of an offered action, against exactly the version it was offered for."""
     doc = ls.document(data.uri)
     if doc is None:
@@ -162,10 +183,12 @@ async def build_edit(ls: CassServer, translations: Translations, data: ActionDat
     byte_range = None if data.action in _WHOLE_FILE else (data.start, data.end)
     while True:
         try:
-            request, result = await translations.result(doc, reverse=data.reverse, byte_range=byte_range)
+            request, result = await translations.result(ls, doc, reverse=data.reverse, byte_range=byte_range)
         except Untranslatable as error:
             raise Refused(str(error)) from error
-        if translations.is_current(request):
+        except Cancelled as cancelled:
+            raise Refused(f"{_file_name(data.uri)} changed while it was being translated; ask for code actions again") from cancelled
+        if translations.is_current(ls, request):
             break
         if ls.document(data.uri) is not doc or doc.version != data.version:
             raise Refused(f"{_file_name(data.uri)} changed while it was being translated; ask for code actions again")
@@ -174,8 +197,19 @@ async def build_edit(ls: CassServer, translations: Translations, data: ActionDat
         return new_file_edit(ls, target, result.text, overwrite=data.action == "overwrite")
     if not result.edits:
         where = {"kernel": "this function", "selection": "the selection"}.get(data.action, _file_name(doc.uri))
-        raise Refused(f"nothing to translate in {where}")
+        ls.show_message(f"cass-lsp: nothing to translate in {where}")
+    if byte_range is not None:
+        _report_outside(ls, doc, result, byte_range)
     return document_edit(ls, doc, text_edits(doc, result.edits))
+
+
+def _report_outside(ls: CassServer, doc: CudaDocument, result: TranslationResult, window: tuple[int, int]) -> None:
+    """A range translation's findings about code outside the range (a CUDA runtime include the range
+    now needs replaced) appear in no diagnostic of the range: say them once, with their line."""
+    for finding in result.findings:
+        if finding.severity in ("error", "warning") and not window[0] <= finding.start_byte < window[1]:
+            line = doc.position_at(finding.start_byte)[0] + 1
+            ls.show_message(f"cass-lsp: line {line}: {finding.message}", types.MessageType.Warning)
 
 
 def _code_action_caps(ls: CassServer) -> types.CodeActionClientCapabilities | None:
@@ -229,7 +263,7 @@ def quick_fixes(
 # ---------------------------------------------------------------------- handlers
 
 
-def register(server: CassServer, translations: Translations, diagnostics: Diagnostics) -> None:
+def register(server: CassServer, diagnostics: Diagnostics) -> None:
     options = types.CodeActionOptions(
         code_action_kinds=[
             types.CodeActionKind.QuickFix,
@@ -256,7 +290,7 @@ def register(server: CassServer, translations: Translations, diagnostics: Diagno
             action = types.CodeAction(title=title, kind=kind, data=msgspec.to_builtins(data))
             if not lazy:
                 try:
-                    action.edit = await build_edit(ls, translations, data)
+                    action.edit = await build_edit(ls, data)
                 except Refused as refused:
                     if not shows_disabled(ls):
                         continue
@@ -274,7 +308,7 @@ def register(server: CassServer, translations: Translations, diagnostics: Diagno
         except msgspec.ValidationError as error:
             raise JsonRpcInvalidParams(message=f"cass-lsp: not an action of this server: {error}") from error
         try:
-            action.edit = await build_edit(ls, translations, data)
+            action.edit = await build_edit(ls, data)
         except Refused as refused:
             raise _refusal(str(refused)) from refused
         return action

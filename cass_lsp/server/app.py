@@ -5,47 +5,47 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
+import cattrs
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import default_converter
 
 from cass_lsp import __version__
 from cass_lsp.config import Settings, load_settings, merge
 from cass_lsp.document import CudaDocument
-
-if TYPE_CHECKING:
-    from cass_lsp.server.hover import HoverProvider
+from cass_lsp.jobs.cache import ResultCache
+from cass_lsp.jobs.progress import ProgressSink
+from cass_lsp.jobs.resolved import ResolvedSettings, resolve
+from cass_lsp.jobs.scheduler import Scheduler
 
 log = logging.getLogger(__name__)
 
 DocumentHook = Callable[[CudaDocument], None]
-T = TypeVar("T")
-
-# Engine calls are pure Python and hold the GIL: more threads than cores would only slow each other.
-ENGINE_WORKERS = 2
+SettingsHook = Callable[[ResolvedSettings], None]
 
 
 class CassServer(LanguageServer):
-    def __init__(self) -> None:
-        super().__init__(name="cass-lsp", version=__version__)
+    def __init__(self, converter_factory: Callable[[], cattrs.Converter] = default_converter) -> None:
+        super().__init__(name="cass-lsp", version=__version__, converter_factory=converter_factory)
         self.documents: dict[str, CudaDocument] = {}
         self.settings = Settings()
+        self.resolved = resolve(self.settings)
+        # every slow job (translations, compiles, later generations and verification) runs here;
+        # its progress sink is set once the client's capabilities are known
+        self.jobs = Scheduler(ResultCache(max_bytes=self.resolved.cache_max_bytes))
         self._settings_sources: dict[str, dict[str, Any]] = {}
         self.on_document_changed: list[DocumentHook] = []
         self.on_document_opened: list[DocumentHook] = []
         self.on_document_saved: list[DocumentHook] = []
+        self.on_initialize: list[Callable[[], None]] = []  # client capabilities are known
         self.on_shutdown: list[Callable[[], None]] = []
         # uri -> diagnostic source -> its latest diagnostics; LSP keeps one set per document, so every
         # source's share is published together
         self._diagnostics: dict[str, dict[str, list[types.Diagnostic]]] = {}
         self.on_document_closed: list[Callable[[str], None]] = []
-        self.on_settings_changed: list[Callable[[Settings], None]] = []
-        self.hover_providers: list[HoverProvider] = []
-        # pygls' own thread pool also reads stdin: engine work gets a pool of its own so it can never
-        # starve the reader
-        self._engine_pool: ThreadPoolExecutor | None = None
+        self.on_settings_changed: list[SettingsHook] = []
         self._debounced: dict[str, asyncio.TimerHandle] = {}
 
     def document(self, uri: str) -> CudaDocument | None:
@@ -55,11 +55,8 @@ class CassServer(LanguageServer):
         for hook in self.on_document_changed:
             hook(doc)
 
-    async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a synchronous engine call on the engine pool, keeping the event loop free."""
-        if self._engine_pool is None:
-            self._engine_pool = ThreadPoolExecutor(max_workers=ENGINE_WORKERS, thread_name_prefix="cass-engine")
-        return await asyncio.get_running_loop().run_in_executor(self._engine_pool, fn, *args)
+    def set_progress(self, sink: ProgressSink) -> None:
+        self.jobs.progress = sink
 
     def debounce(self, key: str, delay_s: float, callback: Callable[[], None]) -> None:
         """Call `callback` on the loop after `delay_s`, unless `debounce` is called with the same key
@@ -96,9 +93,8 @@ class CassServer(LanguageServer):
     def shutdown(self) -> None:
         for hook in self.on_shutdown:
             hook()
+        self.jobs.shutdown()
         super().shutdown()
-        if self._engine_pool is not None:
-            self._engine_pool.shutdown(wait=False, cancel_futures=True)
 
     def update_settings(self, source: str, raw: Any) -> None:
         """Take one source of settings: `initializationOptions`, or `workspace` (pushed or pulled, the
@@ -118,8 +114,12 @@ class CassServer(LanguageServer):
         if settings != self.settings:
             self.settings = settings
             logging.getLogger("cass_lsp").setLevel(settings.log_level.upper())
-            for hook in self.on_settings_changed:
-                hook(settings)
+            resolved = resolve(settings)
+            if resolved != self.resolved:
+                self.resolved = resolved
+                self.jobs.cache.resize(resolved.cache_max_bytes)
+                for hook in self.on_settings_changed:
+                    hook(resolved)
 
     def show_message(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         log.info("showMessage: %s", message)

@@ -1,43 +1,48 @@
 """Exact assembly in the editor: background listings, the assembly hover, `cass/assembly`,
 `cass.showAssembly`, and compiler errors as diagnostics (source `cass-asm`).
 
-Listings are compiled from the buffer's text off the event loop, on open and on save (debounced),
-and on demand for a hover. One compile per (document, target) runs at a time; a newer text
-supersedes it (the older one is told to stop and its process group is killed). Results are kept per
-document version, and the content-addressed disk cache makes a reopened file instant.
+Listings are jobs of the job layer (kind ``asm``, one slot per document and target): compiled from
+the buffer's text on open, on save and on settings changes (debounced), and on demand. A newer text
+or new settings supersede a running compile (its process group is killed). The hover never waits
+for a compile: it shows the current version's listing when it is ready, else the previous
+version's for lines the edit did not touch (marked as such), else "compiling…". Clients that want
+to wait ask `cass/assembly`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import threading
-from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 from lsprotocol import types
 
-from cass_lsp.document import CudaDocument
+from cass_lsp.document import CudaDocument, FunctionInfo
+from cass_lsp.jobs import kinds
+from cass_lsp.jobs.cancel import Cancelled, CancelToken
+from cass_lsp.jobs.progress import Progress
+from cass_lsp.jobs.resolved import ResolvedSettings
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import file_path, json_value
-from cass_lsp.server.hover import HoverSection, add_provider
+from cass_lsp.server.hover import HoverProviders, HoverSection
 
 if TYPE_CHECKING:
-    from cass_lsp.asm.cache import ListingCache
     from cass_lsp.asm.listing import TargetResult
 
 log = logging.getLogger(__name__)
 
 SOURCE = "cass-asm"
 COMPILING = "compiling… (hover again in a moment)"
+STALE_NOTE = "_from the previous version, recompiling…_"
 SAVE_DEBOUNCE_SECONDS = 0.3
 ASSEMBLY_REQUEST = "cass/assembly"
 DESCRIBE_OPCODE_REQUEST = "cass/describeOpcode"
 SHOW_ASSEMBLY_COMMAND = "cass.showAssembly"
 _DEVICE_SPACES = frozenset({"global", "device", "host_device"})
+_SUPERSEDED_RETRIES = 8
 
 
 class AssemblyParams(msgspec.Struct, rename="camel"):
@@ -53,11 +58,13 @@ class OpcodeParams(msgspec.Struct, rename="camel"):
     target: str
 
 
-class _Compile:
-    def __init__(self, version: int, future: asyncio.Future[TargetResult], cancel: threading.Event) -> None:
-        self.version = version
-        self.future = future
-        self.cancel = cancel
+class Done(NamedTuple):
+    """A finished listing and what it was built from."""
+
+    version: int
+    resolved: ResolvedSettings
+    lines: Sequence[str]
+    result: TargetResult
 
 
 def document_path(uri: str) -> str:
@@ -65,134 +72,158 @@ def document_path(uri: str) -> str:
     return file_path(uri) or str(Path.cwd() / Path(uri.rsplit("/", 1)[-1] or "untitled.cu"))
 
 
+def unchanged_line(old: Sequence[str], new: Sequence[str], line: int) -> int | None:
+    """Where 0-based ``line`` of ``new`` stood in ``old``, if no edit between them touched it: lines
+    before the first changed line keep their number, lines after the last one shift by the edit."""
+    if line >= len(new):
+        return None
+    prefix = 0
+    limit = min(len(old), len(new))
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    if line < prefix:
+        return line
+    suffix = 0
+    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
+        suffix += 1
+    if line >= len(new) - suffix:
+        return line - len(new) + len(old)
+    return None
+
+
 class AssemblyService:
     def __init__(self, server: CassServer) -> None:
         self._server = server
-        # compiles wait on subprocesses: their own pool keeps them from queueing behind engine work
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cass-asm")
-        self._cache: ListingCache | None = None
-        self._results: dict[str, dict[str, tuple[int, TargetResult]]] = {}
-        self._compiles: dict[tuple[str, str], _Compile] = {}
-        self._reported_missing: set[str] = set()
+        self._done: dict[str, dict[str, Done]] = {}
+        self._reported_missing: set[tuple[str, str]] = set()
 
     # ------------------------------------------------------------------ hooks
     def document_opened(self, doc: CudaDocument) -> None:
-        if self._server.settings.asm.compile_on_open and not doc.too_large:
+        if self._server.resolved.compile_on_open and not doc.too_large:
             self._server.debounce(f"asm:{doc.uri}", SAVE_DEBOUNCE_SECONDS, lambda: self._start_all(doc.uri))
 
     def document_closed(self, uri: str) -> None:
         self._server.cancel_debounce(f"asm:{uri}")
-        self._results.pop(uri, None)
-        for key in [k for k in self._compiles if k[0] == uri]:
-            self._compiles.pop(key).cancel.set()
+        self._done.pop(uri, None)
+        self._server.jobs.cancel_slots(lambda slot: isinstance(slot, tuple) and slot[:1] == (uri,))
         self._server.publish_diagnostics(uri, SOURCE, [], None)
 
-    def shutdown(self) -> None:
-        for running in self._compiles.values():
-            running.cancel.set()
-        self._pool.shutdown(wait=False, cancel_futures=True)
+    def settings_changed(self, resolved: ResolvedSettings) -> None:
+        # targets, ROCm, flags or compile commands may differ: listings of open files are stale
+        for doc in list(self._server.documents.values()):
+            self.document_opened(doc)
 
     # ------------------------------------------------------------------ results
     def _start_all(self, uri: str) -> None:
         doc = self._server.document(uri)
         if doc is not None:
-            self.ensure(doc, self._server.settings.asm.targets)
+            self.ensure(doc, self._server.resolved.asm_targets)
 
-    def ensure(self, doc: CudaDocument, targets: list[str]) -> dict[str, asyncio.Future[TargetResult]]:
-        """A future per target for the document's current text, starting compiles that are missing."""
+    def current(self, doc: CudaDocument, target: str) -> Done | None:
+        done = self._done.get(doc.uri, {}).get(target)
+        if done is not None and done.version == doc.version and done.resolved == self._server.resolved:
+            return done
+        return None
+
+    def ensure(self, doc: CudaDocument, targets: Sequence[str]) -> dict[str, asyncio.Future[TargetResult]]:
+        """A future per target for the document's current text and settings, starting missing compiles."""
         futures: dict[str, asyncio.Future[TargetResult]] = {}
-        loop = asyncio.get_running_loop()
         for target in targets:
-            done = self._results.get(doc.uri, {}).get(target)
-            if done is not None and done[0] == doc.version:
-                ready: asyncio.Future[TargetResult] = loop.create_future()
-                ready.set_result(done[1])
+            done = self.current(doc, target)
+            if done is not None:
+                ready: asyncio.Future[TargetResult] = asyncio.get_running_loop().create_future()
+                ready.set_result(done.result)
                 futures[target] = ready
-                continue
-            running = self._compiles.get((doc.uri, target))
-            if running is not None and running.version == doc.version:
-                futures[target] = running.future
-                continue
-            if running is not None:
-                running.cancel.set()  # superseded by newer text
-            cancel = threading.Event()
-            future = asyncio.ensure_future(self._compile(doc, target, cancel))
-            self._compiles[(doc.uri, target)] = _Compile(doc.version, future, cancel)
-            futures[target] = future
+            else:
+                futures[target] = self._submit(doc, target)
         return futures
 
-    async def results(self, doc: CudaDocument, targets: list[str], wait_seconds: float | None) -> dict[str, Any]:
-        """Each target's result, or a "compiling…" note for those not done within `wait_seconds`."""
-        futures = self.ensure(doc, targets)
-        pending = list(futures.values())
-        if pending:
-            await asyncio.wait([asyncio.shield(f) for f in pending], timeout=wait_seconds)
-        return {t: f.result() if f.done() and not f.cancelled() else COMPILING for t, f in futures.items()}
+    def _submit(self, doc: CudaDocument, target: str) -> asyncio.Future[TargetResult]:
+        resolved, version, text, path = self._server.resolved, doc.version, doc.text, document_path(doc.uri)
+        cache = self._server.jobs.cache
 
-    async def _compile(self, doc: CudaDocument, target: str, cancel: threading.Event) -> TargetResult:
-        version, text, path = doc.version, doc.text, document_path(doc.uri)
-        settings = self._server.settings
-        loop = asyncio.get_running_loop()
-        try:
-            result = await loop.run_in_executor(self._pool, self._build, text, path, target, cancel)
-        except asyncio.CancelledError:
-            cancel.set()  # nobody waits for it any more (the server is stopping): kill the compiler
-            raise
-        finally:
-            current = self._compiles.get((doc.uri, target))
-            if current is not None and current.version == version:
-                del self._compiles[(doc.uri, target)]
-        if self._server.document(doc.uri) is doc and not cancel.is_set():
-            self._results.setdefault(doc.uri, {})[target] = (version, result)
-            self._after_compile(doc, target, result, settings.asm.targets)
-        return result
+        def work(token: CancelToken, progress: Progress) -> TargetResult:
+            return kinds.build_listing(resolved, text, path, target, cache=cache, token=token, background=True)
 
-    def _build(self, text: str, path: str, target: str, cancel: threading.Event) -> TargetResult:
-        from cass_lsp.asm.compile import build_listing, vendor_of
-        from cass_lsp.asm.listing import Unavailable
-        from cass_lsp.toolchains import ToolchainMissing
+        key = kinds.listing_key(resolved, text, path, target)
+        title = f"Compiling {Path(path).name} for {target}"
+        future = self._server.jobs.submit(kinds.LISTING, (doc.uri, target), key, work, title=title)
+        future.add_done_callback(lambda f: self._finished(doc, target, version, resolved, text, f))
+        return future
 
-        settings = self._server.settings
-        try:
-            extra = settings.asm.extra_args.nvcc if vendor_of(target) == "nvidia" else settings.asm.extra_args.clang
-            return build_listing(
-                text,
-                path,
-                target,
-                extra_args=extra,
-                compile_commands=settings.asm.compile_commands,
-                timeout=settings.asm.timeout_seconds,
-                rocm=settings.target.rocm,
-                cache=self._listing_cache(),
-                cancel=cancel,
-            )
-        except ToolchainMissing as missing:
-            return Unavailable(target=target, message=f"{missing.what} not found", hint=missing.hint)
-        except ValueError as error:
-            return Unavailable(target=target, message=str(error))
+    def _finished(
+        self,
+        doc: CudaDocument,
+        target: str,
+        version: int,
+        resolved: ResolvedSettings,
+        text: str,
+        future: asyncio.Future[TargetResult],
+    ) -> None:
+        if future.cancelled() or future.exception() is not None:
+            if not isinstance(future.exception(), Cancelled | type(None)):
+                log.error("listing of %s for %s failed", doc.uri, target, exc_info=future.exception())
+            return
+        if self._server.document(doc.uri) is not doc or resolved != self._server.resolved:
+            return
+        known = self._done.setdefault(doc.uri, {}).get(target)
+        if known is not None and known.version > version:
+            return
+        self._done[doc.uri][target] = Done(version, resolved, text.splitlines(), future.result())
+        if doc.version == version:
+            self._after_compile(doc, target, future.result())
 
-    def _listing_cache(self) -> ListingCache:
-        from cass_lsp.asm.cache import ListingCache
+    async def results(self, doc: CudaDocument, targets: Sequence[str], wait_seconds: float | None) -> dict[str, Any]:
+        """Each target's result for the current text, or "compiling…" for those not done within
+        `wait_seconds` (None: wait, following the text when a newer version supersedes a compile)."""
+        for _ in range(_SUPERSEDED_RETRIES):
+            futures = self.ensure(doc, targets)
+            if wait_seconds != 0:
+                await asyncio.wait([asyncio.shield(f) for f in futures.values()], timeout=wait_seconds)
+            superseded = any(f.done() and not f.cancelled() and isinstance(f.exception(), Cancelled) for f in futures.values())
+            if not superseded or wait_seconds is not None:
+                break
+        return {t: f.result() if f.done() and not f.cancelled() and f.exception() is None else COMPILING for t, f in futures.items()}
 
-        if self._cache is None:
-            self._cache = ListingCache(max_bytes=self._server.settings.asm.cache_max_mb * 1024 * 1024)
-        return self._cache
+    def ready_or_previous(self, doc: CudaDocument, targets: Sequence[str], line: int | None) -> tuple[dict[str, Any], int | None, bool]:
+        """What the hover can show now, without waiting: the current listings where ready, else the
+        previous version's when ``line`` (0-based) was not touched since (its line then).
+        Returns (results per target, the line to look up, whether any result is from before)."""
+        self.ensure(doc, targets)
+        shown: dict[str, Any] = {}
+        stale = False
+        old_line = line
+        lines: Sequence[str] | None = None
+        for target in targets:
+            done = self._done.get(doc.uri, {}).get(target)
+            if done is not None and done.version == doc.version and done.resolved == self._server.resolved:
+                shown[target] = done.result
+                continue
+            if done is not None and done.resolved == self._server.resolved and line is not None:
+                lines = lines if lines is not None else doc.text.splitlines()
+                mapped = unchanged_line(done.lines, lines, line)
+                if mapped is not None:
+                    shown[target] = done.result
+                    stale, old_line = True, mapped
+                    continue
+            shown[target] = COMPILING
+        return shown, old_line, stale
 
     # ------------------------------------------------------------------ diagnostics and messages
-    def _after_compile(self, doc: CudaDocument, target: str, result: TargetResult, targets: list[str]) -> None:
+    def _after_compile(self, doc: CudaDocument, target: str, result: TargetResult) -> None:
         from cass_lsp.asm.listing import CompileFailure, Unavailable
 
-        if isinstance(result, Unavailable) and target not in self._reported_missing:
-            self._reported_missing.add(target)
+        if isinstance(result, Unavailable) and (target, result.message) not in self._reported_missing:
+            self._reported_missing.add((target, result.message))
             hint = f" Install: {result.hint}" if result.hint else ""
             self._server.show_message(
                 f"cass-lsp: no {target} listings: {result.message}.{hint}", types.MessageType.Warning
             )
         diagnostics: list[types.Diagnostic] = []
-        for name in targets:
-            done = self._results.get(doc.uri, {}).get(name)
-            if done is not None and done[0] == doc.version and isinstance(done[1], CompileFailure):
-                diagnostics += compile_diagnostics(doc, done[1])
+        for name in self._server.resolved.asm_targets:
+            done = self.current(doc, name)
+            if done is not None and isinstance(done.result, CompileFailure):
+                diagnostics += compile_diagnostics(doc, done.result)
         self._server.publish_diagnostics(doc.uri, SOURCE, diagnostics, doc.version)
 
 
@@ -248,7 +279,7 @@ def _assembly_text(results: Mapping[str, Any], doc: CudaDocument, kernel: str | 
     return render_results(results, source_line, kernel=kernel, line=line)
 
 
-def _opcode_legend(result: Any) -> dict[str, str]:
+def _opcode_legend(result: object) -> dict[str, str]:
     from cass_lsp.asm.listing import Listing
     from cass_lsp.asm.opcodes import legend
 
@@ -258,46 +289,32 @@ def _opcode_legend(result: Any) -> dict[str, str]:
     return legend(opcodes, result.dialect)
 
 
-def register(server: CassServer) -> AssemblyService:
+def register(server: CassServer, hover_providers: HoverProviders) -> AssemblyService:
     service = AssemblyService(server)
     server.on_document_opened.append(service.document_opened)
     server.on_document_saved.append(service.document_opened)
     server.on_document_closed.append(service.document_closed)
-    server.on_shutdown.append(service.shutdown)
+    server.on_settings_changed.append(service.settings_changed)
 
     async def asm_section(ls: CassServer, doc: CudaDocument, at: int) -> HoverSection | None:
-        from cass_lsp.asm.view import kernel_resources, line_hover
-
         function = doc.function_at(at)
         if function is None or function.space not in _DEVICE_SPACES:
             return None
-        settings = ls.settings.asm
-        results = await service.results(doc, settings.targets, settings.hover_wait_ms / 1000)
-        if function.space == "global" and function.name_span.contains(at):
-            return HoverSection(kernel_resources(results, function.name), function.name_span)
-        line = doc.position_at(at)[0] + 1
-        markdown = line_hover(
-            results,
-            document_path(doc.uri),
-            line,
-            kernel=function.name if function.space == "global" else None,
-            max_instructions=settings.hover_max_instructions,
-        )
-        return HoverSection(markdown)
+        return await _asm_hover(ls, service, doc, function, at)
 
-    add_provider(server, asm_section)
+    hover_providers.append(asm_section)
 
     async def assembly(ls: CassServer, params: AssemblyParams) -> dict[str, Any]:
         doc = ls.document(params.uri)
         if doc is None:
             raise ValueError(f"{params.uri} is not open in cass-lsp")
-        targets = params.targets or ls.settings.asm.targets
+        targets = params.targets or list(ls.resolved.asm_targets)
         results = await service.results(doc, targets, None)
         line = None if params.line is None else params.line + 1
         return {
             "uri": params.uri,
             "version": doc.version,
-            "results": [msgspec.to_builtins(r) for r in results.values()],
+            "results": [msgspec.to_builtins(r) if not isinstance(r, str) else {"kind": "pending", "target": t, "message": r} for t, r in results.items()],
             "text": _assembly_text(results, doc, params.kernel, line),
             "opcodes": {target: _opcode_legend(result) for target, result in results.items()},
         }
@@ -321,3 +338,28 @@ def register(server: CassServer) -> AssemblyService:
 
     return service
 
+
+async def _asm_hover(
+    ls: CassServer, service: AssemblyService, doc: CudaDocument, function: FunctionInfo, at: int
+) -> HoverSection:
+    """The assembly section: never waits for a compile beyond `hoverWaitMs` (default 0)."""
+    from cass_lsp.asm.view import kernel_resources, line_hover
+
+    resolved = ls.resolved
+    targets = resolved.asm_targets
+    line = doc.position_at(at)[0]
+    on_name = function.space == "global" and function.name_span.contains(at)
+    if resolved.hover_wait_ms > 0 and all(service.current(doc, t) is None for t in targets):
+        await service.results(doc, targets, resolved.hover_wait_ms / 1000)
+    results, old_line, stale = service.ready_or_previous(doc, targets, line)
+    note = f"{STALE_NOTE}\n\n" if stale else ""
+    if on_name:
+        return HoverSection(note + kernel_resources(results, function.name), function.name_span)
+    markdown = line_hover(
+        results,
+        document_path(doc.uri),
+        (old_line if old_line is not None else line) + 1,
+        kernel=function.name if function.space == "global" else None,
+        max_instructions=resolved.hover_max_instructions,
+    )
+    return HoverSection(note + markdown)

@@ -1,9 +1,10 @@
 """Portability diagnostics (source `cass-lsp`) from the rule engine's findings.
 
-On open and change, debounced by `cass.diagnostics.debounceMs`, the engine runs off the event loop on
-a snapshot; a result whose document version or settings moved on meanwhile is dropped, and the
-publication carries the version it was computed for. Findings that come with a fix are kept per
-published version, so the quick-fix code actions can find them again.
+On open and change, debounced by `cass.diagnostics.debounceMs`, the whole-file translation job runs
+(off the event loop, superseded by newer text); a result whose document version or settings moved
+on meanwhile is dropped, and the publication carries the version it was computed for. Text the
+engine cannot take replaces the previous version's diagnostics with one that says why. Findings that
+come with a fix are kept per published version, so the quick-fix code actions can find them again.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from lsprotocol import types
 
-from cass_lsp.config import Settings
 from cass_lsp.document import CudaDocument
+from cass_lsp.jobs.cancel import Cancelled
+from cass_lsp.jobs.kinds import Untranslatable
+from cass_lsp.jobs.resolved import ResolvedSettings
+from cass_lsp.server import translations
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import byte_range
-from cass_lsp.server.translations import Translations, Untranslatable
 
 if TYPE_CHECKING:
     from cass_lsp.translate import Finding
@@ -34,12 +37,13 @@ _SEVERITY = {
     "hint": types.DiagnosticSeverity.Hint,
 }
 _DEPRECATED_CODES = frozenset({"deprecated-api", "texture-reference"})
+UNTRANSLATABLE = "untranslatable"
 
 
 class Published(NamedTuple):
     version: int
     diagnostics: list[types.Diagnostic]
-    findings: list[Finding]  # findings[i] is the finding of diagnostics[i]
+    findings: list[Finding]  # findings[i] is the finding of diagnostics[i]; the untranslatable note has none
 
 
 def _supports_deprecated_tag(ls: CassServer) -> bool:
@@ -62,9 +66,8 @@ def to_diagnostic(doc: CudaDocument, finding: Finding, deprecated_tag: bool) -> 
 
 
 class Diagnostics:
-    def __init__(self, server: CassServer, translations: Translations) -> None:
+    def __init__(self, server: CassServer) -> None:
         self._server = server
-        self._translations = translations
         self._published: dict[str, Published] = {}
         self._running: set[str] = set()
         self._again: set[str] = set()
@@ -72,8 +75,8 @@ class Diagnostics:
 
     # ------------------------------------------------------------------ hooks
     def document_changed(self, doc: CudaDocument) -> None:
-        settings = self._server.settings.diagnostics
-        self._server.debounce(self._key(doc.uri), settings.debounce_ms / 1000, lambda: self._start(doc.uri))
+        delay = self._server.resolved.diagnostics_debounce_ms / 1000
+        self._server.debounce(self._key(doc.uri), delay, lambda: self._start(doc.uri))
 
     def document_closed(self, uri: str) -> None:
         self._server.cancel_debounce(self._key(uri))
@@ -81,7 +84,7 @@ class Diagnostics:
         if self._published.pop(uri, None) is not None:
             self._publish(uri, [], None)
 
-    def settings_changed(self, settings: Settings) -> None:
+    def settings_changed(self, resolved: ResolvedSettings) -> None:
         # the target profile changes findings (wave64 warp-size checks, ROCm-dependent APIs)
         for doc in list(self._server.documents.values()):
             self.document_changed(doc)
@@ -94,7 +97,7 @@ class Diagnostics:
             return []
         return [
             finding
-            for ours, finding in zip(published.diagnostics, published.findings, strict=True)
+            for ours, finding in zip(published.diagnostics, published.findings, strict=False)
             if ours.code == diagnostic.code and ours.range == diagnostic.range
         ]
 
@@ -129,16 +132,20 @@ class Diagnostics:
         doc = self._server.document(uri)
         if doc is None:
             return
-        if not self._server.settings.diagnostics.enabled or doc.too_large:
+        if not self._server.resolved.diagnostics_enabled or doc.too_large:
             if self._published.pop(uri, None) is not None:
                 self._publish(uri, [], doc.version)
             return
+        request = translations.request(self._server, doc, reverse=False, byte_range=None)
         try:
-            request, result = await self._translations.result(doc)
+            request, result = await translations.result(self._server, doc)
         except Untranslatable as error:
-            log.warning("%s: no diagnostics: %s", uri, error)
+            if translations.is_current(self._server, request):
+                self._untranslatable(doc, error)
             return
-        if not self._translations.is_current(request):
+        except Cancelled:
+            return  # newer text superseded it; its own pass publishes
+        if not translations.is_current(self._server, request):
             log.debug("%s: dropping diagnostics for version %d", uri, request.version)
             return
         doc = self._server.document(uri)
@@ -148,12 +155,28 @@ class Diagnostics:
         self._published[uri] = Published(doc.version, diagnostics, result.findings)
         self._publish(uri, diagnostics, doc.version)
 
+    def _untranslatable(self, doc: CudaDocument, error: Untranslatable) -> None:
+        """The previous version's findings no longer describe the text: replace them with the reason."""
+        line = doc.line_text(error.line)
+        diagnostic = types.Diagnostic(
+            range=types.Range(
+                start=types.Position(line=error.line, character=0),
+                end=types.Position(line=error.line, character=len(line.encode("utf-16-le", "surrogatepass")) // 2),
+            ),
+            message=f"cass-lsp cannot translate this text: {error}",
+            severity=types.DiagnosticSeverity.Warning,
+            code=UNTRANSLATABLE,
+            source=SOURCE,
+        )
+        self._published[doc.uri] = Published(doc.version, [diagnostic], [])
+        self._publish(doc.uri, [diagnostic], doc.version)
+
     def _publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
         self._server.publish_diagnostics(uri, SOURCE, diagnostics, version)
 
 
-def register(server: CassServer, translations: Translations) -> Diagnostics:
-    diagnostics = Diagnostics(server, translations)
+def register(server: CassServer) -> Diagnostics:
+    diagnostics = Diagnostics(server)
     server.on_document_changed.append(diagnostics.document_changed)
     server.on_document_closed.append(diagnostics.document_closed)
     server.on_settings_changed.append(diagnostics.settings_changed)

@@ -1,7 +1,7 @@
 """Hover, composed from sections that several providers contribute.
 
 A provider is an async function `(server, document, byte offset) -> HoverSection | None`; register
-one with `add_provider(server, provider)`. On each hover every provider runs concurrently, and the
+one on the `HoverProviders` that `register(server)` returns. On each hover every provider runs concurrently, and the
 sections that come back are joined in registration order with a rule between them. A provider that
 needs slow work (a compile for the assembly hover) bounds its own wait; one that raises is logged and
 left out, so it never takes the other sections down. The hover's range is the first section's span.
@@ -40,8 +40,8 @@ HoverProvider = Callable[[CassServer, CudaDocument, int], Awaitable[HoverSection
 SEPARATOR = "\n\n---\n\n"
 
 
-def add_provider(server: CassServer, provider: HoverProvider) -> None:
-    server.hover_providers.append(provider)
+class HoverProviders(list[HoverProvider]):
+    """The hover's providers, in the order their sections appear."""
 
 
 async def _section(provider: HoverProvider, ls: CassServer, doc: CudaDocument, at: int) -> HoverSection | None:
@@ -61,9 +61,9 @@ def _markup_kind(ls: CassServer) -> types.MarkupKind:
     return types.MarkupKind.Markdown
 
 
-async def compose(ls: CassServer, doc: CudaDocument, at: int) -> types.Hover | None:
+async def compose(ls: CassServer, providers: HoverProviders, doc: CudaDocument, at: int) -> types.Hover | None:
     version = doc.version
-    found = await asyncio.gather(*(_section(p, ls, doc, at) for p in ls.hover_providers))
+    found = await asyncio.gather(*(_section(p, ls, doc, at) for p in providers))
     sections = [s for s in found if s is not None]
     if not sections or ls.document(doc.uri) is not doc or doc.version != version:
         return None  # nothing to say, or the text moved on while a provider waited
@@ -174,15 +174,17 @@ async def api_section(ls: CassServer, doc: CudaDocument, at: int) -> HoverSectio
     entry = lookup(name)
     if entry is None or not _in_code(doc, span):
         return None
-    return HoverSection(render(entry, name, ls.settings.target), span)
+    return HoverSection(render(entry, name, ls.resolved.profile), span)
 
 
-def register(server: CassServer) -> None:
-    add_provider(server, api_section)
+def register(server: CassServer) -> HoverProviders:
+    providers = HoverProviders([api_section])
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(ls: CassServer, params: types.HoverParams) -> types.Hover | None:
         doc = ls.document(params.text_document.uri)
         if doc is None or doc.too_large:
             return None
-        return await compose(ls, doc, offset(doc, params.position))
+        return await compose(ls, providers, doc, offset(doc, params.position))
+
+    return providers

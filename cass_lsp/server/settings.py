@@ -47,6 +47,8 @@ def register(server: CassServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: CassServer, params: types.InitializeParams) -> None:
         ls.update_settings("initializationOptions", _section(params.initialization_options))
+        for hook in ls.on_initialize:
+            hook()
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: CassServer, params: types.InitializedParams) -> None:

@@ -3,66 +3,152 @@
 from __future__ import annotations
 
 import bisect
+import weakref
 from collections.abc import Sequence
 
+import cattrs
 from lsprotocol import types
 
-from cass_lsp.document import CudaDocument, LaunchInfo, Span
+from cass_lsp.document import Constructs, CudaDocument, LaunchInfo, Position, Span
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import offset, span_range
 
 _SPACE_DETAIL = {"global": "__global__", "device": "__device__", "host_device": "__host__ __device__", "host": ""}
 
 
-def _child_symbol(
-    doc: CudaDocument, name: str, detail: str, kind: types.SymbolKind, span: Span, selection: Span
+RangeKey = tuple[int, int, int, int]
+"""An LSP range as (start line, start character, end line, end character)."""
+ChildKey = tuple[str, str, types.SymbolKind, RangeKey, RangeKey]
+"""(name, detail, kind, range, selection range) of a launch or __shared__ symbol."""
+FunctionKey = tuple[str, str, RangeKey, RangeKey, tuple[ChildKey, ...]]
+"""(name, detail, range, selection range, children) of a function symbol."""
+
+
+_json_forms: dict[int, tuple[types.DocumentSymbol, object]] = {}
+"""id(symbol) -> (symbol, its JSON form) for the symbols outlines currently hold."""
+
+
+def with_json_forms(converter: cattrs.Converter) -> cattrs.Converter:
+    """Let ``converter`` answer a reused symbol with the JSON form it built for it before.
+
+    Turning a large outline into JSON values walks tens of thousands of attrs objects; after an
+    edit nearly all symbols are the previous reply's (see :class:`_Outline`), so their forms are too."""
+    unstructure = converter.get_unstructure_hook(types.DocumentSymbol)
+
+    def cached(symbol: types.DocumentSymbol) -> object:
+        known = _json_forms.get(id(symbol))
+        if known is not None and known[0] is symbol:
+            return known[1]
+        form = unstructure(symbol)
+        _json_forms[id(symbol)] = (symbol, form)
+        return form
+
+    converter.register_unstructure_hook(types.DocumentSymbol, cached)
+    return converter
+
+
+class _Outline:
+    """The lsprotocol objects of one document's latest outline, by value.
+
+    After an edit nearly every symbol of a large file has the same name, children and LSP position as
+    before, and building the validated attrs objects is most of an outline's cost (microseconds each,
+    over a thousand symbols on a 5k-line file): equal symbols are reused from the previous reply. Each
+    outline keeps only the symbols it used, so the cache stays the size of one reply."""
+
+    def __init__(self) -> None:
+        self.previous: dict[ChildKey | FunctionKey, types.DocumentSymbol] = {}
+        self.current: dict[ChildKey | FunctionKey, types.DocumentSymbol] = {}
+
+    def child(self, key: ChildKey) -> types.DocumentSymbol:
+        name, detail, kind, range_, selection = key
+        return self._reuse(key) or self._keep(key, _symbol(name, detail, kind, range_, selection, None))
+
+    def function(self, key: FunctionKey, children: list[types.DocumentSymbol]) -> types.DocumentSymbol:
+        name, detail, range_, selection, _ = key
+        return self._reuse(key) or self._keep(
+            key, _symbol(name, detail, types.SymbolKind.Function, range_, selection, children)
+        )
+
+    def finish(self) -> None:
+        """Forget the symbols the outline just built did not use (and their JSON forms)."""
+        kept = {id(symbol) for symbol in self.current.values()}
+        for symbol in self.previous.values():
+            if id(symbol) not in kept:
+                _json_forms.pop(id(symbol), None)
+        self.previous, self.current = self.current, {}
+
+    def _reuse(self, key: ChildKey | FunctionKey) -> types.DocumentSymbol | None:
+        found = self.previous.get(key)
+        if found is not None:
+            self.current[key] = found
+        return found
+
+    def _keep(self, key: ChildKey | FunctionKey, symbol: types.DocumentSymbol) -> types.DocumentSymbol:
+        self.current[key] = symbol
+        return symbol
+
+
+_outlines: weakref.WeakKeyDictionary[CudaDocument, _Outline] = weakref.WeakKeyDictionary()
+
+
+def _symbol(
+    name: str,
+    detail: str,
+    kind: types.SymbolKind,
+    range_: RangeKey,
+    selection: RangeKey,
+    children: list[types.DocumentSymbol] | None,
 ) -> types.DocumentSymbol:
     return types.DocumentSymbol(
-        name=name, detail=detail, kind=kind, range=span_range(doc, span), selection_range=span_range(doc, selection)
+        name=name, detail=detail, kind=kind, range=_range(range_), selection_range=_range(selection), children=children
     )
+
+
+def _range(key: RangeKey) -> types.Range:
+    return types.Range(start=types.Position(key[0], key[1]), end=types.Position(key[2], key[3]))
+
+
+def _positions(doc: CudaDocument, constructs: Constructs) -> dict[int, Position]:
+    spans = [
+        *(span for f in constructs.functions for span in (f.span, f.name_span)),
+        *(span for launch in constructs.launches for span in (launch.span, launch.name_span)),
+        *(shared.span for shared in constructs.shared),
+    ]
+    return doc.positions_at(offset for span in spans for offset in (span.start, span.end))
 
 
 def document_symbols(doc: CudaDocument) -> list[types.DocumentSymbol]:
     """Functions with their kernel launches and __shared__ declarations as children."""
-    functions = sorted(doc.constructs.functions, key=lambda f: f.span.start)
-    starts = [f.span.start for f in functions]
-    children: list[list[types.DocumentSymbol]] = [[] for _ in functions]
+    outline = _outlines.setdefault(doc, _Outline())
+    constructs = doc.constructs
+    positions = _positions(doc, constructs)
 
-    def add(at: int, symbol: types.DocumentSymbol) -> None:
+    def range_key(span: Span) -> RangeKey:
+        return (*positions[span.start], *positions[span.end])
+
+    functions = sorted(constructs.functions, key=lambda f: f.span.start)
+    starts = [f.span.start for f in functions]
+    children: list[list[ChildKey]] = [[] for _ in functions]
+
+    def add(at: int, name: str, detail: str, kind: types.SymbolKind, span: Span, selection: Span) -> None:
         index = bisect.bisect_right(starts, at) - 1
         if index >= 0 and functions[index].span.contains(at):
-            children[index].append(symbol)
+            children[index].append((name, detail, kind, range_key(span), range_key(selection)))
 
-    for launch in doc.constructs.launches:
-        add(
-            launch.span.start,
-            _child_symbol(
-                doc,
-                f"{launch.kernel}{launch.config}",
-                "kernel launch",
-                types.SymbolKind.Event,
-                launch.span,
-                launch.name_span,
-            ),
-        )
-    for shared in doc.constructs.shared:
-        add(
-            shared.span.start,
-            _child_symbol(
-                doc, shared.name or "__shared__", "__shared__", types.SymbolKind.Variable, shared.span, shared.span
-            ),
-        )
-    return [
-        types.DocumentSymbol(
-            name=function.name,
-            detail=_SPACE_DETAIL[function.space],
-            kind=types.SymbolKind.Function,
-            range=span_range(doc, function.span),
-            selection_range=span_range(doc, function.name_span),
-            children=sorted(kids, key=lambda c: (c.range.start.line, c.range.start.character)),
-        )
-        for function, kids in zip(functions, children, strict=True)
-    ]
+    for launch in constructs.launches:
+        name = f"{launch.kernel}{launch.config}"
+        add(launch.span.start, name, "kernel launch", types.SymbolKind.Event, launch.span, launch.name_span)
+    for shared in constructs.shared:
+        name = shared.name or "__shared__"
+        add(shared.span.start, name, "__shared__", types.SymbolKind.Variable, shared.span, shared.span)
+    symbols = []
+    for function, kids in zip(functions, children, strict=True):
+        kids.sort(key=lambda kid: kid[3][:2])  # by where the child starts
+        detail = _SPACE_DETAIL[function.space]
+        key = (function.name, detail, range_key(function.span), range_key(function.name_span), tuple(kids))
+        symbols.append(outline.function(key, [outline.child(kid) for kid in kids]))
+    outline.finish()
+    return symbols
 
 
 def _flatten(uri: str, symbols: Sequence[types.DocumentSymbol], container: str | None) -> list[types.SymbolInformation]:

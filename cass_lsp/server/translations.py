@@ -1,107 +1,75 @@
-"""Rule-engine results per document version, computed off the event loop and shared.
+"""Rule translations of open documents through the job layer (kind ``translate``).
 
 Diagnostics and code actions ask for the same translations: the diagnostics pass translates the
-whole file, which leaves the result warm for "Translate file" and "Create .hip" at that version.
-Results are keyed by everything they depend on (document version, direction, range, profile and
-options), so a cached answer is never one for other text or other settings.
+whole file, which leaves the result ready for "Translate file" and "Create .hip" at that version
+(same key, one run). A newer version of a document supersedes its running translation.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections import OrderedDict
 from typing import TYPE_CHECKING, NamedTuple
 
-from cass_lsp.document import CudaDocument, Snapshot
+from cass_lsp.document import CudaDocument
+from cass_lsp.jobs import kinds
+from cass_lsp.jobs.cancel import CancelToken
+from cass_lsp.jobs.progress import Progress
+from cass_lsp.jobs.resolved import ResolvedSettings
 from cass_lsp.server.app import CassServer
 
 if TYPE_CHECKING:
-    from cass_lsp.translate import TargetProfile, TranslateOptions, TranslationResult
-
-log = logging.getLogger(__name__)
-
-CACHE_SIZE = 8
-
-
-class Untranslatable(Exception):
-    """The engine cannot take this text; the message is for the user."""
+    from cass_lsp.translate import TranslationResult
 
 
 class Request(NamedTuple):
     doc: CudaDocument  # by identity: a document closed and opened again restarts its versions
-    uri: str
     version: int
+    resolved: ResolvedSettings
     reverse: bool
     byte_range: tuple[int, int] | None
-    profile: TargetProfile
-    options: TranslateOptions
+
+    @property
+    def key(self) -> str:
+        return kinds.translation_key(
+            self.resolved, self.doc.text, reverse=self.reverse, byte_range=self.byte_range
+        )
 
 
-def _translate(snapshot: Snapshot, request: Request) -> TranslationResult:
-    from cass_lsp.translate import translate
+def request(ls: CassServer, doc: CudaDocument, *, reverse: bool, byte_range: tuple[int, int] | None) -> Request:
+    return Request(doc, doc.version, ls.resolved, reverse, byte_range)
 
-    try:
-        # The engine encodes with surrogateescape and the document with surrogatepass; they agree
-        # (and so do their byte offsets) exactly when the text has no lone surrogates.
-        snapshot.text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        line = snapshot.text.count("\n", 0, error.start) + 1
-        raise Untranslatable(f"line {line} holds an unpaired UTF-16 surrogate; fix it to translate") from error
-    return translate(
-        snapshot.text,
-        request.profile,
-        request.options,
-        reverse=request.reverse,
-        byte_range=request.byte_range,
-        tree=snapshot.tree,
+
+def is_current(ls: CassServer, request: Request) -> bool:
+    """The document is still at the request's version and the settings are the same."""
+    return (
+        ls.document(request.doc.uri) is request.doc
+        and request.doc.version == request.version
+        and ls.resolved == request.resolved
     )
 
 
-class Translations:
-    def __init__(self, server: CassServer) -> None:
-        self._server = server
-        self._results: OrderedDict[Request, asyncio.Future[TranslationResult]] = OrderedDict()
-        server.on_document_closed.append(self.forget)
+def ready(
+    ls: CassServer, doc: CudaDocument, *, reverse: bool, byte_range: tuple[int, int] | None = None
+) -> TranslationResult | None:
+    """The translation if it is already computed for the current text and settings (no waiting)."""
+    key = request(ls, doc, reverse=reverse, byte_range=byte_range).key
+    found: TranslationResult | None = ls.jobs.ready(kinds.TRANSLATE, key)
+    return found
 
-    def request(self, doc: CudaDocument, *, reverse: bool, byte_range: tuple[int, int] | None) -> Request:
-        settings = self._server.settings
-        return Request(doc, doc.uri, doc.version, reverse, byte_range, settings.target, settings.translate)
 
-    def is_current(self, request: Request) -> bool:
-        """The document is still at the request's version and the settings are the same."""
-        settings = self._server.settings
-        return (
-            self._server.document(request.uri) is request.doc
-            and request.doc.version == request.version
-            and settings.target == request.profile
-            and settings.translate == request.options
+async def result(
+    ls: CassServer, doc: CudaDocument, *, reverse: bool = False, byte_range: tuple[int, int] | None = None
+) -> tuple[Request, TranslationResult]:
+    """The translation of the document as it is now; check `is_current(ls, request)` after the
+    await before using it against the document. Raises `kinds.Untranslatable` and, when a newer
+    version superseded it, `Superseded`."""
+    req = request(ls, doc, reverse=reverse, byte_range=byte_range)
+    snapshot = doc.snapshot()
+
+    def work(token: CancelToken, progress: Progress) -> TranslationResult:
+        kinds.check_editor_text(snapshot.text)
+        return kinds.translate_text(
+            req.resolved, snapshot.text, reverse=reverse, byte_range=byte_range, tree=snapshot.tree, token=token
         )
 
-    async def result(
-        self, doc: CudaDocument, *, reverse: bool = False, byte_range: tuple[int, int] | None = None
-    ) -> tuple[Request, TranslationResult]:
-        """The translation of the document as it is now; compare `is_current(request)` after the
-        await before using it against the document."""
-        request = self.request(doc, reverse=reverse, byte_range=byte_range)
-        future = self._results.get(request)
-        if future is None:
-            future = asyncio.ensure_future(self._server.off_loop(_translate, doc.snapshot(), request))
-            self._results[request] = future
-            while len(self._results) > CACHE_SIZE:
-                self._results.popitem(last=False)
-        else:
-            self._results.move_to_end(request)
-        try:
-            # shielded: one cancelled request must not cancel the result others wait for
-            return request, await asyncio.shield(future)
-        except Untranslatable:
-            raise
-        except Exception:
-            if self._results.get(request) is future:
-                del self._results[request]
-            raise
-
-    def forget(self, uri: str) -> None:
-        for request in [r for r in self._results if r.uri == uri]:
-            del self._results[request]
+    slot = (doc.uri, "translate", reverse, byte_range is None)
+    return req, await ls.jobs.run(kinds.TRANSLATE, slot, req.key, work)

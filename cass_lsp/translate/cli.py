@@ -1,7 +1,8 @@
 """``cass-lsp translate``: rule-based CUDA -> HIP (or HIP -> CUDA) for files and trees.
 
-Start-up matters (build scripts call translators once per file), so the engine is imported only
-when ``run`` needs it.
+It enters the engine where the language server does (:func:`cass_lsp.jobs.kinds.translate_bytes`,
+with settings from :func:`cass_lsp.jobs.kinds.engine_settings`). Start-up matters (build scripts
+call translators once per file), so the engine is imported only when ``run`` needs it.
 """
 
 from __future__ import annotations
@@ -75,15 +76,6 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _renamed(path: str, reverse: bool) -> str:
-    stem, ext = os.path.splitext(path)
-    if not reverse and ext == ".cu":
-        return stem + ".hip"
-    if reverse and ext == ".hip":
-        return stem + ".cu"
-    return path
-
-
 def _walk(root: str, suffixes: tuple[str, ...]) -> list[str]:
     found: list[str] = []
     for folder, dirs, files in os.walk(root):
@@ -110,7 +102,12 @@ def _plan_units(args: argparse.Namespace) -> list[Unit] | str:
             return "-o needs exactly one input file (use --out-dir for several)"
         return [Unit(pairs[0][0], args.output, False)]
     if args.out_dir is not None:
-        units = [Unit(src, os.path.join(args.out_dir, _renamed(rel, args.reverse)), False) for src, rel in pairs]
+        from cass_lsp.translate.naming import translated_name
+
+        units = [
+            Unit(src, os.path.join(args.out_dir, translated_name(rel, reverse=args.reverse, beside_original=False)), False)
+            for src, rel in pairs
+        ]
         targets = [u.target for u in units]
         if len(set(targets)) != len(targets):
             return "two inputs map to the same output path under --out-dir"
@@ -167,7 +164,8 @@ def _configure(settings: Settings) -> None:
 
 
 def _translate_unit(unit: Unit) -> Outcome:
-    from cass_lsp.translate import rules
+    from cass_lsp.jobs.kinds import translate_bytes
+    from cass_lsp.translate.rules import apply
 
     try:
         with open(unit.source, "rb") as f:
@@ -175,10 +173,10 @@ def _translate_unit(unit: Unit) -> Outcome:
         st = os.stat(unit.source)
     except OSError as e:
         return Outcome(unit, 0, {}, [], None, f"{unit.source}: {e.strerror or e}")
-    result = rules.run(data, _settings[0])
-    output = rules.apply(data, result.edits)
-    found = [_locate(data, f) for f in result.findings]
+    result = translate_bytes(_settings[0], data)
+    output = apply(data, result.edits)
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    found = [_locate(data, f) for f in result.findings]
     if unit.target is None:
         return Outcome(unit, lines, result.stats, found, output.decode("utf-8", "surrogateescape"), None)
     try:
@@ -193,14 +191,17 @@ def _translate_unit(unit: Unit) -> Outcome:
     return Outcome(unit, lines, result.stats, found, None, None)
 
 
-def _progress(done: int, total: int, path: str) -> None:
-    sys.stderr.write(f"\r\x1b[K[{done}/{total}] {path}"[:200])
-    sys.stderr.flush()
-
-
 def _execute(units: list[Unit], jobs: int) -> list[Outcome]:
-    show = sys.stderr.isatty() and len(units) >= _PROGRESS_MIN_FILES
+    from cass_lsp.jobs.progress import SILENT, TerminalSink
+
+    sink = TerminalSink() if len(units) >= _PROGRESS_MIN_FILES else SILENT
+    progress = sink.begin(f"translating {len(units)} files", None)
     outcomes: list[Outcome] = []
+
+    def done(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        progress.report(f"{len(outcomes)}/{len(units)} {outcome.unit.source}", 100 * len(outcomes) // len(units))
+
     if jobs > 1 and len(units) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -211,36 +212,32 @@ def _execute(units: list[Unit], jobs: int) -> list[Outcome]:
 
         context = multiprocessing.get_context("fork")
         chunk = max(1, len(units) // (jobs * 8))
-        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_configure,
-                                 initargs=(_settings[0],)) as pool:
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_configure, initargs=(_settings[0],)) as pool:
             for outcome in pool.map(_translate_unit, units, chunksize=chunk):
-                outcomes.append(outcome)
-                if show:
-                    _progress(len(outcomes), len(units), outcome.unit.source)
+                done(outcome)
     else:
         for unit in units:
-            outcomes.append(_translate_unit(unit))
-            if show:
-                _progress(len(outcomes), len(units), unit.source)
-    if show:
-        sys.stderr.write("\r\x1b[K")
+            done(_translate_unit(unit))
+    progress.end()
     return outcomes
 
 
 def run(args: argparse.Namespace) -> int:
     """The translate verb; returns the exit status (1: unsupported constructs remain, 2: failure)."""
-    from cass_lsp.translate import rules, targets
+    from cass_lsp.jobs.kinds import engine_settings
 
     if args.jobs < 1:
         return _fail("--jobs must be at least 1")
     try:
-        target = targets.resolve(args.arch, args.rocm)
+        settings = engine_settings(args.arch, args.rocm, args.launch_style, args.rewrite_strings_and_comments,
+                                   args.reverse)
     except ValueError as e:
         return _fail(str(e))
     units = _plan_units(args)
     if isinstance(units, str):
         return _fail(units)
-    _configure(rules.Settings(target, args.launch_style, args.rewrite_strings_and_comments, args.reverse))
+    _configure(settings)
+    target = settings.target
     outcomes = _execute(units, args.jobs)
     if args.json:
         _report_json(outcomes, target, args.reverse)

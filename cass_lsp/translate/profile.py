@@ -32,6 +32,9 @@ class TargetProfile(msgspec.Struct, rename="camel", frozen=True):
         return targets.Target(self.arch, self.wave_size, self.rocm_version())
 
 
+LaunchStyle = Literal["chevron", "hipLaunchKernelGGL"]
+
+
 class TranslateOptions(msgspec.Struct, rename="camel", frozen=True):
-    launch_style: Literal["chevron", "hipLaunchKernelGGL"] = "chevron"
+    launch_style: LaunchStyle = "chevron"
     rewrite_strings_and_comments: bool = False

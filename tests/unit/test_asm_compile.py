@@ -10,19 +10,19 @@ import functools
 import json
 import os
 import re
-import threading
 from pathlib import Path
 
 import msgspec
 import pytest
 
 from cass_lsp import cli
-from cass_lsp.asm.cache import ListingCache
 from cass_lsp.asm.cli import AsmReport
-from cass_lsp.asm.compile import build_listing, cached_listing
-from cass_lsp.asm.listing import CompileFailure, Listing, find_functions, instructions_at
+from cass_lsp.asm.listing import CompileFailure, Listing, TargetResult, Unavailable, find_functions, instructions_at
+from cass_lsp.jobs import kinds
+from cass_lsp.jobs.cache import ResultCache
+from cass_lsp.jobs.cancel import CancelToken
+from cass_lsp.jobs.resolved import resolve_cli
 from cass_lsp.toolchains import amd
-from cass_lsp.toolchains.errors import ToolchainMissing
 
 KERNELS = Path(__file__).resolve().parent.parent / "asm_kernels"
 TIMEOUT = 300.0
@@ -33,6 +33,37 @@ def marker(name: str, marker_name: str) -> int:
         if f"// {marker_name}" in text:
             return number
     raise AssertionError(f"{marker_name} not in {name}")
+
+
+def build_listing(
+    source: str,
+    path: Path,
+    target: str,
+    *,
+    timeout: float = TIMEOUT,
+    rocm: str = "auto",
+    extra_args: list[str] | None = None,
+    cache: ResultCache | None = None,
+    token: CancelToken | None = None,
+) -> TargetResult:
+    """The job layer's listing work, as the server and the CLI run it."""
+    extra = extra_args or []
+    resolved = resolve_cli(
+        target={"rocm": rocm}, asm={"timeoutSeconds": timeout, "extraArgs": {"nvcc": extra, "clang": extra}}
+    )
+    return kinds.build_listing(resolved, source, str(path), target, cache=cache, token=token)
+
+
+def cached(source: str, path: Path, target: str, cache: ResultCache, extra_args: list[str] | None = None) -> bool:
+    """Whether the cache answers for this input (the build then does not compile: it is instant)."""
+    from cass_lsp.asm import compile as asm_compile
+
+    resolved = resolve_cli(asm={"extraArgs": {"nvcc": extra_args or [], "clang": []}})
+    job = asm_compile.prepare(
+        source, path, target, extra_args=resolved.extra_args("nvidia"), rocm=resolved.rocm,
+        translate_options=resolved.options,
+    )
+    return cache.get(kinds.LISTING.name, job.key) is not None
 
 
 @functools.cache
@@ -226,44 +257,43 @@ def test_timeout_kills_the_compiler() -> None:
 
 def test_cancel_stops_the_compile() -> None:
     path = KERNELS / "multi.cu"
-    cancel = threading.Event()
-    cancel.set()
-    result = build_listing(path.read_text(), path, "gfx1100", cancel=cancel, timeout=TIMEOUT)
+    token = CancelToken()
+    token.cancel()
+    result = build_listing(path.read_text(), path, "gfx1100", token=token, timeout=TIMEOUT)
     assert isinstance(result, CompileFailure) and result.cancelled
 
 
-def test_missing_clang_raises_with_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_clang_is_unavailable_with_hint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(amd, "clang", lambda: None)
     path = KERNELS / "reduce_shared.cu"
-    with pytest.raises(ToolchainMissing) as missing:
-        build_listing(path.read_text(), path, "gfx1100")
-    assert "clang-19" in missing.value.hint
+    result = build_listing(path.read_text(), path, "gfx1100")
+    assert isinstance(result, Unavailable) and result.hint and "clang-19" in result.hint
 
 
 def test_unknown_target_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown target"):
-        build_listing("", KERNELS / "multi.cu", "tpu_v5")
+    result = build_listing("", KERNELS / "multi.cu", "tpu_v5")
+    assert isinstance(result, Unavailable) and "unknown target" in result.message
 
 
 def test_cache_hits_and_header_edits_invalidate(tmp_path: Path) -> None:
     for name in ("inlined_header.cu", "local_math.cuh"):
         (tmp_path / name).write_text((KERNELS / name).read_text())
     path = tmp_path / "inlined_header.cu"
-    cache = ListingCache(tmp_path / "cache")
+    cache = ResultCache(tmp_path / "cache")
     source = path.read_text()
-    assert cached_listing(source, path, "sm_90", cache=cache) is None
+    assert not cached(source, path, "sm_90", cache)
     first = build_listing(source, path, "sm_90", cache=cache, timeout=TIMEOUT)
     assert isinstance(first, Listing)
     cache.clear_memory()
-    again = cached_listing(source, path, "sm_90", cache=cache)
-    assert again == first
+    assert cached(source, path, "sm_90", cache)
+    assert build_listing(source, path, "sm_90", cache=ResultCache(tmp_path / "cache")) == first  # after a restart
     # the local header is part of the key
     header = tmp_path / "local_math.cuh"
     header.write_text(header.read_text().replace("3.0f - 2.0f * t", "3.5f - 2.0f * t"))
-    assert cached_listing(source, path, "sm_90", cache=cache) is None
+    assert not cached(source, path, "sm_90", cache)
     # so is the buffer text, and the flags
-    assert cached_listing(source + "\n", path, "sm_90", cache=cache) is None
-    assert cached_listing(source, path, "sm_90", cache=cache, extra_args=["-DX=1"]) is None
+    assert not cached(source + "\n", path, "sm_90", cache)
+    assert not cached(source, path, "sm_90", cache, extra_args=["-DX=1"])
 
 
 def test_compile_commands_flags_are_used(tmp_path: Path) -> None:
@@ -320,3 +350,38 @@ def test_listing_json_uses_camel_case() -> None:
     assert "shortName" not in first and "demangled" in first
     assert "scratchBytes" in first["resources"]
     assert os.path.isabs(data["source"])
+
+
+def test_a_corrupted_cache_record_is_ignored_and_rebuilt(tmp_path: Path) -> None:
+    path = KERNELS / "reduce_shared.cu"
+    source = path.read_text() + f"// {tmp_path.name}\n"
+    cache = ResultCache(tmp_path / "cache")
+    first = build_listing(source, path, "sm_90", cache=cache)
+    assert isinstance(first, Listing)
+    records = list((tmp_path / "cache").rglob("*.msgpack"))
+    assert len(records) == 1
+    records[0].write_bytes(b"\x00garbage from a torn write")
+    fresh = ResultCache(tmp_path / "cache")  # a restart: nothing in memory
+    rebuilt = build_listing(source, path, "sm_90", cache=fresh)
+    assert isinstance(rebuilt, Listing) and rebuilt.functions == first.functions
+    assert not records[0].read_bytes().startswith(b"\x00garbage")  # rewritten by the rebuild
+    kinds.register_listings(restarted := ResultCache(tmp_path / "cache"))
+    assert restarted.get(kinds.LISTING.name, records[0].stem) == rebuilt
+
+
+def test_the_amd_listing_of_a_cuda_file_uses_the_users_translation_options(tmp_path: Path) -> None:
+    from cass_lsp.asm import compile as asm_compile
+    from cass_lsp.translate.profile import TranslateOptions
+
+    path = KERNELS / "host_launch.cu"
+    source = path.read_text()
+    chevron = asm_compile.prepare(source, path, "gfx1100", rocm="5.2", translate_options=TranslateOptions())
+    ggl = asm_compile.prepare(
+        source, path, "gfx1100", rocm="5.2", translate_options=TranslateOptions(launch_style="hipLaunchKernelGGL")
+    )
+    assert chevron.key != ggl.key
+    text, _, _ = asm_compile._translated(source, "gfx1100", "5.2", ggl.translate_options)
+    assert "hipLaunchKernelGGL(" in text
+    resolved = resolve_cli(target={"rocm": "5.2"}, translate={"launchStyle": "hipLaunchKernelGGL"})
+    result = kinds.build_listing(resolved, source, str(path), "gfx1100")
+    assert isinstance(result, Listing), result

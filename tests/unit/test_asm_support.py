@@ -10,54 +10,81 @@ from pathlib import Path
 import msgspec
 
 from cass_lsp.asm import compile_commands, includes
-from cass_lsp.asm.cache import ListingCache
 from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Listing
+from cass_lsp.jobs.cache import ResultCache
 from tests.unit import asm_samples as samples
 
 KEY_A = "a" * 64
 KEY_B = "b" * 64
 
 
+ASM = "asm"
+
+
+def listing_cache(directory: Path, max_bytes: int = 256 * 1024 * 1024) -> ResultCache:
+    cache = ResultCache(directory, max_bytes=max_bytes)
+    cache.register(ASM, Listing | CompileFailure)
+    return cache
+
+
 def test_cache_round_trip_survives_a_new_instance(tmp_path: Path) -> None:
     listing = samples.rdna_listing()
-    cache = ListingCache(tmp_path)
-    assert cache.get(KEY_A) is None
-    cache.put(KEY_A, listing)
-    assert cache.get(KEY_A) is listing  # memory layer
-    fresh = ListingCache(tmp_path)  # as after a restart
-    again = fresh.get(KEY_A)
+    cache = listing_cache(tmp_path)
+    assert cache.get(ASM, KEY_A) is None
+    cache.put(ASM, KEY_A, listing)
+    assert cache.get(ASM, KEY_A) is listing  # memory layer
+    fresh = listing_cache(tmp_path)  # as after a restart
+    again = fresh.get(ASM, KEY_A)
     assert isinstance(again, Listing) and again == listing
     failure = CompileFailure(
         target="sm_90", source="k.cu", output="boom", diagnostics=[CompilerDiagnostic("error", "bad", "k.cu", 3)]
     )
-    fresh.put(KEY_B, failure)
-    assert ListingCache(tmp_path).get(KEY_B) == failure
+    fresh.put(ASM, KEY_B, failure)
+    assert listing_cache(tmp_path).get(ASM, KEY_B) == failure
 
 
 def test_cache_evicts_least_recently_used(tmp_path: Path) -> None:
     listing = samples.sass_listing()
     size = len(msgspec.msgpack.encode(listing))
     # room for 3 records: the 4th evicts exactly one to get back under 80%
-    cache = ListingCache(tmp_path, max_bytes=int(size * 3.9))
+    cache = listing_cache(tmp_path, max_bytes=int(size * 3.9))
     keys = [f"{i:064x}" for i in range(3)]
     for i, key in enumerate(keys):
-        cache.put(key, listing)
-        path = tmp_path / key[:2] / f"{key}.msgpack"
+        cache.put(ASM, key, listing)
+        path = tmp_path / ASM / key[:2] / f"{key}.msgpack"
         os.utime(path, ns=(time.time_ns() - (10 - i) * 10**9,) * 2)  # distinct ages: keys[0] oldest
-    ListingCache(tmp_path).get(keys[0])  # reading refreshes keys[0]: keys[1] is now the oldest
-    cache.put(f"{9:064x}", listing)
+    listing_cache(tmp_path).get(ASM, keys[0])  # reading refreshes keys[0]: keys[1] is now the oldest
+    cache.put(ASM, f"{9:064x}", listing)
     left = {p.stem for p in tmp_path.rglob("*.msgpack")}
     assert keys[1] not in left
     assert {keys[0], keys[2], f"{9:064x}"} <= left
 
 
+def test_cache_resize_from_settings_evicts_at_once(tmp_path: Path) -> None:
+    listing = samples.sass_listing()
+    cache = listing_cache(tmp_path)
+    for i in range(4):
+        cache.put(ASM, f"{i:064x}", listing)
+    cache.resize(len(msgspec.msgpack.encode(listing)) * 2)
+    assert len(list(tmp_path.rglob("*.msgpack"))) == 1
+
+
 def test_cache_drops_unreadable_records(tmp_path: Path) -> None:
-    cache = ListingCache(tmp_path)
-    path = tmp_path / KEY_A[:2] / f"{KEY_A}.msgpack"
+    cache = listing_cache(tmp_path)
+    path = tmp_path / ASM / KEY_A[:2] / f"{KEY_A}.msgpack"
     path.parent.mkdir(parents=True)
     path.write_bytes(b"\x93not a record")
-    assert cache.get(KEY_A) is None
+    assert cache.get(ASM, KEY_A) is None
     assert not path.exists()
+
+
+def test_an_unwritable_cache_folder_costs_only_the_disk_layer(tmp_path: Path) -> None:
+    blocked = tmp_path / "cache"
+    blocked.write_text("a file where the cache folder should be")  # permissions do not stop root
+    cache = listing_cache(blocked)
+    cache.put(ASM, KEY_A, samples.sass_listing())  # cannot write: kept in memory, no exception
+    assert cache.get(ASM, KEY_A) == samples.sass_listing()
+    assert blocked.read_text().startswith("a file")
 
 
 def test_compile_commands_nearest_and_flags(tmp_path: Path) -> None:
