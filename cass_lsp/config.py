@@ -40,11 +40,33 @@ class AsmSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, fr
     cache_max_mb: int = 256
 
 
+class ModelSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
+    """The CASS model: a local GGUF through llama-cpp-python, or a shared OpenAI-compatible server."""
+
+    name: str | None = None
+    """A model added with `cass-lsp models add`, a manifest name, or a path to a GGUF file; none: no
+    model actions are offered."""
+    backend: Literal["llama", "openai"] = "llama"
+    n_threads: int = 0
+    """0: all cores but one (at least one)."""
+    n_ctx: int = 8192
+    n_gpu_layers: int = 0
+    temperature: float = 0.0
+    max_tokens: int = 4096
+    timeout_seconds: float = 600.0
+    idle_unload_seconds: float = 600.0
+    endpoint: str | None = None
+    """For backend "openai": the server's base URL, e.g. http://gpu-box:8000/v1."""
+    api_key_env: str | None = None
+    """For backend "openai": the environment variable holding the API key (never the key itself)."""
+
+
 class Settings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
     target: TargetProfile = msgspec.field(default_factory=TargetProfile)
     translate: TranslateOptions = msgspec.field(default_factory=TranslateOptions)
     diagnostics: DiagnosticsSettings = msgspec.field(default_factory=DiagnosticsSettings)
     asm: AsmSettings = msgspec.field(default_factory=AsmSettings)
+    model: ModelSettings = msgspec.field(default_factory=ModelSettings)
     max_parse_bytes: int = 4_000_000
     log_level: Literal["error", "warning", "info", "debug"] = "warning"
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from cass_lsp.config import Settings
+from cass_lsp.config import ModelSettings, Settings
 from cass_lsp.jobs import kinds
 from cass_lsp.translate import targets
 from cass_lsp.translate.profile import LaunchStyle, TargetProfile, TranslateOptions
@@ -43,6 +43,9 @@ class ResolvedSettings(msgspec.Struct, frozen=True):
     hover_max_instructions: int
     diagnostics_enabled: bool
     diagnostics_debounce_ms: int
+    model: ModelSettings
+    """Passed through as the client said it: the model is resolved (file checked, loaded) only
+    when a generation needs it, never on a settings change."""
 
     @property
     def profile(self) -> TargetProfile:
@@ -85,6 +88,7 @@ def resolve(settings: Settings) -> ResolvedSettings:
         hover_max_instructions=asm.hover_max_instructions,
         diagnostics_enabled=settings.diagnostics.enabled,
         diagnostics_debounce_ms=settings.diagnostics.debounce_ms,
+        model=settings.model,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pygls.protocol import default_converter
 
-from cass_lsp.server import actions, assembly, diagnostics, documents, hover, progress, settings, symbols
+from cass_lsp.server import actions, assembly, diagnostics, documents, hover, model, progress, settings, symbols
 from cass_lsp.server.app import CassServer
 
 
@@ -12,6 +12,7 @@ def create_server() -> CassServer:
     server = CassServer(converter_factory=lambda: symbols.with_json_forms(default_converter()))
     for feature_module in (settings, progress, documents, symbols):
         feature_module.register(server)
-    actions.register(server, diagnostics.register(server))
-    assembly.register(server, hover.register(server))
+    action_providers = actions.register(server, diagnostics.register(server))
+    listings = assembly.register(server, hover.register(server))
+    model.register(server, action_providers, listings)
     return server

@@ -17,7 +17,7 @@ import logging
 import os
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit, urlunsplit
 
@@ -262,8 +262,14 @@ def quick_fixes(
 
 # ---------------------------------------------------------------------- handlers
 
+ActionProvider = Callable[[CassServer, CudaDocument, types.CodeActionParams], list[types.CodeAction]]
 
-def register(server: CassServer, diagnostics: Diagnostics) -> None:
+
+class ActionProviders(list[ActionProvider]):
+    """More code actions, from other features (the CASS model's), after the rule translations."""
+
+
+def register(server: CassServer, diagnostics: Diagnostics) -> ActionProviders:
     options = types.CodeActionOptions(
         code_action_kinds=[
             types.CodeActionKind.QuickFix,
@@ -272,6 +278,8 @@ def register(server: CassServer, diagnostics: Diagnostics) -> None:
         ],
         resolve_provider=True,
     )
+
+    providers = ActionProviders()
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, options)
     async def code_action(ls: CassServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
@@ -297,6 +305,8 @@ def register(server: CassServer, diagnostics: Diagnostics) -> None:
                     action.disabled = types.CodeActionDisabled(reason=str(refused))
                 action.data = None
             actions.append(action)
+        for provider in providers:
+            actions += [a for a in provider(ls, doc, params) if a.kind is None or wanted(a.kind, only)]
         return actions
 
     @server.feature(types.CODE_ACTION_RESOLVE)
@@ -312,3 +322,5 @@ def register(server: CassServer, diagnostics: Diagnostics) -> None:
         except Refused as refused:
             raise _refusal(str(refused)) from refused
         return action
+
+    return providers

@@ -63,6 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also translate names inside string literals and comments")
     parser.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes for trees")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON on standard output")
+    parser.add_argument("--model", metavar="NAME|PATH",
+                        help="translate with a CASS model (added with `cass-lsp models add`, or a GGUF path)")
+    parser.add_argument("--kernel", metavar="NAME", help="with --model: only this function")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -226,6 +229,10 @@ def run(args: argparse.Namespace) -> int:
     """The translate verb; returns the exit status (1: unsupported constructs remain, 2: failure)."""
     from cass_lsp.jobs.kinds import engine_settings
 
+    if args.model is not None:
+        from cass_lsp.translate import model_cli
+
+        return model_cli.run(args)
     if args.jobs < 1:
         return _fail("--jobs must be at least 1")
     try:

@@ -1,0 +1,69 @@
+"""The backend the settings name, built once per model and kept (loading a GGUF takes seconds)."""
+
+from __future__ import annotations
+
+import threading
+
+import msgspec
+
+from cass_lsp.config import ModelSettings
+from cass_lsp.infer.backend import Backend, ModelError
+
+
+class Backends:
+    """One backend per model identity: a changed setting that affects loading (the model, threads,
+    context, GPU layers, endpoint) gives a new one and closes the old; generation settings (max
+    tokens, temperature, timeout) do not."""
+
+    def __init__(self) -> None:
+        self._current: tuple[ModelSettings, Backend] | None = None
+        self._lock = threading.Lock()
+
+    def get(self, settings: ModelSettings) -> Backend:
+        identity = _identity(settings)
+        with self._lock:
+            if self._current is not None and self._current[0] == identity:
+                return self._current[1]
+            backend = open_backend(settings)
+            if self._current is not None:
+                self._current[1].close()
+            self._current = (identity, backend)
+            return backend
+
+    def close(self) -> None:
+        with self._lock:
+            if self._current is not None:
+                self._current[1].close()
+                self._current = None
+
+
+def _identity(settings: ModelSettings) -> ModelSettings:
+    return msgspec.structs.replace(settings, temperature=0.0, max_tokens=0, timeout_seconds=0.0)
+
+
+def open_backend(settings: ModelSettings) -> Backend:
+    """The backend for ``settings`` (no loading yet); ModelError when the model cannot be found."""
+    if settings.name is None and settings.backend == "llama":
+        raise ModelError("no CASS model is configured: set cass.model.name (see `cass-lsp models list`)")
+    if settings.backend == "openai":
+        from cass_lsp.infer.openai import OpenAIBackend
+
+        if not settings.endpoint:
+            raise ModelError('cass.model.backend is "openai" but cass.model.endpoint is not set')
+        return OpenAIBackend(settings.endpoint, settings.name or "default", api_key_env=settings.api_key_env)
+    from cass_lsp.infer import registry
+    from cass_lsp.infer.llama import LlamaBackend
+
+    assert settings.name is not None
+    try:
+        found = registry.resolve(settings.name)
+    except registry.RegistryError as error:
+        raise ModelError(str(error)) from error
+    return LlamaBackend(
+        found.path,
+        name=found.name,
+        n_threads=settings.n_threads,
+        n_ctx=settings.n_ctx,
+        n_gpu_layers=settings.n_gpu_layers,
+        idle_unload_s=settings.idle_unload_seconds,
+    )

@@ -1,0 +1,66 @@
+"""Region translation through a CASS model: prompt, stream, extract the fenced answer, then the
+rules as a post-pass on CUDA names the model left.
+
+Pure and synchronous like the rest of the engine: the backend does the generating, the caller
+(a job of kind ``generate``) runs this off the event loop. The model sees only the region's code.
+The answer is untrusted text: it is never executed or evaluated, only inserted where the user
+confirms it, and compiled before it is trusted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from cass_lsp.infer.backend import Backend, Generation, GenerationParams
+from cass_lsp.jobs.cancel import CancelToken
+from cass_lsp.translate import rules
+from cass_lsp.translate.findings import Finding
+
+
+class ModelTranslation(msgspec.Struct, frozen=True):
+    code: str
+    """The region's translation: the model's answer after the rules' post-pass."""
+    complete: bool
+    """False when the answer's code block was cut off (max tokens, cancel, timeout)."""
+    generation: Generation
+    post_pass_edits: int
+    """CUDA names the model left that the rules translated."""
+    findings: list[Finding]
+    """What the rules still find in the answer (offsets into ``code``)."""
+
+
+class NoAnswer(Exception):
+    """The model's reply holds no code block; the message quotes the start of what it said."""
+
+
+def translate_region(
+    backend: Backend,
+    code: str,
+    settings: rules.Settings,
+    params: GenerationParams,
+    on_text: Callable[[str], None],
+    token: CancelToken,
+    *,
+    template: str | None = None,
+    fence: str = "amd",
+    whole_file: bool = False,
+) -> ModelTranslation:
+    """``whole_file``: the region is the file, so the post-pass may add the HIP runtime include;
+    for a part of a file it only renames (an include in the middle of a file would be wrong)."""
+    from cass_lsp.infer.prompts import extract_answer, source_prompt
+
+    generation = backend.generate(source_prompt(code, template), params, on_text, token)
+    answer = extract_answer(generation.text, fence)
+    if answer is None or not answer.code.strip():
+        said = generation.text.strip()[:200] or "nothing"
+        raise NoAnswer(f"{backend.label} answered with no ```{fence} code block ({generation.finish_reason}): {said!r}")
+    data = answer.code.encode("utf-8", "surrogateescape")
+    outcome = rules.run(data, settings)
+    if not whole_file:
+        kept = [e for e in outcome.edits if not (e.start == e.end and e.text.lstrip().startswith("#include"))]
+        outcome = outcome._replace(edits=kept)
+    result = rules.result_of(data, outcome)
+    complete = answer.complete and generation.finish_reason == "stop"
+    return ModelTranslation(result.text, complete, generation, len(result.edits), result.findings)

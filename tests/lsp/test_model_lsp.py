@@ -1,0 +1,256 @@
+"""The CASS model path end to end through the real server over stdio, with the tiny GGUF the
+project generates, loaded by the real llama-cpp-python and compiled with the real clang-19."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from cass_lsp.infer.tiny_model import write_tiny_model
+from cass_lsp.server.convert import json_value
+from tests.lsp.conftest import SERVER, apply_text_edits, open_document
+
+CUDA = """#include <cuda_runtime.h>
+
+__global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+int main() {
+  float *x, *y;
+  cudaMalloc(&x, 1024 * sizeof(float));
+  cudaMalloc(&y, 1024 * sizeof(float));
+  saxpy<<<4, 256>>>(1024, 2.0f, x, y);
+  cudaDeviceSynchronize();
+  cudaFree(x);
+  cudaFree(y);
+  return 0;
+}
+"""
+HIP_KERNEL = """__global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}"""
+BROKEN_KERNEL = """__global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y_undeclared[i];
+}"""
+
+
+def fenced(code: str) -> str:
+    return f"```amd\n{code}\n```"
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("models")
+    made = {
+        "good": (fenced(HIP_KERNEL), False),
+        "broken": (fenced(BROKEN_KERNEL), False),
+        "endless": (fenced(HIP_KERNEL), True),
+    }
+    paths = {}
+    for name, (answer, endless) in made.items():
+        paths[name] = folder / f"cass-tiny-{name}.gguf"
+        write_tiny_model(paths[name], answer, endless=endless)
+    truncated = folder / "truncated.gguf"
+    truncated.write_bytes(paths["good"].read_bytes()[:5000])
+    paths["truncated"] = truncated
+    paths["not-gguf"] = folder / "notes.gguf"
+    paths["not-gguf"].write_text("this is not a model\n")
+    return paths
+
+
+def model_settings(path: Path, **extra: Any) -> dict[str, Any]:
+    return {
+        "target": {"arch": "gfx1100", "rocm": "5.2"},
+        "asm": {"targets": ["gfx1100"], "compileOnOpen": False},
+        "model": {"name": str(path), "nThreads": 1, "nCtx": 2048, "maxTokens": 400, **extra},
+    }
+
+
+@asynccontextmanager
+async def session(tmp_path: Path, settings: dict[str, Any]) -> AsyncIterator[LanguageClient]:
+    env = {**os.environ, "CASS_LSP_CONFIG_DIR": str(tmp_path / "config"), "OMP_WAIT_POLICY": "PASSIVE"}
+    client = await ClientServerConfig(server_command=SERVER, server_env=env).start(devtools=None)
+    client.applied = []  # type: ignore[attr-defined]
+    client.texts = {}  # type: ignore[attr-defined]
+
+    @client.feature(types.WORKSPACE_APPLY_EDIT)
+    def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        client.applied.append(params)  # type: ignore[attr-defined]
+        for change in params.edit.document_changes or []:
+            assert isinstance(change, types.TextDocumentEdit)
+            uri, version = change.text_document.uri, change.text_document.version
+            text = apply_text_edits(client.texts[uri], list(change.edits))  # type: ignore[attr-defined]
+            client.texts[uri] = text  # type: ignore[attr-defined]
+            assert version is not None
+            client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version + 1),
+                    content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+                )
+            )
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+    await client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), initialization_options=settings)
+    )
+    try:
+        yield client
+    finally:
+        await client.shutdown_session()
+
+
+def open_cuda(client: LanguageClient, tmp_path: Path, name: str = "saxpy.cu") -> str:
+    path = tmp_path / name
+    path.write_text(CUDA)
+    uri = path.as_uri()
+    client.texts[uri] = CUDA  # type: ignore[attr-defined]
+    open_document(client, uri, CUDA)
+    return uri
+
+
+async def model_action(client: LanguageClient, uri: str, title: str) -> types.CodeAction | types.Command:
+    """The action titled so; lsprotocol's client reads a CodeAction that carries a command as a
+    Command (VS Code and Neovim read it as the CodeAction it is), so either comes back."""
+    line = CUDA.splitlines().index("  if (i < n) y[i] = a * x[i] + y[i];")
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=types.Position(line, 4), end=types.Position(line, 4)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    found = [a for a in result or [] if a.title == title]
+    assert found, [a.title for a in result or []]
+    return found[0]
+
+
+async def execute(client: LanguageClient, action: types.CodeAction | types.Command) -> dict[str, Any]:
+    command: Any = action.command
+    if isinstance(command, types.Command):
+        name, arguments = command.command, command.arguments
+    else:  # lsprotocol read the CodeAction as a Command whose `command` is the whole Command's repr
+        spec = ast.literal_eval(command)
+        name, arguments = spec["command"], spec["arguments"]
+    reply = await client.workspace_execute_command_async(types.ExecuteCommandParams(command=name, arguments=arguments))
+    result = json_value(reply)
+    assert isinstance(result, dict)
+    return result
+
+
+async def test_translate_kernel_with_the_model_end_to_end(tmp_path: Path, models: dict[str, Path]) -> None:
+    async with session(tmp_path, model_settings(models["good"])) as client:
+        uri = open_cuda(client, tmp_path)
+        action = await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)")
+        result = await execute(client, action)
+        assert result["applied"] is True and result["compiles"] is True, result
+        # streamed: work-done progress with the text so far, then an end
+        reports = [r for rs in client.progress_reports.values() for r in rs]
+        streamed = [r for r in reports if isinstance(r, types.WorkDoneProgressReport) and "tokens:" in (r.message or "")]
+        assert streamed, reports
+        assert any(isinstance(r, types.WorkDoneProgressBegin) and "CASS model" in r.title for r in reports)
+        # one WorkspaceEdit, its edit marked as needing confirmation and naming the model
+        (params,) = client.applied  # type: ignore[attr-defined]
+        annotations = params.edit.change_annotations
+        assert annotations and all(a.needs_confirmation for a in annotations.values())
+        assert "cass-tiny" in next(iter(annotations.values())).label
+        text = client.texts[uri]  # type: ignore[attr-defined]
+        assert text == CUDA.replace(CUDA[CUDA.index("__global__") : CUDA.index("\n\nint main")], HIP_KERNEL)
+
+
+async def test_a_model_translation_that_does_not_compile_offers_the_rules_instead(
+    tmp_path: Path, models: dict[str, Path]
+) -> None:
+    async with session(tmp_path, model_settings(models["broken"])) as client:
+        uri = open_cuda(client, tmp_path)
+        result = await execute(client, await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)"))
+        assert result["applied"] is True and result["compiles"] is False, result
+        errors: list[types.Diagnostic] = []
+        for _ in range(200):
+            errors = [d for d in client.diagnostics.get(uri, []) if d.source == "cass-asm"]
+            if errors:
+                break
+            await asyncio.sleep(0.05)
+        text = client.texts[uri]  # type: ignore[attr-defined]
+        bad_line = text.splitlines().index("  if (i < n) y[i] = a * x[i] + y_undeclared[i];")
+        assert any(d.range.start.line == bad_line and "y_undeclared" in d.message for d in errors), errors
+        fixes = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=errors[0].range,
+                context=types.CodeActionContext(diagnostics=errors),
+            )
+        )
+        fallback = [a for a in fixes or [] if isinstance(a, types.CodeAction) and a.title == "Use rule translation instead"]
+        assert fallback and fallback[0].edit is not None and fallback[0].edit.changes is not None
+        restored = apply_text_edits(text, list(fallback[0].edit.changes[uri]))
+        assert "y_undeclared" not in restored and "y[i] = a * x[i] + y[i];" in restored
+
+
+async def test_cancel_mid_stream_applies_nothing_and_the_model_stays_usable(
+    tmp_path: Path, models: dict[str, Path]
+) -> None:
+    async with session(tmp_path, model_settings(models["endless"], maxTokens=100000)) as client:
+        uri = open_cuda(client, tmp_path)
+        action = await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)")
+        running = asyncio.ensure_future(execute(client, action))
+        token = None
+        for _ in range(600):
+            token = next(
+                (t for t, rs in client.progress_reports.items() if any(isinstance(r, types.WorkDoneProgressReport) for r in rs)),
+                None,
+            )
+            if token is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert token is not None, "no streamed progress"
+        client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+        result = await asyncio.wait_for(running, 10)
+        assert result == {"applied": False, "reason": "cancelled"}
+        assert client.applied == []  # type: ignore[attr-defined]
+        # the loaded model answers the next request: capped this time, so it stops by itself
+        client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"cass": {"model": {"maxTokens": 30}}})
+        )
+        await asyncio.sleep(0.3)
+        again = await execute(client, await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)"))
+        assert again == {"applied": False, "reason": "length"}
+        assert any("nothing applied" in m.message and "maxTokens" in m.message for m in client.messages)
+
+
+async def test_the_hard_timeout_stops_a_generation(tmp_path: Path, models: dict[str, Path]) -> None:
+    async with session(tmp_path, model_settings(models["endless"], maxTokens=100000, timeoutSeconds=1.5)) as client:
+        uri = open_cuda(client, tmp_path)
+        action = await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)")
+        result = await asyncio.wait_for(execute(client, action), 60)
+        assert result == {"applied": False, "reason": "timeout"}
+        assert client.applied == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("bad", ["truncated", "not-gguf"])
+async def test_a_bad_model_file_is_a_clear_error_and_the_rules_still_work(
+    tmp_path: Path, models: dict[str, Path], bad: str
+) -> None:
+    async with session(tmp_path, model_settings(models[bad])) as client:
+        uri = open_cuda(client, tmp_path)
+        result = await execute(client, await model_action(client, uri, "Translate file to HIP (CASS model)"))
+        assert result["applied"] is False
+        errors = [m.message for m in client.messages if m.type == types.MessageType.Error]
+        assert errors and str(models[bad].name) in errors[0], errors
+        assert ("truncated" in errors[0]) if bad == "truncated" else ("not a GGUF" in errors[0]), errors
+        rules = await model_action(client, uri, "Translate file to HIP")
+        assert isinstance(rules, types.CodeAction)
+        resolved = await client.code_action_resolve_async(rules)
+        assert resolved.edit is not None and resolved.edit.document_changes
