@@ -6,7 +6,6 @@ import argparse
 import os
 import sys
 from importlib import metadata
-from pathlib import Path
 
 import msgspec
 
@@ -50,28 +49,41 @@ def python_packages() -> list[ToolStatus]:
     return statuses
 
 
-def model_status(path: str | None) -> list[ToolStatus]:
-    if not path:
-        return [
+def model_status(name: str | None) -> list[ToolStatus]:
+    """The model named (an added name, a manifest name or a GGUF path), checked like the server
+    would load it, plus every model added with `cass-lsp models add`."""
+    from cass_lsp.infer import registry
+
+    statuses = []
+    try:
+        added = registry.models()
+    except registry.RegistryError as error:
+        return [ToolStatus(name="models (added)", found=False, hint=str(error))]
+    for model in added:
+        statuses.append(_model(model.name, model.path))
+    if name:
+        statuses.append(_model(name, name))
+    if not statuses:
+        statuses.append(
             ToolStatus(
                 name="model (GGUF)",
                 found=False,
-                version=None,
-                path=None,
-                hint=f"optional: doctor --model /path/to/cass.gguf, or {MODEL_ENV}=/path/to/cass.gguf",
+                hint=f"optional: cass-lsp models add FILE.gguf, doctor --model NAME|PATH, or {MODEL_ENV}=...",
             )
-        ]
-    file = Path(path).expanduser()
-    ok = file.is_file() and file.open("rb").read(4) == b"GGUF"
-    return [
-        ToolStatus(
-            name="model (GGUF)",
-            found=ok,
-            version=None,
-            path=str(file),
-            hint=None if ok else f"{file} is not a readable GGUF file",
         )
-    ]
+    return statuses
+
+
+def _model(label: str, name: str) -> ToolStatus:
+    from cass_lsp.infer import gguf_file, registry
+
+    try:
+        found = registry.resolve(name)
+        info = gguf_file.read(found.path)
+    except (registry.RegistryError, gguf_file.GgufError) as error:
+        return ToolStatus(name=f"model {label}", found=False, hint=str(error))
+    version = f"{info.architecture} {info.file_type or ''} ctx {info.context_length}".replace("  ", " ")
+    return ToolStatus(name=f"model {found.name}", found=True, version=version, path=found.path)
 
 
 def _optional(tool: ToolStatus) -> bool:

@@ -315,6 +315,9 @@ class _Streamed:
         self._text.append(piece)
         self._tokens += 1
         now = time.monotonic()
+        if self._tokens == 1:
+            # wall-clock, so a client's log of when the first report arrived can be compared
+            log.info("generation: first token at %.6f", time.time())
         if now - self._last >= _PROGRESS_EVERY_S or self._tokens == 1:
             self._last = now
             tail = "".join(self._text)[-_TAIL:].replace("\n", "⏎")

@@ -47,10 +47,16 @@ def translate_region(
     fence: str = "amd",
     whole_file: bool = False,
 ) -> ModelTranslation:
-    """``whole_file``: the region is the file, so the post-pass may add the HIP runtime include;
-    for a part of a file it only renames (an include in the middle of a file would be wrong)."""
+    """``template``/``fence``: the prompt and answer fence; by default the manifest's for a known
+    CASS model, else the CASS source prompt and ```amd. ``whole_file``: the region is the file, so
+    the post-pass may add the HIP runtime include; for a part of a file it only renames (an
+    include in the middle of a file would be wrong)."""
+    from cass_lsp.infer.manifest import find
     from cass_lsp.infer.prompts import extract_answer, source_prompt
 
+    spec = find(backend.label)  # a known CASS model: its own prompt and answer fence
+    if spec is not None and template is None:
+        template, fence = spec.prompt, spec.answer_fence
     generation = backend.generate(source_prompt(code, template), params, on_text, token)
     answer = extract_answer(generation.text, fence)
     if answer is None or not answer.code.strip():

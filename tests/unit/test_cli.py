@@ -41,14 +41,14 @@ def test_doctor_names_a_bad_model_file(tmp_path: object) -> None:
     bogus = Path(str(tmp_path)) / "not-a-model.gguf"
     bogus.write_bytes(b"nope")
     result = run("doctor", "--model", str(bogus))
-    assert "not a readable GGUF file" in result.stdout
+    assert f"{bogus}: not a GGUF file" in result.stdout
 
 
 def test_schema_is_json_schema_of_every_setting() -> None:
     result = run("schema")
     schema = json.loads(result.stdout)
     settings = schema["$defs"]["Settings"]["properties"]
-    assert {"target", "translate", "diagnostics", "asm", "maxParseBytes", "logLevel"} <= set(settings)
+    assert {"target", "translate", "diagnostics", "asm", "model", "maxParseBytes", "logLevel"} <= set(settings)
     assert schema["$defs"]["TargetProfile"]["properties"]["arch"]["default"] == "gfx1100"
 
 

