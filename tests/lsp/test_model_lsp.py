@@ -254,3 +254,37 @@ async def test_a_bad_model_file_is_a_clear_error_and_the_rules_still_work(
         assert isinstance(rules, types.CodeAction)
         resolved = await client.code_action_resolve_async(rules)
         assert resolved.edit is not None and resolved.edit.document_changes
+
+
+async def test_a_finding_the_rules_cannot_fix_offers_the_model(tmp_path: Path, models: dict[str, Path]) -> None:
+    ptx = CUDA.replace(
+        "  if (i < n) y[i] = a * x[i] + y[i];",
+        '  unsigned lane;\n  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));\n  if (i < n) y[i] = a * x[i] + y[i] + lane;',
+    )
+    settings = {**model_settings(models["good"]), "diagnostics": {"debounceMs": 20}}
+    async with session(tmp_path, settings) as client:
+        path = tmp_path / "ptx.cu"
+        path.write_text(ptx)
+        uri = path.as_uri()
+        client.texts[uri] = ptx  # type: ignore[attr-defined]
+        open_document(client, uri, ptx)
+        found: list[types.Diagnostic] = []
+        for _ in range(250):
+            found = [d for d in client.diagnostics.get(uri, []) if d.code == "inline-ptx"]
+            if found:
+                break
+            await asyncio.sleep(0.02)
+        assert found, client.diagnostics.get(uri)
+        actions = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=found[0].range,
+                context=types.CodeActionContext(diagnostics=found),
+            )
+        )
+        fix = [a for a in actions or [] if a.title == "Translate this with the CASS model"]
+        assert len(fix) == 1, [a.title for a in actions or []]
+        result = await execute(client, fix[0])
+        assert result["applied"] is True and result["compiles"] is True, result
+        text = client.texts[uri]  # type: ignore[attr-defined]
+        assert "asm volatile" not in text and HIP_KERNEL in text  # the whole kernel went to the model
