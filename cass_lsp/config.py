@@ -47,6 +47,8 @@ class ModelSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, 
     """A model added with `cass-lsp models add`, a manifest name, or a path to a GGUF file; none: no
     model actions are offered."""
     backend: Literal["llama", "openai"] = "llama"
+    assembly_name: str | None = None
+    """An assembly model (cass-smA100-…, cass-sm4090-…) for predicted RDNA3 next to the listings."""
     n_threads: int = 0
     """0: all cores but one (at least one)."""
     n_ctx: int = 8192

@@ -11,34 +11,36 @@ from cass_lsp.infer.backend import Backend, ModelError
 
 
 class Backends:
-    """One backend per model identity: a changed setting that affects loading (the model, threads,
-    context, GPU layers, endpoint) gives a new one and closes the old; generation settings (max
-    tokens, temperature, timeout) do not."""
+    """One backend per model identity, the two most recently used kept (a source model and an
+    assembly model): a changed setting that affects loading (the model, threads, context, GPU
+    layers, endpoint) gives a new one and closes the oldest; generation settings (max tokens,
+    temperature, timeout) do not."""
+
+    KEPT = 2
 
     def __init__(self) -> None:
-        self._current: tuple[ModelSettings, Backend] | None = None
+        self._kept: dict[ModelSettings, Backend] = {}
         self._lock = threading.Lock()
 
     def get(self, settings: ModelSettings) -> Backend:
         identity = _identity(settings)
         with self._lock:
-            if self._current is not None and self._current[0] == identity:
-                return self._current[1]
-            backend = open_backend(settings)
-            if self._current is not None:
-                self._current[1].close()
-            self._current = (identity, backend)
+            backend = self._kept.pop(identity, None) or open_backend(settings)
+            self._kept[identity] = backend  # most recently used last
+            while len(self._kept) > self.KEPT:
+                oldest = next(iter(self._kept))
+                self._kept.pop(oldest).close()
             return backend
 
     def close(self) -> None:
         with self._lock:
-            if self._current is not None:
-                self._current[1].close()
-                self._current = None
+            for backend in self._kept.values():
+                backend.close()
+            self._kept.clear()
 
 
 def _identity(settings: ModelSettings) -> ModelSettings:
-    return msgspec.structs.replace(settings, temperature=0.0, max_tokens=0, timeout_seconds=0.0)
+    return msgspec.structs.replace(settings, temperature=0.0, max_tokens=0, timeout_seconds=0.0, assembly_name=None)
 
 
 def open_backend(settings: ModelSettings) -> Backend:

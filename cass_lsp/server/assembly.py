@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -51,6 +51,12 @@ class AssemblyParams(msgspec.Struct, rename="camel"):
     kernel: str | None = None
     line: int | None = None
     """0-based, as LSP positions are."""
+    predict: bool = False
+    """Also ask the assembly model (cass.model.assemblyName) for the kernel's predicted RDNA3."""
+
+
+AssemblyExtra = Callable[[CassServer, CudaDocument, AssemblyParams, Mapping[str, Any]], Awaitable[dict[str, Any]]]
+"""More fields for a `cass/assembly` reply, from other features (the assembly model's prediction)."""
 
 
 class OpcodeParams(msgspec.Struct, rename="camel"):
@@ -96,6 +102,7 @@ class AssemblyService:
         self._server = server
         self._done: dict[str, dict[str, Done]] = {}
         self._reported_missing: set[tuple[str, str]] = set()
+        self.extras: list[AssemblyExtra] = []
 
     # ------------------------------------------------------------------ hooks
     def document_opened(self, doc: CudaDocument) -> None:
@@ -180,12 +187,19 @@ class AssemblyService:
             futures = self.ensure(doc, targets)
             if wait_seconds != 0:
                 await asyncio.wait([asyncio.shield(f) for f in futures.values()], timeout=wait_seconds)
-            superseded = any(f.done() and not f.cancelled() and isinstance(f.exception(), Cancelled) for f in futures.values())
+            superseded = any(
+                f.done() and not f.cancelled() and isinstance(f.exception(), Cancelled) for f in futures.values()
+            )
             if not superseded or wait_seconds is not None:
                 break
-        return {t: f.result() if f.done() and not f.cancelled() and f.exception() is None else COMPILING for t, f in futures.items()}
+        return {
+            t: f.result() if f.done() and not f.cancelled() and f.exception() is None else COMPILING
+            for t, f in futures.items()
+        }
 
-    def ready_or_previous(self, doc: CudaDocument, targets: Sequence[str], line: int | None) -> tuple[dict[str, Any], int | None, bool]:
+    def ready_or_previous(
+        self, doc: CudaDocument, targets: Sequence[str], line: int | None
+    ) -> tuple[dict[str, Any], int | None, bool]:
         """What the hover can show now, without waiting: the current listings where ready, else the
         previous version's when ``line`` (0-based) was not touched since (its line then).
         Returns (results per target, the line to look up, whether any result is from before)."""
@@ -311,13 +325,19 @@ def register(server: CassServer, hover_providers: HoverProviders) -> AssemblySer
         targets = params.targets or list(ls.resolved.asm_targets)
         results = await service.results(doc, targets, None)
         line = None if params.line is None else params.line + 1
-        return {
+        reply = {
             "uri": params.uri,
             "version": doc.version,
-            "results": [msgspec.to_builtins(r) if not isinstance(r, str) else {"kind": "pending", "target": t, "message": r} for t, r in results.items()],
+            "results": [
+                msgspec.to_builtins(r) if not isinstance(r, str) else {"kind": "pending", "target": t, "message": r}
+                for t, r in results.items()
+            ],
             "text": _assembly_text(results, doc, params.kernel, line),
             "opcodes": {target: _opcode_legend(result) for target, result in results.items()},
         }
+        for extra in service.extras:
+            reply.update(await extra(ls, doc, params, results))
+        return reply
 
     @server.feature(ASSEMBLY_REQUEST)
     async def assembly_request(ls: CassServer, params: Any) -> dict[str, Any]:

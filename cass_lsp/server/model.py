@@ -12,11 +12,12 @@ lines plus the quick fix "Use rule translation instead".
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -31,7 +32,7 @@ from cass_lsp.jobs.progress import Progress
 from cass_lsp.server import translations
 from cass_lsp.server.actions import ActionProviders, enclosing_function, is_reverse
 from cass_lsp.server.app import CassServer
-from cass_lsp.server.assembly import AssemblyService
+from cass_lsp.server.assembly import AssemblyParams, AssemblyService
 from cass_lsp.server.convert import byte_range, json_value, range_offsets
 from cass_lsp.server.edits import supports_document_changes
 from cass_lsp.translate import codes
@@ -78,10 +79,10 @@ def configured(ls: CassServer) -> bool:
 class ModelService:
     def __init__(self, server: CassServer, assembly: AssemblyService) -> None:
         self._server = server
-        self._assembly = assembly
-        self._backends = Backends()
+        self.assembly = assembly
+        self.backends = Backends()
         self.edits: dict[str, ModelEdit] = {}
-        server.on_shutdown.append(self._backends.close)
+        server.on_shutdown.append(self.backends.close)
         server.on_document_closed.append(self._forget)
 
     def _forget(self, uri: str) -> None:
@@ -242,7 +243,7 @@ class ModelService:
             max_tokens=settings.max_tokens, temperature=settings.temperature, timeout_s=settings.timeout_seconds
         )
         engine = resolved.engine(reverse=False)
-        backends = self._backends
+        backends = self.backends
 
         def work(token: CancelToken, progress: Progress) -> Any:
             backend = backends.get(settings)
@@ -288,7 +289,7 @@ class ModelService:
             return None
         self.edits[doc.uri] = ModelEdit(doc.uri, doc.version, request.start, code, rules_code)
         target = next((t for t in ls.resolved.asm_targets if t.startswith("gfx")), ls.resolved.arch)
-        results = await self._assembly.results(doc, [target], None)
+        results = await self.assembly.results(doc, [target], None)
         from cass_lsp.asm.listing import CompileFailure, Listing
 
         result = results.get(target)
@@ -300,6 +301,55 @@ class ModelService:
             )
             return False
         return True if isinstance(result, Listing) else None
+
+
+async def predicted_assembly(
+    service: ModelService, ls: CassServer, doc: CudaDocument, params: AssemblyParams, results: Mapping[str, Any]
+) -> dict[str, Any]:
+    """`cass/assembly` with `predict`: the assembly model's RDNA3 for the kernel, labelled
+    "predicted", with its agreement with the compiled listing when the AMD toolchain made one."""
+    if not params.predict:
+        return {}
+    settings = ls.resolved.model
+    if settings.assembly_name is None:
+        return {"prediction": None, "predictionNote": "no assembly model: set cass.model.assemblyName"}
+    if params.kernel is None:
+        return {"prediction": None, "predictionNote": "a prediction is per kernel: pass `kernel`"}
+    from cass_lsp.asm.listing import Listing
+    from cass_lsp.asm.predict import predict
+    from cass_lsp.infer.manifest import find
+
+    spec = find(settings.assembly_name)
+    source_target = spec.sass_arch if spec is not None and spec.sass_arch else "sm_80"
+    sass = (await service.assembly.results(doc, [source_target], None))[source_target]
+    if not isinstance(sass, Listing):
+        return {"prediction": None, "predictionNote": f"no {source_target} listing to predict from: {sass}"}
+    compiled = next((r for t, r in results.items() if t.startswith("gfx") and isinstance(r, Listing)), None)
+    model = msgspec.structs.replace(settings, name=settings.assembly_name)
+    generation = GenerationParams(settings.max_tokens, settings.temperature, settings.timeout_seconds)
+    template, fence = (spec.prompt, spec.answer_fence) if spec is not None else (None, "hipasm")
+    backends, kernel = service.backends, params.kernel
+
+    def work(token: CancelToken, progress: Progress) -> Any:
+        streamed = _Streamed(progress)
+        return predict(
+            backends.get(model), sass, kernel, compiled, generation, streamed.add, token, template=template, fence=fence
+        )
+
+    key = hashlib.sha256(
+        json.dumps(
+            [msgspec.to_builtins(model), kernel, sass.functions and msgspec.to_builtins(sass.functions)]
+        ).encode()
+    ).hexdigest()
+    try:
+        found = await ls.jobs.run(
+            kinds.GENERATE, (doc.uri, "predict"), key, work, title=f"CASS model: predicting {kernel}"
+        )
+    except (ModelError, Cancelled) as error:
+        return {"prediction": None, "predictionNote": str(error) or "cancelled"}
+    if isinstance(found, str):
+        return {"prediction": None, "predictionNote": found}
+    return {"prediction": msgspec.to_builtins(found)}
 
 
 class _Streamed:
@@ -333,6 +383,7 @@ def _supports_annotations(ls: CassServer) -> bool:
 def register(server: CassServer, providers: ActionProviders, assembly: AssemblyService) -> ModelService:
     service = ModelService(server, assembly)
     providers.append(service.actions)
+    assembly.extras.append(functools.partial(predicted_assembly, service))
 
     @server.command(COMMAND)
     async def translate_with_model(ls: CassServer, *args: Any) -> dict[str, Any]:

@@ -80,8 +80,10 @@ def model_settings(path: Path, **extra: Any) -> dict[str, Any]:
 
 
 @asynccontextmanager
-async def session(tmp_path: Path, settings: dict[str, Any]) -> AsyncIterator[LanguageClient]:
-    env = {**os.environ, "CASS_LSP_CONFIG_DIR": str(tmp_path / "config"), "OMP_WAIT_POLICY": "PASSIVE"}
+async def session(
+    tmp_path: Path, settings: dict[str, Any], extra_env: dict[str, str] | None = None
+) -> AsyncIterator[LanguageClient]:
+    env = {**os.environ, "CASS_LSP_CONFIG_DIR": str(tmp_path / "config"), "OMP_WAIT_POLICY": "PASSIVE", **(extra_env or {})}
     client = await ClientServerConfig(server_command=SERVER, server_env=env).start(devtools=None)
     client.applied = []  # type: ignore[attr-defined]
     client.texts = {}  # type: ignore[attr-defined]
@@ -288,3 +290,58 @@ async def test_a_finding_the_rules_cannot_fix_offers_the_model(tmp_path: Path, m
         assert result["applied"] is True and result["compiles"] is True, result
         text = client.texts[uri]  # type: ignore[attr-defined]
         assert "asm volatile" not in text and HIP_KERNEL in text  # the whole kernel went to the model
+
+
+PREDICTED = """```hipasm
+saxpy:
+  s_load_dwordx4 s[0:3], s[4:5], 0x8
+  v_lshl_add_u32 v0, s2, 8, v0
+  s_waitcnt lgkmcnt(0)
+  v_cmp_gt_i32_e32 vcc_lo, s0, v0
+  s_and_saveexec_b32 s0, vcc_lo
+  global_load_b32 v1, v0, s[2:3]
+  v_fmac_f32_e32 v2, s1, v1
+  global_store_b32 v0, v2, s[2:3]
+  s_endpgm
+```"""
+
+
+async def test_assembly_prediction_next_to_the_compiled_listing(tmp_path: Path) -> None:
+    model = tmp_path / "cass-tiny-asm.gguf"
+    write_tiny_model(model, PREDICTED)
+    settings = model_settings(tmp_path / "unused.gguf", assemblyName=str(model))
+    async with session(tmp_path, settings) as client:
+        uri = open_cuda(client, tmp_path)
+        reply = json_value(
+            await client.protocol.send_request_async(
+                "cass/assembly", {"uri": uri, "kernel": "saxpy", "predict": True, "targets": ["gfx1100"]}
+            )
+        )
+        prediction = reply["prediction"]
+        assert prediction is not None, reply.get("predictionNote")
+        assert prediction["label"] == "predicted" and prediction["sourceTarget"] == "sm_80"
+        assert prediction["text"].startswith("saxpy:") and "global_load_b32" in prediction["text"]
+        assert prediction["verifiedAgainst"] == "gfx1100" and 0.0 < prediction["agreement"] <= 1.0
+        # without a prediction asked for, none is made
+        plain = json_value(await client.protocol.send_request_async("cass/assembly", {"uri": uri}))
+        assert "prediction" not in plain
+
+
+async def test_without_the_amd_toolchain_the_prediction_is_marked_unverified(tmp_path: Path) -> None:
+    from tests.lsp.test_assembly import _path_without_clang
+
+    model = tmp_path / "cass-tiny-asm.gguf"
+    write_tiny_model(model, PREDICTED)
+    empty_llvm = tmp_path / "no-llvm"
+    empty_llvm.mkdir()
+    env = {"PATH": _path_without_clang(tmp_path), "CASS_LSP_LLVM_DIR": str(empty_llvm)}
+    async with session(tmp_path, model_settings(tmp_path / "unused.gguf", assemblyName=str(model)), env) as client:
+        uri = open_cuda(client, tmp_path)
+        reply = json_value(
+            await client.protocol.send_request_async(
+                "cass/assembly", {"uri": uri, "kernel": "saxpy", "predict": True, "targets": ["gfx1100"]}
+            )
+        )
+        prediction = reply["prediction"]
+        assert prediction["label"] == "predicted, unverified" and prediction["agreement"] is None
+        assert any(r["kind"] == "unavailable" for r in reply["results"])
