@@ -36,6 +36,7 @@ from cass_lsp.server.assembly import AssemblyParams, AssemblyService
 from cass_lsp.server.convert import byte_range, json_value, range_offsets
 from cass_lsp.server.edits import supports_document_changes
 from cass_lsp.translate import codes
+from cass_lsp.translate.model import ModelTranslation
 
 log = logging.getLogger(__name__)
 
@@ -170,57 +171,101 @@ class ModelService:
                 "cass-lsp: the document changed since the action was offered; ask again", types.MessageType.Warning
             )
             return {"applied": False, "reason": "stale"}
-        region = doc.source[request.start : request.end].decode("utf-8", "surrogatepass")
-        resolved = ls.resolved
-        # the answer is about as long as the question: the region may fill half the context
-        budget = resolved.model.n_ctx // 2 - _PROMPT_TOKENS
-        if len(region) / _BYTES_PER_TOKEN > budget:
-            ls.show_message(
-                f"cass-lsp: this {request.scope} is about {len(region) // _BYTES_PER_TOKEN} tokens, more than the model's "
-                f"context leaves for it ({budget}): translate one kernel at a time, or raise cass.model.nCtx",
-                types.MessageType.Warning,
-            )
+        regions = self._regions(ls, doc, request)
+        if isinstance(regions, str):
+            ls.show_message(f"cass-lsp: {regions}", types.MessageType.Warning)
             return {"applied": False, "reason": "too long"}
-        try:
-            translated = await self._generate(ls, doc, region, request)
-        except Cancelled:
-            return {"applied": False, "reason": "cancelled"}
-        except ModelError as error:
-            ls.show_message(f"cass-lsp: {error}", types.MessageType.Error)
-            return {"applied": False, "reason": str(error)}
-        from cass_lsp.translate.model import NoAnswer
-
-        if isinstance(translated, NoAnswer):
-            ls.show_message(f"cass-lsp: {translated}", types.MessageType.Warning)
-            return {"applied": False, "reason": "no answer"}
-        if not translated.complete:
-            ls.show_message(
-                f"cass-lsp: {translated.generation.model} stopped before its answer ended "
-                f"({translated.generation.finish_reason} after {translated.generation.tokens} tokens): nothing applied"
-                + ("; raise cass.model.maxTokens" if translated.generation.finish_reason == "length" else ""),
-                types.MessageType.Warning,
-            )
-            return {"applied": False, "reason": translated.generation.finish_reason}
-        rules_code = await self._rules_region(ls, doc, request)
+        done: list[tuple[int, int, ModelTranslation]] = []
+        for number, (start, end) in enumerate(regions, 1):
+            part = f" ({number}/{len(regions)})" if len(regions) > 1 else ""
+            translated = await self._translate(ls, doc, request, start, end, part)
+            if isinstance(translated, dict):
+                return translated
+            done.append((start, end, translated))
+        rules_code = await self._rules_region(ls, doc, request) if len(regions) == 1 else None
+        rule_edits = await self._rules_between(ls, doc, regions) if len(regions) > 1 else []
         if ls.document(request.uri) is not doc or doc.version != request.version:
             ls.show_message(
                 "cass-lsp: the document changed while the model was translating; nothing applied",
                 types.MessageType.Warning,
             )
             return {"applied": False, "reason": "stale"}
-        label = f"CASS model {translated.generation.model}"
-        applied = await ls.workspace_apply_edit_async(
-            types.ApplyWorkspaceEditParams(edit=self._edit(ls, doc, request, translated.code, label), label=label)
-        )
+        model = done[0][2].generation.model
+        label = f"CASS model {model}"
+        edit = self._edit(ls, doc, [(s, e, t.code) for s, e, t in done], rule_edits, label)
+        applied = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=label))
         summary: dict[str, Any] = {
             "applied": bool(applied and applied.applied),
-            "tokens": translated.generation.tokens,
-            "seconds": round(translated.generation.seconds, 3),
-            "model": translated.generation.model,
+            "tokens": sum(t.generation.tokens for _, _, t in done),
+            "seconds": round(sum(t.generation.seconds for _, _, t in done), 3),
+            "model": model,
+            "regions": len(done),
         }
         if summary["applied"]:
-            summary["compiles"] = await self._check(ls, request, rules_code, translated.code)
+            code = done[0][2].code if rules_code is not None else None
+            summary["compiles"] = await self._check(ls, request, rules_code, code)
         return summary
+
+    def _regions(self, ls: CassServer, doc: CudaDocument, request: ModelRequest) -> list[tuple[int, int]] | str:
+        """The regions to send, each fitting the model's context: the request's, or for a file too
+        long for it, its kernels and device functions one by one (the rules take the rest)."""
+        # the answer is about as long as the question: a region may fill half the context
+        budget = ls.resolved.model.n_ctx // 2 - _PROMPT_TOKENS
+
+        def tokens(start: int, end: int) -> int:
+            return (end - start) // _BYTES_PER_TOKEN
+
+        if tokens(request.start, request.end) <= budget:
+            return [(request.start, request.end)]
+        advice = f"more than the model's context leaves for it ({budget}); raise cass.model.nCtx"
+        if request.scope != "file":
+            return f"this {request.scope} is about {tokens(request.start, request.end)} tokens, {advice}"
+        spans = sorted(
+            (f.span.start, f.span.end)
+            for f in doc.constructs.functions
+            if f.space in ("global", "device", "host_device")
+        )
+        outermost = [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and o != s for o in spans)]
+        if not outermost or any(tokens(*span) > budget for span in outermost):
+            return f"the file is about {tokens(request.start, request.end)} tokens, {advice} or translate it kernel by kernel"
+        return outermost
+
+    async def _translate(
+        self, ls: CassServer, doc: CudaDocument, request: ModelRequest, start: int, end: int, part: str
+    ) -> ModelTranslation | dict[str, Any]:
+        """One region through the model, or the command's answer when the model's cannot be used."""
+        from cass_lsp.translate.model import NoAnswer
+
+        region = doc.source[start:end].decode("utf-8", "surrogatepass")
+        whole = start == 0 and end == len(doc.source)
+        try:
+            translated = await self._generate(ls, doc, region, request.scope + part, whole)
+        except Cancelled:
+            return {"applied": False, "reason": "cancelled"}
+        except ModelError as error:
+            ls.show_message(f"cass-lsp: {error}", types.MessageType.Error)
+            return {"applied": False, "reason": str(error)}
+        if isinstance(translated, NoAnswer):
+            ls.show_message(f"cass-lsp: {translated}", types.MessageType.Warning)
+            return {"applied": False, "reason": "no answer"}
+        assert isinstance(translated, ModelTranslation)
+        generation = translated.generation
+        if not translated.complete:
+            ls.show_message(
+                f"cass-lsp: {generation.model} stopped before its answer ended "
+                f"({generation.finish_reason} after {generation.tokens} tokens): nothing applied"
+                + ("; raise cass.model.maxTokens" if generation.finish_reason == "length" else ""),
+                types.MessageType.Warning,
+            )
+            return {"applied": False, "reason": generation.finish_reason}
+        return translated
+
+    @staticmethod
+    async def _rules_between(ls: CassServer, doc: CudaDocument, regions: list[tuple[int, int]]) -> list[types.TextEdit]:
+        """The rules' edits of the file outside the regions the model translated."""
+        _, result = await translations.result(ls, doc)
+        outside = [e for e in result.edits if not any(lo <= e.start_byte and e.end_byte <= hi for lo, hi in regions)]
+        return [types.TextEdit(range=byte_range(doc, e.start_byte, e.end_byte), new_text=e.new_text) for e in outside]
 
     @staticmethod
     async def _rules_region(ls: CassServer, doc: CudaDocument, request: ModelRequest) -> str:
@@ -234,7 +279,7 @@ class ModelService:
         pieces.append(doc.source[at : request.end])
         return b"".join(pieces).decode("utf-8", "surrogatepass")
 
-    async def _generate(self, ls: CassServer, doc: CudaDocument, region: str, request: ModelRequest) -> Any:
+    async def _generate(self, ls: CassServer, doc: CudaDocument, region: str, what: str, whole: bool) -> Any:
         from cass_lsp.translate.model import NoAnswer, translate_region
 
         resolved = ls.resolved
@@ -249,7 +294,6 @@ class ModelService:
             backend = backends.get(settings)
             streamed = _Streamed(progress)
             try:
-                whole = request.start == 0 and request.end == len(doc.source)
                 return translate_region(backend, region, engine, params, streamed.add, token, whole_file=whole)
             except NoAnswer as no_answer:
                 return no_answer
@@ -257,28 +301,39 @@ class ModelService:
         key = hashlib.sha256(
             json.dumps([msgspec.to_builtins(settings), region, resolved.digest(kinds.TRANSLATION_FIELDS)]).encode()
         ).hexdigest()
-        title = f"CASS model: translating {request.scope}"
+        title = f"CASS model: translating {what}"
         return await ls.jobs.run(kinds.GENERATE, (doc.uri, "generate"), key, work, title=title)
 
     def _edit(
-        self, ls: CassServer, doc: CudaDocument, request: ModelRequest, code: str, label: str
+        self,
+        ls: CassServer,
+        doc: CudaDocument,
+        regions: list[tuple[int, int, str]],
+        rule_edits: list[types.TextEdit],
+        label: str,
     ) -> types.WorkspaceEdit:
-        rng = byte_range(doc, request.start, request.end)
+        """One WorkspaceEdit: the model's code, marked as needing confirmation where the client
+        honours annotations, and the rules' edits around it."""
+        model_edits = [types.TextEdit(range=byte_range(doc, s, e), new_text=code) for s, e, code in regions]
         if not supports_document_changes(ls) or not _supports_annotations(ls):
-            return types.WorkspaceEdit(changes={doc.uri: [types.TextEdit(range=rng, new_text=code)]})
+            return types.WorkspaceEdit(changes={doc.uri: [*model_edits, *rule_edits]})
         identifier = types.OptionalVersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version)
-        edit = types.AnnotatedTextEdit(annotation_id=ANNOTATION, range=rng, new_text=code)
+        annotated: list[types.TextEdit | types.AnnotatedTextEdit] = [
+            types.AnnotatedTextEdit(annotation_id=ANNOTATION, range=e.range, new_text=e.new_text) for e in model_edits
+        ]
         annotation = types.ChangeAnnotation(
             label=label,
             needs_confirmation=True,
             description="generated by a language model: review it; it is compiled for the target after it is applied",
         )
         return types.WorkspaceEdit(
-            document_changes=[types.TextDocumentEdit(text_document=identifier, edits=[edit])],
+            document_changes=[types.TextDocumentEdit(text_document=identifier, edits=[*annotated, *rule_edits])],
             change_annotations={ANNOTATION: annotation},
         )
 
-    async def _check(self, ls: CassServer, request: ModelRequest, rules_code: str, code: str) -> bool | None:
+    async def _check(
+        self, ls: CassServer, request: ModelRequest, rules_code: str | None, code: str | None
+    ) -> bool | None:
         """Compile the edited document for the AMD target; False shows the errors and the fallback."""
         doc = ls.document(request.uri)
         for _ in range(100):  # the client's didChange for the applied edit
@@ -287,7 +342,8 @@ class ModelService:
             await asyncio.sleep(0.02)
         if doc is None or doc.version == request.version:
             return None
-        self.edits[doc.uri] = ModelEdit(doc.uri, doc.version, request.start, code, rules_code)
+        if code is not None and rules_code is not None:  # one region: "Use rule translation instead" can undo it
+            self.edits[doc.uri] = ModelEdit(doc.uri, doc.version, request.start, code, rules_code)
         target = next((t for t in ls.resolved.asm_targets if t.startswith("gfx")), ls.resolved.arch)
         results = await self.assembly.results(doc, [target], None)
         from cass_lsp.asm.listing import CompileFailure, Listing

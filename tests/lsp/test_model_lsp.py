@@ -345,3 +345,24 @@ async def test_without_the_amd_toolchain_the_prediction_is_marked_unverified(tmp
         prediction = reply["prediction"]
         assert prediction["label"] == "predicted, unverified" and prediction["agreement"] is None
         assert any(r["kind"] == "unavailable" for r in reply["results"])
+
+
+async def test_a_file_too_long_for_the_context_goes_kernel_by_kernel(tmp_path: Path, models: dict[str, Path]) -> None:
+    second = CUDA[CUDA.index("__global__") : CUDA.index("\n\nint main")].replace("saxpy", "saxpy2")
+    padding = "".join(f"// host notes {i}: the rules translate what is outside the kernels\n" for i in range(12))
+    long = CUDA.replace("\nint main", f"\n{second}\n\n{padding}int main")
+    async with session(tmp_path, model_settings(models["good"], nCtx=512)) as client:
+        path = tmp_path / "long.cu"
+        path.write_text(long)
+        uri = path.as_uri()
+        client.texts[uri] = long  # type: ignore[attr-defined]
+        open_document(client, uri, long)
+        result = await execute(client, await model_action(client, uri, "Translate file to HIP (CASS model)"))
+        assert result["applied"] is True and result["regions"] == 2, result
+        text = client.texts[uri]  # type: ignore[attr-defined]
+        assert text.count(HIP_KERNEL) == 2 and "saxpy2" not in text.split("int main")[0]  # both kernels: the model's
+        assert "hipMalloc(&x" in text and "#include <hip/hip_runtime.h>" in text  # the rest: the rules
+        (params,) = client.applied  # type: ignore[attr-defined]
+        (change,) = params.edit.document_changes
+        annotated = [e for e in change.edits if isinstance(e, types.AnnotatedTextEdit)]
+        assert len(annotated) == 2 and len(change.edits) > 2
