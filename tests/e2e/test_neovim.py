@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.e2e.headless import failed_steps, run_driver
+
 PROGRAM = """#include <cuda_runtime.h>
 __global__ void block_sum(const float* in, float* out, int n) {
   __shared__ float tile[256];
@@ -38,33 +35,10 @@ int main() {
 
 
 def test_neovim_plugin_end_to_end(tmp_path: Path) -> None:
-    nvim = shutil.which("nvim")
-    assert nvim, "Neovim is not installed: scripts/setup.sh installs Debian's neovim"
     cu_file = tmp_path / "sum.cu"
     cu_file.write_text(PROGRAM)
-    result_file = tmp_path / "result.json"
-    env = {
-        **os.environ,
-        "CASS_PLUGIN": str(REPO / "editor_clients" / "nvim"),
-        "CASS_PYTHON": sys.executable,
-        "CU_FILE": str(cu_file),
-        "RESULT": str(result_file),
-        "HOME": str(tmp_path),  # no user config, shada or swap files from the machine
-    }
-    driver = Path(__file__).with_name("driver.lua")
-    proc = subprocess.run(
-        [nvim, "--headless", "-n", "-i", "NONE", "-u", str(driver)],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert result_file.exists(), f"nvim wrote no result (rc={proc.returncode}): {proc.stderr[-2000:]}"
-    result = json.loads(result_file.read_text())
-    failed = [s for s in result["steps"] if not s["ok"]]
-    assert not failed, json.dumps(failed, indent=2)[:4000]
+    result, returncode = run_driver("driver.lua", tmp_path, {"CU_FILE": str(cu_file)}, timeout=600)
+    assert not failed_steps(result), json.dumps(failed_steps(result), indent=2)[:4000]
     names = [s["name"] for s in result["steps"]]
     assert names == [
         "filetype",
@@ -75,4 +49,4 @@ def test_neovim_plugin_end_to_end(tmp_path: Path) -> None:
         "translate_file_action",
         "file_translated",
     ]
-    assert proc.returncode == 0
+    assert returncode == 0

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.e2e.headless import run_driver
+
 MARKERS = ("compile_commands.json", ".git")  # the plugin's default root_markers, in its order
 
 
@@ -71,33 +69,13 @@ def _layout(base: Path) -> dict[Path, Path]:
 
 
 def test_root_dir_is_the_folder_holding_the_marker(tmp_path: Path) -> None:
-    nvim = shutil.which("nvim")
-    assert nvim, "Neovim is not installed: scripts/setup.sh installs Debian's neovim"
     base = tmp_path.resolve()
     stray = [p / m for p in base.parents for m in MARKERS if (p / m).exists()]
     if stray:
         pytest.skip(f"a root marker above the temporary folder would take part: {stray}")
     cases = _layout(base / "projects")
-    result_file = base / "result.json"
-    env = {
-        **os.environ,
-        "CASS_PLUGIN": str(REPO / "editor_clients" / "nvim"),
-        "CASES": json.dumps([str(f) for f in cases]),
-        "RESULT": str(result_file),
-        "HOME": str(base),  # no user config, shada or swap files from the machine
-    }
-    proc = subprocess.run(  # on a timeout, run() kills nvim before raising
-        [nvim, "--headless", "-n", "-i", "NONE", "-u", str(Path(__file__).with_name("root_dir.lua"))],
-        env=env,
-        cwd=base,  # findfile()/finddir() answer relative to the current folder where they can
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=20,
-        check=False,
-    )
-    assert result_file.exists(), f"nvim wrote no result (rc={proc.returncode}): {proc.stderr[-2000:]}"
-    result = json.loads(result_file.read_text())
+    # the folder is also the current one: findfile()/finddir() answer relative to it where they can
+    result, returncode = run_driver("root_dir.lua", base, {"CASES": json.dumps([str(f) for f in cases])}, timeout=20)
     assert result["ok"], result.get("error")
     wrong = {
         f"{how}: {f.relative_to(base)}": {"got": got, "want": str(root)}
@@ -106,4 +84,4 @@ def test_root_dir_is_the_folder_holding_the_marker(tmp_path: Path) -> None:
         if (got := result[how].get(str(f))) != str(root)
     }
     assert not wrong, json.dumps(wrong, indent=1)
-    assert proc.returncode == 0
+    assert returncode == 0

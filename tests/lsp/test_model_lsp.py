@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -114,6 +114,19 @@ async def session(
         await client.shutdown_session()
 
 
+async def diagnostics_where(
+    client: LanguageClient, uri: str, wanted: Callable[[types.Diagnostic], bool]
+) -> list[types.Diagnostic]:
+    """The document's published diagnostics that ``wanted`` accepts, once there are some (10 s)."""
+    found: list[types.Diagnostic] = []
+    for _ in range(200):
+        found = [d for d in client.diagnostics.get(uri, []) if wanted(d)]
+        if found:
+            break
+        await asyncio.sleep(0.05)
+    return found
+
+
 def open_cuda(client: LanguageClient, tmp_path: Path, name: str = "saxpy.cu") -> str:
     path = tmp_path / name
     path.write_text(CUDA)
@@ -179,12 +192,7 @@ async def test_a_model_translation_that_does_not_compile_offers_the_rules_instea
         uri = open_cuda(client, tmp_path)
         result = await execute(client, await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)"))
         assert result["applied"] is True and result["compiles"] is False, result
-        errors: list[types.Diagnostic] = []
-        for _ in range(200):
-            errors = [d for d in client.diagnostics.get(uri, []) if d.source == "cass-asm"]
-            if errors:
-                break
-            await asyncio.sleep(0.05)
+        errors = await diagnostics_where(client, uri, lambda d: d.source == "cass-asm")
         text = client.texts[uri]  # type: ignore[attr-defined]
         bad_line = text.splitlines().index("  if (i < n) y[i] = a * x[i] + y_undeclared[i];")
         assert any(d.range.start.line == bad_line and "y_undeclared" in d.message for d in errors), errors
@@ -270,12 +278,7 @@ async def test_a_finding_the_rules_cannot_fix_offers_the_model(tmp_path: Path, m
         uri = path.as_uri()
         client.texts[uri] = ptx  # type: ignore[attr-defined]
         open_document(client, uri, ptx)
-        found: list[types.Diagnostic] = []
-        for _ in range(250):
-            found = [d for d in client.diagnostics.get(uri, []) if d.code == "inline-ptx"]
-            if found:
-                break
-            await asyncio.sleep(0.02)
+        found = await diagnostics_where(client, uri, lambda d: d.code == "inline-ptx")
         assert found, client.diagnostics.get(uri)
         actions = await client.text_document_code_action_async(
             types.CodeActionParams(
