@@ -41,6 +41,9 @@ from cass_lsp.translate.model import ModelTranslation
 log = logging.getLogger(__name__)
 
 COMMAND = "cass.translateWithModel"
+REQUEST = "cass/translateWithModel"
+"""The same as the command, as a request of its own: a client's $/cancelRequest for it stops the
+generation (pygls answers a cancelled workspace/executeCommand but lets the command run on)."""
 ANNOTATION = "cass-model"
 # Findings the rules report but cannot fix: the model is the way forward for them.
 MODEL_FIXABLE = frozenset(
@@ -302,7 +305,13 @@ class ModelService:
             json.dumps([msgspec.to_builtins(settings), region, resolved.digest(kinds.TRANSLATION_FIELDS)]).encode()
         ).hexdigest()
         title = f"CASS model: translating {what}"
-        return await ls.jobs.run(kinds.GENERATE, (doc.uri, "generate"), key, work, title=title)
+        slot = (doc.uri, "generate")
+        try:
+            return await ls.jobs.run(kinds.GENERATE, slot, key, work, title=title)
+        except asyncio.CancelledError:
+            # the client cancelled the request ($/cancelRequest): stop the generation with it
+            ls.jobs.cancel_slot(kinds.GENERATE, slot)
+            raise
 
     def _edit(
         self,
@@ -444,5 +453,9 @@ def register(server: CassServer, providers: ActionProviders, assembly: AssemblyS
     @server.command(COMMAND)
     async def translate_with_model(ls: CassServer, *args: Any) -> dict[str, Any]:
         return await service.run(ls, msgspec.convert(json_value(args[0]), ModelRequest))
+
+    @server.feature(REQUEST)
+    async def translate_request(ls: CassServer, params: Any) -> dict[str, Any]:
+        return await service.run(ls, msgspec.convert(json_value(params), ModelRequest))
 
     return service

@@ -212,7 +212,7 @@ async def test_a_model_translation_that_does_not_compile_offers_the_rules_instea
 async def test_cancel_mid_stream_applies_nothing_and_the_model_stays_usable(
     tmp_path: Path, models: dict[str, Path]
 ) -> None:
-    async with session(tmp_path, model_settings(models["endless"], maxTokens=100000)) as client:
+    async with session(tmp_path, model_settings(models["endless"], maxTokens=100000, nCtx=32768)) as client:
         uri = open_cuda(client, tmp_path)
         action = await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)")
         running = asyncio.ensure_future(execute(client, action))
@@ -369,3 +369,25 @@ async def test_a_file_too_long_for_the_context_goes_kernel_by_kernel(tmp_path: P
         (change,) = params.edit.document_changes
         annotated = [e for e in change.edits if isinstance(e, types.AnnotatedTextEdit)]
         assert len(annotated) == 2 and len(change.edits) > 2
+
+
+async def test_cancel_request_stops_the_generation(tmp_path: Path, models: dict[str, Path]) -> None:
+    async with session(tmp_path, model_settings(models["endless"], maxTokens=100000, nCtx=32768)) as client:
+        uri = open_cuda(client, tmp_path)
+        start = CUDA.index("__global__")
+        params = {"uri": uri, "version": 1, "start": start, "end": CUDA.index("\n\nint main"), "scope": "kernel"}
+        reply = client.protocol.send_request("cass/translateWithModel", params, msg_id="model-1")
+        for _ in range(600):
+            if any(isinstance(r, types.WorkDoneProgressReport) for rs in client.progress_reports.values() for r in rs):
+                break
+            await asyncio.sleep(0.05)
+        (token,) = client.progress_reports
+        client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="model-1"))
+        with pytest.raises(Exception, match=r"[Cc]ancel"):
+            await asyncio.wait_for(asyncio.wrap_future(reply), 10)
+        for _ in range(20):  # the generation stops too, within a second (it would stream for tens)
+            if isinstance(client.progress_reports[token][-1], types.WorkDoneProgressEnd):
+                break
+            await asyncio.sleep(0.05)
+        assert isinstance(client.progress_reports[token][-1], types.WorkDoneProgressEnd)
+        assert client.applied == []  # type: ignore[attr-defined]
