@@ -45,6 +45,11 @@ REGISTER = "register"
 ASM = "gnu_asm_expression"
 LAUNCH_BOUNDS = "launch_bounds"
 FUNCTION_DEFINITION = "function_definition"
+MACRO_DEFINITION = "preproc_def"
+FUNCTION_MACRO_DEFINITION = "preproc_function_def"
+TYPE_DEFINITION = "type_definition"
+ALIAS = "alias_declaration"
+DECLARATION = "declaration"
 TRANSLATION_UNIT = "translation_unit"
 BINARY = "binary_expression"
 NUMBER = "number_literal"
@@ -82,13 +87,13 @@ DECLARING_FIELDS: dict[str, tuple[str, ...]] = {
     "array_declarator": (Field.DECLARATOR,),
     "parameter_declaration": (Field.DECLARATOR,),
     "optional_parameter_declaration": (Field.DECLARATOR,),
-    "declaration": (Field.DECLARATOR,),
+    DECLARATION: (Field.DECLARATOR,),
     "field_declaration": (Field.DECLARATOR,),
-    "type_definition": (Field.DECLARATOR,),
+    TYPE_DEFINITION: (Field.DECLARATOR,),
     "enumerator": (Field.NAME,),
-    "preproc_def": (Field.NAME,),
-    "preproc_function_def": (Field.NAME,),
-    "alias_declaration": (Field.NAME,),
+    MACRO_DEFINITION: (Field.NAME,),
+    FUNCTION_MACRO_DEFINITION: (Field.NAME,),
+    ALIAS: (Field.NAME,),
     NAMESPACE: (Field.NAME,),
 }
 # Tag definitions declare their name only when they have a body (``struct X;`` uses it).

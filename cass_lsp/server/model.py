@@ -36,6 +36,7 @@ from cass_lsp.server.assembly import AssemblyParams, AssemblyService
 from cass_lsp.server.convert import byte_range, json_value, range_offsets
 from cass_lsp.server.edits import supports_document_changes
 from cass_lsp.translate import codes
+from cass_lsp.translate.carry import declarations_for
 from cass_lsp.translate.model import ModelTranslation
 
 log = logging.getLogger(__name__)
@@ -241,8 +242,13 @@ class ModelService:
 
         region = doc.source[start:end].decode("utf-8", "surrogatepass")
         whole = start == 0 and end == len(doc.source)
+        function = doc.function_at(start, end)
+        name = (
+            function.name if function is not None and (function.span.start, function.span.end) == (start, end) else None
+        )
+        context = declarations_for(doc.source, doc.tree, start, end) if name is not None and doc.tree else ""
         try:
-            translated = await self._generate(ls, doc, region, request.scope + part, whole)
+            translated = await self._generate(ls, doc, region, request.scope + part, whole, context, name)
         except Cancelled:
             return {"applied": False, "reason": "cancelled"}
         except ModelError as error:
@@ -282,7 +288,9 @@ class ModelService:
         pieces.append(doc.source[at : request.end])
         return b"".join(pieces).decode("utf-8", "surrogatepass")
 
-    async def _generate(self, ls: CassServer, doc: CudaDocument, region: str, what: str, whole: bool) -> Any:
+    async def _generate(
+        self, ls: CassServer, doc: CudaDocument, region: str, what: str, whole: bool, context: str, name: str | None
+    ) -> Any:
         from cass_lsp.translate.model import NoAnswer, translate_region
 
         resolved = ls.resolved
@@ -297,12 +305,22 @@ class ModelService:
             backend = backends.get(settings)
             streamed = _Streamed(progress)
             try:
-                return translate_region(backend, region, engine, params, streamed.add, token, whole_file=whole)
+                return translate_region(
+                    backend,
+                    region,
+                    engine,
+                    params,
+                    streamed.add,
+                    token,
+                    whole_file=whole,
+                    context=context,
+                    function=name,
+                )
             except NoAnswer as no_answer:
                 return no_answer
 
         key = hashlib.sha256(
-            json.dumps([msgspec.to_builtins(settings), region, resolved.digest(kinds.TRANSLATION_FIELDS)]).encode()
+            json.dumps([msgspec.to_builtins(settings), context, region, resolved.digest(kinds.TRANSLATION_FIELDS)]).encode()
         ).hexdigest()
         title = f"CASS model: translating {what}"
         slot = (doc.uri, "generate")

@@ -46,23 +46,36 @@ def translate_region(
     template: str | None = None,
     fence: str = "amd",
     whole_file: bool = False,
+    context: str = "",
+    function: str | None = None,
 ) -> ModelTranslation:
     """``template``/``fence``: the prompt and answer fence; by default the manifest's for a known
     CASS model, else the CASS source prompt and ```amd. ``whole_file``: the region is the file, so
     the post-pass may add the HIP runtime include; for a part of a file it only renames (an
-    include in the middle of a file would be wrong)."""
+    include in the middle of a file would be wrong). ``context``: declarations the region needs
+    (:mod:`.carry`), sent in front of it; ``function``: the region is this function, and only its
+    definition is taken from the answer."""
     from cass_lsp.infer.manifest import find
     from cass_lsp.infer.prompts import extract_answer, source_prompt
 
     spec = find(backend.label)  # a known CASS model: its own prompt and answer fence
     if spec is not None and template is None:
         template, fence = spec.prompt, spec.answer_fence
-    generation = backend.generate(source_prompt(code, template), params, on_text, token)
+    question = f"{context}\n{code}" if context else code
+    generation = backend.generate(source_prompt(question, template), params, on_text, token)
     answer = extract_answer(generation.text, fence)
     if answer is None or not answer.code.strip():
         said = generation.text.strip()[:200] or "nothing"
         raise NoAnswer(f"{backend.label} answered with no ```{fence} code block ({generation.finish_reason}): {said!r}")
-    data = answer.code.encode("utf-8", "surrogateescape")
+    translated = answer.code
+    if function is not None and answer.complete:
+        from cass_lsp.translate.carry import function_in
+
+        own = function_in(translated, function)
+        if own is None and context:
+            raise NoAnswer(f"{backend.label}'s answer has no definition of {function}")
+        translated = own or translated
+    data = translated.encode("utf-8", "surrogateescape")
     outcome = rules.run(data, settings)
     if not whole_file:
         kept = [e for e in outcome.edits if not (e.start == e.end and e.text.lstrip().startswith("#include"))]
