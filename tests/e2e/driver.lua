@@ -38,7 +38,10 @@ local function main()
 
   -- :CassShowAssembly with the cursor on that line
   vim.api.nvim_win_set_cursor(0, { 6, 4 })
-  local out = cass.show_assembly()
+  local out
+  cass.show_assembly({ on_open = function(buf) out = buf end })
+  step("show_assembly_returns_at_once", out == nil)  -- the editor is not blocked while it compiles
+  vim.wait(180000, function() return out ~= nil end, 50)
   local listing = out and table.concat(vim.api.nvim_buf_get_lines(out, 0, -1, false), "\n") or ""
   step("show_assembly", listing:find("s_barrier", 1, true) ~= nil and listing:find("BAR", 1, true) ~= nil,
        string.sub(listing, 1, 400))

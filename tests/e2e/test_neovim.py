@@ -45,6 +45,7 @@ def test_neovim_plugin_end_to_end(tmp_path: Path) -> None:
         "server_started",
         "inline_ptx_diagnostic",
         "assembly_hover",
+        "show_assembly_returns_at_once",
         "show_assembly",
         "translate_file_action",
         "file_translated",

@@ -53,30 +53,39 @@ function M.attach(bufnr)
   return M.client_id
 end
 
+local function open_listing(text)
+  vim.cmd("vnew")
+  local out = vim.api.nvim_get_current_buf()
+  vim.bo[out].buftype = "nofile"
+  vim.bo[out].bufhidden = "wipe"
+  vim.api.nvim_buf_set_lines(out, 0, -1, false, vim.split(text, "\n", { plain = true }))
+  vim.bo[out].filetype = "asm"
+  vim.bo[out].modifiable = false
+  return out
+end
+
 -- Open the listings of the current file (at the cursor line) in a split, SASS and AMDGPU side by side.
+-- Asynchronous: the editor stays usable while the compilers run; the split opens when they are done
+-- (opts.on_open(bufnr) is called with the listing's buffer then).
 function M.show_assembly(opts)
   opts = opts or {}
   local c = client()
   if not c then
     vim.notify("cass-lsp is not running for this buffer", vim.log.levels.WARN)
-    return nil
+    return
   end
   local bufnr = vim.api.nvim_get_current_buf()
   local params = { uri = vim.uri_from_bufnr(bufnr) }
   if opts.line ~= false then params.line = vim.api.nvim_win_get_cursor(0)[1] - 1 end
-  local reply = c.request_sync("cass/assembly", params, opts.timeout_ms or 120000, bufnr)
-  if not reply or reply.err or not reply.result then
-    vim.notify("cass-lsp: no assembly: " .. vim.inspect(reply and reply.err), vim.log.levels.ERROR)
-    return nil
-  end
-  vim.cmd("vnew")
-  local out = vim.api.nvim_get_current_buf()
-  vim.bo[out].buftype = "nofile"
-  vim.bo[out].bufhidden = "wipe"
-  vim.api.nvim_buf_set_lines(out, 0, -1, false, vim.split(reply.result.text, "\n", { plain = true }))
-  vim.bo[out].filetype = "asm"
-  vim.bo[out].modifiable = false
-  return out
+  vim.notify("cass-lsp: compiling the listings…", vim.log.levels.INFO)
+  c.request("cass/assembly", params, function(err, result)
+    if err or not result then
+      vim.notify("cass-lsp: no assembly: " .. vim.inspect(err), vim.log.levels.ERROR)
+      return
+    end
+    local out = open_listing(result.text)
+    if opts.on_open then opts.on_open(out) end
+  end, bufnr)
 end
 
 function M.setup(opts)
