@@ -95,6 +95,15 @@ class Scheduler:
                 del self._slots[(name, slot)]
                 running.token.cancel()
 
+    async def settle(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until no job runs any more, and a moment more for
+        those who awaited them to take the outcome."""
+        running = [r.future for r in self._running.values()]
+        if running:
+            await asyncio.wait(running, timeout=timeout)
+        for _ in range(3):
+            await asyncio.sleep(0)
+
     def shutdown(self) -> None:
         """Cancel everything (killing subprocesses) and stop the pools without waiting."""
         self._closed = True

@@ -91,9 +91,11 @@ class CassServer(LanguageServer):
         )
 
     def shutdown(self) -> None:
+        # jobs first: a running generation stops within a token, so the hooks that release what
+        # jobs use (the loaded model) never wait long for it
+        self.jobs.shutdown()
         for hook in self.on_shutdown:
             hook()
-        self.jobs.shutdown()
         super().shutdown()
 
     def update_settings(self, source: str, raw: Any) -> None:

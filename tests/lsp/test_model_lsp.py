@@ -391,3 +391,23 @@ async def test_cancel_request_stops_the_generation(tmp_path: Path, models: dict[
             await asyncio.sleep(0.05)
         assert isinstance(client.progress_reports[token][-1], types.WorkDoneProgressEnd)
         assert client.applied == []  # type: ignore[attr-defined]
+
+
+async def test_shutting_down_during_a_generation_is_prompt(tmp_path: Path, models: dict[str, Path]) -> None:
+    env = {**os.environ, "CASS_LSP_CONFIG_DIR": str(tmp_path / "config"), "OMP_WAIT_POLICY": "PASSIVE"}
+    client = await ClientServerConfig(server_command=SERVER, server_env=env).start(devtools=None)
+    settings = model_settings(models["endless"], maxTokens=100000, nCtx=32768)
+    await client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), initialization_options=settings)
+    )
+    client.texts = {}  # type: ignore[attr-defined]
+    uri = open_cuda(client, tmp_path)
+    running = asyncio.ensure_future(execute(client, await model_action(client, uri, "Translate file to HIP (CASS model)")))
+    for _ in range(600):
+        if any(isinstance(r, types.WorkDoneProgressReport) for rs in client.progress_reports.values() for r in rs):
+            break
+        await asyncio.sleep(0.05)
+    started = asyncio.get_running_loop().time()
+    await asyncio.wait_for(client.shutdown_session(), 15)  # shutdown, exit, and the process ends
+    assert asyncio.get_running_loop().time() - started < 5
+    assert await asyncio.wait_for(running, 5) == {"applied": False, "reason": "cancelled"}
