@@ -102,6 +102,8 @@ class AssemblyService:
         self._server = server
         self._done: dict[str, dict[str, Done]] = {}
         self._reported_missing: set[tuple[str, str]] = set()
+        # (uri, target) -> (key, future) of the compile whose outcome this service takes in
+        self._pending: dict[tuple[str, str], tuple[str, asyncio.Future[TargetResult]]] = {}
         self.extras: list[AssemblyExtra] = []
 
     # ------------------------------------------------------------------ hooks
@@ -112,6 +114,8 @@ class AssemblyService:
     def document_closed(self, uri: str) -> None:
         self._server.cancel_debounce(f"asm:{uri}")
         self._done.pop(uri, None)
+        for key in [k for k in self._pending if k[0] == uri]:
+            del self._pending[key]
         self._server.jobs.cancel_slots(lambda slot: isinstance(slot, tuple) and slot[:1] == (uri,))
         self._server.publish_diagnostics(uri, SOURCE, [], None)
 
@@ -153,8 +157,12 @@ class AssemblyService:
             return kinds.build_listing(resolved, text, path, target, cache=cache, token=token, background=True)
 
         key = kinds.listing_key(resolved, text, path, target)
+        pending = self._pending.get((doc.uri, target))
+        if pending is not None and pending[0] == key and not pending[1].done():
+            return pending[1]  # every hover asks; the outcome is taken in once
         title = f"Compiling {Path(path).name} for {target}"
         future = self._server.jobs.submit(kinds.LISTING, (doc.uri, target), key, work, title=title)
+        self._pending[(doc.uri, target)] = (key, future)
         future.add_done_callback(lambda f: self._finished(doc, target, version, resolved, text, f))
         return future
 
@@ -167,6 +175,8 @@ class AssemblyService:
         text: str,
         future: asyncio.Future[TargetResult],
     ) -> None:
+        if self._pending.get((doc.uri, target), (None, None))[1] is future:
+            del self._pending[(doc.uri, target)]
         if future.cancelled() or future.exception() is not None:
             if not isinstance(future.exception(), Cancelled | type(None)):
                 log.error("listing of %s for %s failed", doc.uri, target, exc_info=future.exception())
