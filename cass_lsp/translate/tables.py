@@ -81,6 +81,12 @@ def row(cuda_name: str) -> Row | None:
     return Row(cuda_name, f[0], t.meta["families"][int(f[1])], t.meta["sections"][int(f[2])], *f[3:])
 
 
+def names() -> list[str]:
+    """Every CUDA name of the tables: those that need an action, then those HIP spells the same."""
+    t = _tables()
+    return [*t.forward, *t.identity]
+
+
 def action_names() -> dict[str, str]:
     """CUDA names that need an action (callers only test membership)."""
     return _tables().forward

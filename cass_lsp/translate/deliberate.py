@@ -1,0 +1,26 @@
+"""API-table names the engine deliberately translates otherwise than the plain table rename.
+
+The tables say which HIP name a CUDA name has; for these names a rule knows better for some
+targets or some uses. The table coverage test (tests/unit/test_table_coverage.py) leaves them out
+of its percentage where they differ, and fails when an entry no longer differs anywhere it looks.
+Rules that act on a use rather than a name (device-side runtime calls, texture references, names a
+file declares itself) are not per-row and are tested with their rules.
+"""
+
+from __future__ import annotations
+
+from cass_lsp.translate import warp
+
+_NON_SYNC = ("HIP before 7.0 gets the non-sync form (HIP 6.x has the sync one only behind "
+             "-DHIP_ENABLE_WARP_SYNC_BUILTINS): the mask is dropped when it is the full mask, else reported")
+
+REASONS: dict[str, str] = {
+    **{name: _NON_SYNC for name in (*warp.SHUFFLES, *warp.VOTES)},
+    "__activemask": "HIP before 7.0 has no __activemask builtin by default: __ballot(1) is the same mask",
+    "__syncwarp": ("HIP before 7.0 has no __syncwarp by default: a wavefront fence around "
+                   "__builtin_amdgcn_wave_barrier() does the same"),
+    "__CUDA_ARCH__": ("only defined()/#ifdef tests become __HIP_DEVICE_COMPILE__; a numeric comparison "
+                      "(__CUDA_ARCH__ >= 700) asks about an NVIDIA architecture and is reported for a human"),
+    "cudaGraphInstantiate": ("CUDA 12's three-argument form is hipGraphInstantiateWithFlags; "
+                             "hipGraphInstantiate keeps CUDA 11's five arguments"),
+}
