@@ -51,6 +51,11 @@ class Backend(Protocol):
         """A short name for the model, shown to the user."""
         ...
 
+    @property
+    def model_name(self) -> str:
+        """The model's own name (a manifest name for a CASS model), for its prompt format."""
+        ...
+
     def generate(
         self,
         messages: list[Message],

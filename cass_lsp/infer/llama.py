@@ -61,6 +61,10 @@ class LlamaBackend:
         return self._name
 
     @property
+    def model_name(self) -> str:
+        return self._name
+
+    @property
     def loaded(self) -> bool:
         return self._llm is not None
 

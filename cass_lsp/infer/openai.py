@@ -118,6 +118,10 @@ class OpenAIBackend:
     def label(self) -> str:
         return f"{self._model} at {self._base_url}"
 
+    @property
+    def model_name(self) -> str:
+        return self._model
+
     def generate(
         self,
         messages: list[Message],

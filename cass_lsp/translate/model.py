@@ -58,7 +58,7 @@ def translate_region(
     from cass_lsp.infer.manifest import find
     from cass_lsp.infer.prompts import extract_answer, source_prompt
 
-    spec = find(backend.label)  # a known CASS model: its own prompt and answer fence
+    spec = find(backend.model_name)  # a known CASS model: its own prompt and answer fence
     if spec is not None and template is None:
         template, fence = spec.prompt, spec.answer_fence
     question = f"{context}\n{code}" if context else code

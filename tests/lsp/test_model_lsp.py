@@ -411,3 +411,26 @@ async def test_shutting_down_during_a_generation_is_prompt(tmp_path: Path, model
     await asyncio.wait_for(client.shutdown_session(), 15)  # shutdown, exit, and the process ends
     assert asyncio.get_running_loop().time() - started < 5
     assert await asyncio.wait_for(running, 5) == {"applied": False, "reason": "cancelled"}
+
+
+async def test_the_openai_backend_serves_the_same_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A team's shared server: cass.model.backend "openai" against an OpenAI-compatible endpoint
+    (a small streaming server on 127.0.0.1 written in the tests), the key from a named variable."""
+    from tests.unit.test_openai_backend import DONE, event, serving, streams
+
+    answer = ["```amd\n", *(line + "\n" for line in HIP_KERNEL.splitlines()), "```"]
+    with serving(streams(*(event(piece) for piece in answer), event(finish="stop"), DONE, delay_s=0.01)) as server:
+        settings = model_settings(tmp_path / "unused.gguf")
+        settings["model"] = {"backend": "openai", "endpoint": server.url, "name": "cass-src-7b", "apiKeyEnv": "CASS_TEST_KEY"}
+        async with session(tmp_path, settings, {"CASS_TEST_KEY": "sk-test-123"}) as client:
+            uri = open_cuda(client, tmp_path)
+            result = await execute(client, await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)"))
+            assert result["applied"] is True and result["compiles"] is True, result
+            assert "cass-src-7b" in result["model"]
+        (request,) = server.requests
+        method, path, headers, body = request
+        assert (method, path) == ("POST", "/v1/chat/completions")
+        assert headers.get("Authorization") == "Bearer sk-test-123"
+        assert body["model"] == "cass-src-7b" and body["stream"] is True
+        assert "Convert the following CUDA code to AMD GPU code" in body["messages"][-1]["content"]
+    assert client.texts[uri].count(HIP_KERNEL) == 1  # type: ignore[attr-defined]

@@ -37,6 +37,7 @@ class Scripted:
     """Answers with a fixed text and keeps the messages it was sent."""
 
     label = "scripted"
+    model_name = "scripted"
 
     def __init__(self, answer: str) -> None:
         self.answer = answer
