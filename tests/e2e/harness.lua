@@ -30,6 +30,35 @@ function M.run(main)
   })
 end
 
+-- Resumes a driver coroutine; an error in it ends the run as a failed step.
+local function resume(co)
+  local ok, err = coroutine.resume(co)
+  if not ok then
+    M.step("lua_error", false, debug.traceback(co, tostring(err)))
+    M.finish()
+  end
+end
+
+-- Like run(), with main() as a coroutine that can pause (M.sleep, M.wait_until) and so hand control
+-- back to Neovim's main loop: autocommands such as CursorMoved fire there, never inside vim.wait().
+function M.run_async(main)
+  M.run(function() resume(coroutine.create(main)) end)
+end
+
+-- Pauses a run_async driver for `ms` milliseconds of main loop.
+function M.sleep(ms)
+  local co = coroutine.running()
+  vim.defer_fn(function() resume(co) end, ms)
+  coroutine.yield()
+end
+
+-- Pauses a run_async driver until done() is true (checked every 50 ms), at most `ms`; returns done().
+function M.wait_until(ms, done)
+  local deadline = vim.loop.now() + ms
+  while not done() and vim.loop.now() < deadline do M.sleep(50) end
+  return done() and true or false
+end
+
 -- Waits until the plugin's client has initialized.
 function M.server_started(cass)
   return vim.wait(20000, function()

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,3 +45,15 @@ def run_driver(driver: str, home: Path, env: dict[str, str], timeout: float) -> 
 
 def failed_steps(result: dict[str, Any]) -> list[dict[str, Any]]:
     return [s for s in result["steps"] if not s["ok"]]
+
+
+def gone(pid: int, within: float = 10.0) -> bool:
+    """Whether process ``pid`` (a server the driver recorded) has exited, waiting up to ``within`` s."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False

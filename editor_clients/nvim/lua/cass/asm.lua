@@ -101,15 +101,16 @@ end
 local function add_listing(add, listing, source_text)
   add(string.format("== %s · %s · %s ==", listing.target, basename(listing.source), listing.toolchain or ""))
   if listing.note then add("   (" .. listing.note .. ")") end
+  local amd = listing.dialect ~= "sass"
   for _, fn in ipairs(listing.functions) do
-    add(string.format("-- %s  [%s]  %s", fn.demangled, fn.kind, resource_summary(fn.resources or {}, listing.dialect ~= "sass")))
+    add(string.format("-- %s  [%s]  %s", fn.demangled, fn.kind, resource_summary(fn.resources or {}, amd)))
     add_instructions(add, fn, listing.source, source_text)
   end
 end
 
 -- The view's lines for a cass/assembly reply, and for each line that stands for source code the
 -- 1-based source line (keys: 0-based view lines, as the highlight API counts).
-function M.build(results, source_text)
+local function build(results, source_text)
   local lines, origin = {}, {}
   local function add(text, from)
     table.insert(lines, text)
@@ -139,7 +140,7 @@ end
 
 -- Highlights the view lines of the source line under the cursor and scrolls the view's windows to
 -- the first of them. Called on CursorMoved in the source buffer, so it does no more than look up.
-function M.follow(src)
+local function follow(src)
   local view = views[src]
   if not view then return end
   vim.api.nvim_buf_clear_namespace(view.buf, ns, 0, -1)
@@ -180,7 +181,7 @@ local function new_view(src)
   vim.api.nvim_buf_set_name(buf, "cass-asm://" .. vim.api.nvim_buf_get_name(src))
   vim.keymap.set("n", "<CR>", function() jump(src) end, { buffer = buf, desc = "cass: go to the source line" })
   local group = vim.api.nvim_create_augroup("cass_asm_follow_" .. src, { clear = true })
-  vim.api.nvim_create_autocmd("CursorMoved", { group = group, buffer = src, callback = function() M.follow(src) end })
+  vim.api.nvim_create_autocmd("CursorMoved", { group = group, buffer = src, callback = function() follow(src) end })
   vim.api.nvim_create_autocmd("BufWipeout", {
     group = group,
     buffer = buf,
@@ -207,14 +208,14 @@ end
 function M.show(src, reply)
   local view = views[src] or new_view(src)
   local text = vim.api.nvim_buf_get_lines(src, 0, -1, false)
-  local lines, origin = M.build(reply.results, function(n) return ((text[n] or ""):gsub("%s+$", "")) end)
+  local lines, origin = build(reply.results, function(n) return ((text[n] or ""):gsub("%s+$", "")) end)
   vim.bo[view.buf].modifiable = true
   vim.api.nvim_buf_set_lines(view.buf, 0, -1, false, lines)
   vim.bo[view.buf].modifiable = false
   view.origin, view.rows = origin, rows_by_source_line(origin)
   if #vim.fn.win_findbuf(view.buf) == 0 then show_beside(src, view.buf) end
   local src_win = vim.fn.bufwinid(src)
-  if src_win ~= -1 then vim.api.nvim_win_call(src_win, function() M.follow(src) end) end
+  if src_win ~= -1 then vim.api.nvim_win_call(src_win, function() follow(src) end) end
   return view.buf
 end
 

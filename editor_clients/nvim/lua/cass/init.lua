@@ -1,10 +1,16 @@
 -- cass-lsp for Neovim (0.7 and newer): starts the server for CUDA and HIP buffers, hands it the
--- settings (Neovim 0.7 neither pushes them nor advertises workspace/configuration), and adds
--- :CassShowAssembly and :CassTranslate.
+-- settings, and adds :CassAsm (alias :CassShowAssembly), :CassTranslate and :CassModel.
+local asm = require("cass.asm")
+local models = require("cass.models")
+
 local M = {}
+
+local NAME = "cass-lsp"
 
 M.config = {
   cmd = { "cass-lsp", "--stdio" },
+  -- the cass-lsp command line :CassModel runs `models list --json` with; nil: taken from cmd
+  cli = nil,
   -- the `cass` settings section; `cass-lsp schema` lists every key
   settings = {},
   filetypes = { "cuda", "hip" },
@@ -31,61 +37,133 @@ function M.root_dir(file)
   return start
 end
 
-local function client()
-  return M.client_id and vim.lsp.get_client_by_id(M.client_id) or nil
+-- Every running cass-lsp client (one per project root on Neovim 0.8+, one in all on 0.7).
+local function clients()
+  local all = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+  return vim.tbl_filter(function(c) return c.name == NAME end, all)
 end
 
+-- Calls a client method: from Neovim 0.11 on they take the client as self (the dot form still
+-- works there, but is deprecated).
+local function call(c, method, ...)
+  if vim.fn.has("nvim-0.11") == 1 then return c[method](c, ...) end
+  return c[method](...)
+end
+
+-- The cass-lsp client attached to a buffer, or nil.
+local function buffer_client(bufnr)
+  for _, c in ipairs(clients()) do
+    if c.attached_buffers[bufnr] then return c end
+  end
+end
+
+local function client_config(bufnr)
+  return {
+    name = NAME,
+    cmd = M.config.cmd,
+    root_dir = M.root_dir(bufnr),
+    init_options = M.config.settings,
+    settings = { cass = M.config.settings },
+    -- Neovim 0.7 sends no settings on its own (newer releases may: the same settings twice change
+    -- nothing), and the server reads them from didChangeConfiguration as well
+    on_init = function(c)
+      call(c, "notify", "workspace/didChangeConfiguration", { settings = { cass = M.config.settings } })
+    end,
+  }
+end
+
+-- Starts (or reuses) the client for a buffer and attaches it; returns the client id. Neovim 0.8+:
+-- vim.lsp.start, one client per project root. 0.7 has no vim.lsp.start: one client, started for
+-- the first buffer, is attached to every buffer by hand. M.client_id: the client of the buffer
+-- attached last.
 function M.attach(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
-  if not client() then
-    M.client_id = vim.lsp.start_client({
-      name = "cass-lsp",
-      cmd = M.config.cmd,
-      root_dir = M.root_dir(bufnr),
-      init_options = M.config.settings,
-      settings = { cass = M.config.settings },
-      on_init = function(c)
-        c.notify("workspace/didChangeConfiguration", { settings = { cass = M.config.settings } })
-      end,
-    })
+  if vim.lsp.start then
+    M.client_id = vim.lsp.start(client_config(bufnr), { bufnr = bufnr })
+    return M.client_id
+  end
+  if not (M.client_id and vim.lsp.get_client_by_id(M.client_id)) then
+    M.client_id = vim.lsp.start_client(client_config(bufnr))
   end
   if M.client_id then vim.lsp.buf_attach_client(bufnr, M.client_id) end
   return M.client_id
 end
 
-local function open_listing(text)
-  vim.cmd("vnew")
-  local out = vim.api.nvim_get_current_buf()
-  vim.bo[out].buftype = "nofile"
-  vim.bo[out].bufhidden = "wipe"
-  vim.api.nvim_buf_set_lines(out, 0, -1, false, vim.split(text, "\n", { plain = true }))
-  vim.bo[out].filetype = "asm"
-  vim.bo[out].modifiable = false
-  return out
-end
-
--- Open the listings of the current file (at the cursor line) in a split, SASS and AMDGPU side by side.
--- Asynchronous: the editor stays usable while the compilers run; the split opens when they are done
--- (opts.on_open(bufnr) is called with the listing's buffer then).
+-- The listings of the current file in a vertical split beside it, with cursor-follow (see
+-- cass.asm); in a listing view, refreshes that view. Asynchronous: the editor stays usable while
+-- the compilers run; the view opens or updates when they are done. opts.targets: the targets to
+-- list (default: the asm.targets setting); opts.on_open(bufnr): called with the view's buffer.
 function M.show_assembly(opts)
   opts = opts or {}
-  local c = client()
+  local current = vim.api.nvim_get_current_buf()
+  local src = asm.source_of(current) or current
+  local c = buffer_client(src)
   if not c then
     vim.notify("cass-lsp is not running for this buffer", vim.log.levels.WARN)
     return
   end
-  local bufnr = vim.api.nvim_get_current_buf()
-  local params = { uri = vim.uri_from_bufnr(bufnr) }
-  if opts.line ~= false then params.line = vim.api.nvim_win_get_cursor(0)[1] - 1 end
   vim.notify("cass-lsp: compiling the listings…", vim.log.levels.INFO)
-  c.request("cass/assembly", params, function(err, result)
-    if err or not result then
+  local params = { uri = vim.uri_from_bufnr(src), targets = opts.targets }
+  call(c, "request", "cass/assembly", params, function(err, reply)
+    if err or not reply then
       vim.notify("cass-lsp: no assembly: " .. vim.inspect(err), vim.log.levels.ERROR)
       return
     end
-    local out = open_listing(result.text)
+    if not vim.api.nvim_buf_is_valid(src) then return end
+    local out = asm.show(src, reply)
     if opts.on_open then opts.on_open(out) end
-  end, bufnr)
+  end, src)
+end
+
+-- Sends the whole `cass` section to every running client, and keeps it as what they answer
+-- workspace/configuration with (client.config.settings; client.settings from Neovim 0.10 on).
+function M.push_settings()
+  local settings = { cass = M.config.settings }
+  for _, c in ipairs(clients()) do
+    c.config.settings = settings
+    if c.settings then c.settings = settings end
+    call(c, "notify", "workspace/didChangeConfiguration", { settings = settings })
+  end
+end
+
+-- :CassModel: lists the models (asynchronously), and the one picked becomes model.name (or
+-- model.assemblyName for an assembly model) in the settings of every running client.
+function M.choose_model()
+  local cli = M.config.cli or models.cli_from(M.config.cmd)
+  if not cli then
+    vim.notify("cass-lsp: cannot tell the cass-lsp command from `cmd`: set `cli` in setup()", vim.log.levels.ERROR)
+    return
+  end
+  models.list(cli, function(list)
+    models.pick(list, function(model)
+      M.config.settings.model = M.config.settings.model or {}
+      local key = models.setting_for(model)
+      M.config.settings.model[key] = model.name
+      M.push_settings()
+      vim.notify(("cass-lsp: model.%s = %s"):format(key, model.name), vim.log.levels.INFO)
+    end)
+  end)
+end
+
+function M.translate_file()
+  if vim.fn.has("nvim-0.8") == 0 then
+    -- 0.7's code_action has neither filter nor apply: the source actions, picked by the user
+    vim.lsp.buf.code_action({ only = { "source" } })
+  else
+    local filter = function(action) return action.title:match("^Translate file") ~= nil end
+    vim.lsp.buf.code_action({ filter = filter, apply = true })
+  end
+end
+
+local function create_commands()
+  local show = function(args)
+    M.show_assembly({ targets = #args.fargs > 0 and args.fargs or nil })
+  end
+  local targets = { nargs = "*", desc = "cass-lsp: listings of this file, following the cursor" }
+  vim.api.nvim_create_user_command("CassAsm", show, targets)
+  vim.api.nvim_create_user_command("CassShowAssembly", show, targets)
+  vim.api.nvim_create_user_command("CassTranslate", M.translate_file, { desc = "cass-lsp: translate the file to HIP" })
+  vim.api.nvim_create_user_command("CassModel", M.choose_model, { desc = "cass-lsp: choose the CASS model" })
 end
 
 function M.setup(opts)
@@ -101,15 +179,9 @@ function M.setup(opts)
     pattern = M.config.filetypes,
     callback = function(args) M.attach(args.buf) end,
   })
-  vim.api.nvim_create_user_command("CassShowAssembly", function() M.show_assembly() end, {})
-  vim.api.nvim_create_user_command("CassTranslate", function()
-    local filter = function(action) return action.title:match("^Translate file") ~= nil end
-    if vim.lsp.buf.range_code_action and vim.fn.has("nvim-0.8") == 0 then
-      vim.lsp.buf.code_action({ only = { "source" } })
-    else
-      vim.lsp.buf.code_action({ filter = filter, apply = true })
-    end
-  end, {})
+  asm.define_highlight()
+  vim.api.nvim_create_autocmd("ColorScheme", { group = group, callback = asm.define_highlight })
+  create_commands()
 end
 
 return M
