@@ -61,8 +61,9 @@ def agreement(predicted: str, compiled: Function) -> float:
 
 
 def kernel_function(listing: Listing, kernel: str) -> Function | None:
-    matches = [f for f in find_functions(listing, kernel) if f.kind == "kernel"] or find_functions(listing, kernel)
-    return matches[0] if matches else None
+    found = find_functions(listing, kernel)
+    preferred = [f for f in found if f.kind == "kernel"] or found
+    return preferred[0] if preferred else None
 
 
 def predict(

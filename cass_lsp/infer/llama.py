@@ -64,10 +64,6 @@ class LlamaBackend:
     def model_name(self) -> str:
         return self._name
 
-    @property
-    def loaded(self) -> bool:
-        return self._llm is not None
-
     def generate(
         self,
         messages: list[Message],

@@ -7,7 +7,7 @@ import threading
 import msgspec
 
 from cass_lsp.config import ModelSettings
-from cass_lsp.infer.backend import Backend, ModelError
+from cass_lsp.infer.backend import Backend, GenerationParams, ModelError
 
 
 class Backends:
@@ -37,6 +37,10 @@ class Backends:
             for backend in self._kept.values():
                 backend.close()
             self._kept.clear()
+
+
+def generation_params(settings: ModelSettings) -> GenerationParams:
+    return GenerationParams(settings.max_tokens, settings.temperature, settings.timeout_seconds)
 
 
 def _identity(settings: ModelSettings) -> ModelSettings:

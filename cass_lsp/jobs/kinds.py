@@ -11,22 +11,22 @@ Kinds and what their keys hold (besides the kind's name):
 - ``asm``: per target; the scheduler key is the text, path, target and listing fields (sharing and
   supersede); the work then builds the full content key (local headers' contents, compile_commands
   flags, toolchain versions: :func:`cass_lsp.asm.compile.prepare`) and looks in the result cache.
-- ``generate`` and ``verify``: reserved for the model and verification issues (concurrency only).
+- ``generate``: model generations, keyed by the model's settings and everything the prompt is made
+  of (:func:`generation_key`); ``verify``: reserved for the verification issue (concurrency only).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import functools
 from typing import TYPE_CHECKING, NamedTuple
-
-from cass_lsp.jobs.cancel import CancelToken
 
 if TYPE_CHECKING:
     import tree_sitter
 
     from cass_lsp.asm.listing import TargetResult
+    from cass_lsp.config import ModelSettings
     from cass_lsp.jobs.cache import ResultCache
+    from cass_lsp.jobs.cancel import CancelToken
     from cass_lsp.jobs.resolved import ResolvedSettings
     from cass_lsp.translate import TranslationResult
     from cass_lsp.translate.rules import Outcome, Settings
@@ -51,7 +51,7 @@ class JobKind(NamedTuple):
 TRANSLATE = JobKind("translate", concurrency=2, reads=TRANSLATION_FIELDS, memoize=True)
 # Compiles wait on subprocesses; two keep both vendors' listings moving on 2 cores.
 LISTING = JobKind("asm", concurrency=2, reads=LISTING_FIELDS)
-# One generation at a time per model; a few verification stages at once (issues 8 and 9 fill them).
+# One generation at a time (one worker for every model); a few verification stages at once (issue 9).
 GENERATE = JobKind("generate", concurrency=1, reads=())
 VERIFY = JobKind("verify", concurrency=2, reads=())
 KINDS = (TRANSLATE, LISTING, GENERATE, VERIFY)
@@ -67,12 +67,28 @@ class Untranslatable(Exception):
         self.line = line
 
 
+# hashlib and json load on first use: the `translate` verb's cold start never needs them
 def _key(*parts: object) -> str:
+    import hashlib
+    import json
+
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 
+@functools.lru_cache(maxsize=32)
 def text_digest(text: str) -> str:
+    """Cached: hover and code actions ask for the same document text's key on every request (a
+    str's own hash is kept on the object, so a repeated text is found without rehashing it)."""
+    import hashlib
+
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def generation_key(model: ModelSettings, *inputs: object) -> str:
+    """The key of a `generate` job: the model's settings and everything the prompt is made of."""
+    import msgspec
+
+    return _key(GENERATE.name, msgspec.to_builtins(model), *inputs)
 
 
 # ---------------------------------------------------------------------- translate
@@ -108,7 +124,8 @@ def translate_bytes(
     tree: tree_sitter.Tree | None = None,
     token: CancelToken | None = None,
 ) -> Outcome:
-    """The one way into the rule engine: raw edits and findings in byte offsets of ``data``."""
+    """Where the server and the CLI enter the rule engine: raw edits and findings in byte offsets of
+    ``data`` (inside the engine, the model path's post-pass calls ``rules.run`` itself)."""
     from cass_lsp.translate import rules
 
     check = token.check if token is not None else None

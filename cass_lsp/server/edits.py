@@ -41,6 +41,11 @@ def supports_create_file(ls: CassServer) -> bool:
     )
 
 
+def supports_change_annotations(ls: CassServer) -> bool:
+    caps = _workspace_edit_caps(ls)
+    return bool(caps and caps.change_annotation_support is not None)
+
+
 def text_edits(doc: CudaDocument, edits: Sequence[Edit]) -> list[types.TextEdit]:
     """LSP edits for engine edits made against `doc`'s current bytes."""
     return [types.TextEdit(range=byte_range(doc, e.start_byte, e.end_byte), new_text=e.new_text) for e in edits]

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
-import json
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -24,8 +22,8 @@ import msgspec
 from lsprotocol import types
 
 from cass_lsp.document import CudaDocument
-from cass_lsp.infer.backend import GenerationParams, ModelError
-from cass_lsp.infer.open import Backends
+from cass_lsp.infer.backend import ModelError
+from cass_lsp.infer.open import Backends, generation_params
 from cass_lsp.jobs import kinds
 from cass_lsp.jobs.cancel import Cancelled, CancelToken
 from cass_lsp.jobs.progress import Progress
@@ -34,10 +32,10 @@ from cass_lsp.server.actions import ActionProviders, enclosing_function, is_reve
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.assembly import AssemblyParams, AssemblyService
 from cass_lsp.server.convert import byte_range, json_value, range_offsets
-from cass_lsp.server.edits import supports_document_changes
+from cass_lsp.server.edits import supports_change_annotations, supports_document_changes, text_edits
 from cass_lsp.translate import codes
 from cass_lsp.translate.carry import declarations_for
-from cass_lsp.translate.model import ModelTranslation
+from cass_lsp.translate.model import ModelTranslation, NoAnswer
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +81,6 @@ def configured(ls: CassServer) -> bool:
 
 class ModelService:
     def __init__(self, server: CassServer, assembly: AssemblyService) -> None:
-        self._server = server
         self.assembly = assembly
         self.backends = Backends()
         self.edits: dict[str, ModelEdit] = {}
@@ -134,19 +131,18 @@ class ModelService:
         )
 
     def _quick_fixes(self, doc: CudaDocument, diagnostics: Sequence[types.Diagnostic]) -> list[types.CodeAction]:
-        fixes = []
-        for diagnostic in diagnostics:
-            if diagnostic.source != "cass-lsp" or diagnostic.code not in MODEL_FIXABLE:
-                continue
-            start, end = range_offsets(doc, diagnostic.range)
-            function = doc.function_at(start, end)
-            lo, hi = (function.span.start, function.span.end) if function is not None else (start, end)
-            action = self._action(
-                "Translate this with the CASS model", doc, lo, hi, "finding", types.CodeActionKind.QuickFix
-            )
-            action.diagnostics = [diagnostic]
-            fixes.append(action)
-        return fixes[:1]  # one generation covers the function: one fix is enough
+        # one generation covers the function: the first finding the rules cannot fix is enough
+        diagnostic = next((d for d in diagnostics if d.source == "cass-lsp" and d.code in MODEL_FIXABLE), None)
+        if diagnostic is None:
+            return []
+        start, end = range_offsets(doc, diagnostic.range)
+        function = doc.function_at(start, end)
+        lo, hi = (function.span.start, function.span.end) if function is not None else (start, end)
+        action = self._action(
+            "Translate this with the CASS model", doc, lo, hi, "finding", types.CodeActionKind.QuickFix
+        )
+        action.diagnostics = [diagnostic]
+        return [action]
 
     def _rule_fallbacks(self, doc: CudaDocument, diagnostics: Sequence[types.Diagnostic]) -> list[types.CodeAction]:
         """ "Use rule translation instead" on compile errors inside a model edit of this version."""
@@ -238,8 +234,6 @@ class ModelService:
         self, ls: CassServer, doc: CudaDocument, request: ModelRequest, start: int, end: int, part: str
     ) -> ModelTranslation | dict[str, Any]:
         """One region through the model, or the command's answer when the model's cannot be used."""
-        from cass_lsp.translate.model import NoAnswer
-
         region = doc.source[start:end].decode("utf-8", "surrogatepass")
         whole = start == 0 and end == len(doc.source)
         function = doc.function_at(start, end)
@@ -254,10 +248,9 @@ class ModelService:
         except ModelError as error:
             ls.show_message(f"cass-lsp: {error}", types.MessageType.Error)
             return {"applied": False, "reason": str(error)}
-        if isinstance(translated, NoAnswer):
-            ls.show_message(f"cass-lsp: {translated}", types.MessageType.Warning)
+        except NoAnswer as no_answer:
+            ls.show_message(f"cass-lsp: {no_answer}", types.MessageType.Warning)
             return {"applied": False, "reason": "no answer"}
-        assert isinstance(translated, ModelTranslation)
         generation = translated.generation
         if not translated.complete:
             ls.show_message(
@@ -274,7 +267,7 @@ class ModelService:
         """The rules' edits of the file outside the regions the model translated."""
         _, result = await translations.result(ls, doc)
         outside = [e for e in result.edits if not any(lo <= e.start_byte and e.end_byte <= hi for lo, hi in regions)]
-        return [types.TextEdit(range=byte_range(doc, e.start_byte, e.end_byte), new_text=e.new_text) for e in outside]
+        return text_edits(doc, outside)
 
     @staticmethod
     async def _rules_region(ls: CassServer, doc: CudaDocument, request: ModelRequest) -> str:
@@ -290,38 +283,30 @@ class ModelService:
 
     async def _generate(
         self, ls: CassServer, doc: CudaDocument, region: str, what: str, whole: bool, context: str, name: str | None
-    ) -> Any:
-        from cass_lsp.translate.model import NoAnswer, translate_region
+    ) -> ModelTranslation:
+        from cass_lsp.translate.model import translate_region
 
         resolved = ls.resolved
         settings = resolved.model
-        params = GenerationParams(
-            max_tokens=settings.max_tokens, temperature=settings.temperature, timeout_s=settings.timeout_seconds
-        )
+        params = generation_params(settings)
         engine = resolved.engine(reverse=False)
         backends = self.backends
 
-        def work(token: CancelToken, progress: Progress) -> Any:
-            backend = backends.get(settings)
+        def work(token: CancelToken, progress: Progress) -> ModelTranslation:
             streamed = _Streamed(progress)
-            try:
-                return translate_region(
-                    backend,
-                    region,
-                    engine,
-                    params,
-                    streamed.add,
-                    token,
-                    whole_file=whole,
-                    context=context,
-                    function=name,
-                )
-            except NoAnswer as no_answer:
-                return no_answer
+            return translate_region(
+                backends.get(settings),
+                region,
+                engine,
+                params,
+                streamed.add,
+                token,
+                whole_file=whole,
+                context=context,
+                function=name,
+            )
 
-        key = hashlib.sha256(
-            json.dumps([msgspec.to_builtins(settings), context, region, resolved.digest(kinds.TRANSLATION_FIELDS)]).encode()
-        ).hexdigest()
+        key = kinds.generation_key(settings, context, region, resolved.digest(kinds.TRANSLATION_FIELDS))
         title = f"CASS model: translating {what}"
         slot = (doc.uri, "generate")
         try:
@@ -342,7 +327,7 @@ class ModelService:
         """One WorkspaceEdit: the model's code, marked as needing confirmation where the client
         honours annotations, and the rules' edits around it."""
         model_edits = [types.TextEdit(range=byte_range(doc, s, e), new_text=code) for s, e, code in regions]
-        if not supports_document_changes(ls) or not _supports_annotations(ls):
+        if not supports_document_changes(ls) or not supports_change_annotations(ls):
             return types.WorkspaceEdit(changes={doc.uri: [*model_edits, *rule_edits]})
         identifier = types.OptionalVersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version)
         annotated: list[types.TextEdit | types.AnnotatedTextEdit] = [
@@ -409,7 +394,7 @@ async def predicted_assembly(
         return {"prediction": None, "predictionNote": f"no {source_target} listing to predict from: {sass}"}
     compiled = next((r for t, r in results.items() if t.startswith("gfx") and isinstance(r, Listing)), None)
     model = msgspec.structs.replace(settings, name=settings.assembly_name)
-    generation = GenerationParams(settings.max_tokens, settings.temperature, settings.timeout_seconds)
+    generation = generation_params(settings)
     template, fence = (spec.prompt, spec.answer_fence) if spec is not None else (None, "hipasm")
     backends, kernel = service.backends, params.kernel
 
@@ -419,11 +404,10 @@ async def predicted_assembly(
             backends.get(model), sass, kernel, compiled, generation, streamed.add, token, template=template, fence=fence
         )
 
-    key = hashlib.sha256(
-        json.dumps(
-            [msgspec.to_builtins(model), kernel, sass.functions and msgspec.to_builtins(sass.functions)]
-        ).encode()
-    ).hexdigest()
+    # the SASS it reads is the listing of this text under these settings
+    key = kinds.generation_key(
+        model, kernel, source_target, kinds.text_digest(doc.text), ls.resolved.digest(kinds.LISTING.reads)
+    )
     try:
         found = await ls.jobs.run(
             kinds.GENERATE, (doc.uri, "predict"), key, work, title=f"CASS model: predicting {kernel}"
@@ -440,12 +424,12 @@ class _Streamed:
 
     def __init__(self, progress: Progress) -> None:
         self._progress = progress
-        self._text: list[str] = []
+        self._tail = ""  # the end of the text so far: all the one-line report shows
         self._tokens = 0
         self._last = 0.0
 
     def add(self, piece: str) -> None:
-        self._text.append(piece)
+        self._tail = (self._tail + piece)[-_TAIL:]
         self._tokens += 1
         now = time.monotonic()
         if self._tokens == 1:
@@ -453,14 +437,7 @@ class _Streamed:
             log.info("generation: first token at %.6f", time.time())
         if now - self._last >= _PROGRESS_EVERY_S or self._tokens == 1:
             self._last = now
-            tail = "".join(self._text)[-_TAIL:].replace("\n", "⏎")
-            self._progress.report(f"{self._tokens} tokens: …{tail}")
-
-
-def _supports_annotations(ls: CassServer) -> bool:
-    workspace = ls.client_capabilities.workspace
-    edit = workspace.workspace_edit if workspace else None
-    return bool(edit and edit.change_annotation_support is not None)
+            self._progress.report(f"{self._tokens} tokens: …{self._tail.replace(chr(10), '⏎')}")
 
 
 def register(server: CassServer, providers: ActionProviders, assembly: AssemblyService) -> ModelService:

@@ -77,6 +77,10 @@ class _Outline:
                 _json_forms.pop(id(symbol), None)
         self.previous, self.current = self.current, {}
 
+    def forget(self) -> None:
+        for symbol in (*self.previous.values(), *self.current.values()):
+            _json_forms.pop(id(symbol), None)
+
     def _reuse(self, key: ChildKey | FunctionKey) -> types.DocumentSymbol | None:
         found = self.previous.get(key)
         if found is not None:
@@ -119,14 +123,18 @@ def _positions(doc: CudaDocument, constructs: Constructs) -> dict[int, Position]
 
 def document_symbols(doc: CudaDocument) -> list[types.DocumentSymbol]:
     """Functions with their kernel launches and __shared__ declarations as children."""
-    outline = _outlines.setdefault(doc, _Outline())
+    outline = _outlines.get(doc)
+    if outline is None:
+        outline = _outlines[doc] = _Outline()
+        # the JSON forms live in a module-level table: a closed document takes its own with it
+        weakref.finalize(doc, outline.forget)
     constructs = doc.constructs
     positions = _positions(doc, constructs)
 
     def range_key(span: Span) -> RangeKey:
         return (*positions[span.start], *positions[span.end])
 
-    functions = sorted(constructs.functions, key=lambda f: f.span.start)
+    functions = constructs.functions  # in source order already
     starts = [f.span.start for f in functions]
     children: list[list[ChildKey]] = [[] for _ in functions]
 

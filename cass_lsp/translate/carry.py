@@ -17,17 +17,22 @@ from cass_lsp import nodes
 from cass_lsp.document import CudaDocument
 
 _CARRIED = frozenset(
-    {nodes.MACRO_DEFINITION, nodes.FUNCTION_MACRO_DEFINITION, nodes.TYPE_DEFINITION, nodes.ALIAS, nodes.DECLARATION}
+    {
+        nodes.MACRO_DEFINITION,
+        nodes.FUNCTION_MACRO_DEFINITION,
+        nodes.TYPE_DEFINITION,
+        nodes.ALIAS,
+        nodes.DECLARATION,
+        *nodes.TAG_SPECIFIERS,
+    }
 )
+_NAMED = frozenset({nodes.MACRO_DEFINITION, nodes.FUNCTION_MACRO_DEFINITION, nodes.ALIAS, *nodes.TAG_SPECIFIERS})
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 
 
 def _declared(node: tree_sitter.Node) -> set[bytes]:
     """The names a top-level item declares."""
-    if node.type in nodes.TAG_SPECIFIERS:
-        name = node.child_by_field_name(nodes.Field.NAME)
-        return {name.text} if name is not None and name.text else set()
-    if node.type in (nodes.MACRO_DEFINITION, nodes.FUNCTION_MACRO_DEFINITION, nodes.ALIAS):
+    if node.type in _NAMED:
         name = node.child_by_field_name(nodes.Field.NAME)
         return {name.text} if name is not None and name.text else set()
     names: set[bytes] = set()
@@ -49,7 +54,7 @@ def declarations_for(source: bytes, tree: tree_sitter.Tree, start: int, end: int
     for node in tree.root_node.children:
         if node.end_byte > start:
             break
-        if (node.type in _CARRIED or node.type in nodes.TAG_SPECIFIERS) and _declared(node) & used:
+        if node.type in _CARRIED and _declared(node) & used:
             text = source[node.start_byte : node.end_byte].decode("utf-8", "surrogateescape").rstrip()
             # a struct's `;` is a node of its own
             carried.append(text + ";" if node.type in nodes.TAG_SPECIFIERS else text)

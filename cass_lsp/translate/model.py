@@ -2,7 +2,8 @@
 rules as a post-pass on CUDA names the model left.
 
 Pure and synchronous like the rest of the engine: the backend does the generating, the caller
-(a job of kind ``generate``) runs this off the event loop. The model sees only the region's code.
+(a job of kind ``generate``) runs this off the event loop. The model sees only the region's code
+(and, when the caller passes them, the file-level declarations it names: :mod:`.carry`).
 The answer is untrusted text: it is never executed or evaluated, only inserted where the user
 confirms it, and compiled before it is trusted.
 """

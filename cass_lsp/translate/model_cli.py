@@ -1,7 +1,8 @@
 """``cass-lsp translate --model NAME|PATH FILE``: the CASS model path without an editor.
 
-The same steps as the editor's "Translate … (CASS model)": the region (a kernel with ``--kernel``,
-else the file) goes to the model with the CASS prompt, the answer streams to stderr while it comes
+Nearly the editor's "Translate … (CASS model)" steps: the region (a kernel with ``--kernel``, else
+the file) goes to the model with the CASS prompt (without the declarations the editor carries along
+with a kernel; the whole answer is kept), the answer streams to stderr while it comes
 (on a terminal), the rules translate the CUDA names it left and, since the output is a HIP file,
 the rest of the file around a kernel; the result is compiled for the AMD target with the real
 clang before it is reported as compiling.
@@ -13,7 +14,7 @@ import argparse
 import os
 import sys
 
-from cass_lsp.infer.backend import GenerationParams, ModelError
+from cass_lsp.infer.backend import ModelError
 from cass_lsp.jobs.cancel import CancelToken
 from cass_lsp.jobs.progress import TerminalSink
 
@@ -41,7 +42,7 @@ def _region(text: str, kernel: str | None) -> tuple[int, int] | str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cass_lsp.infer.open import open_backend
+    from cass_lsp.infer.open import generation_params, open_backend
     from cass_lsp.jobs import kinds
     from cass_lsp.jobs.resolved import resolve_cli
     from cass_lsp.translate import rules
@@ -66,13 +67,14 @@ def run(args: argparse.Namespace) -> int:
     source = text.encode("utf-8", "surrogateescape")
     code = source[region[0] : region[1]].decode("utf-8", "surrogateescape")
     settings = resolved.model
-    params = GenerationParams(settings.max_tokens, settings.temperature, settings.timeout_seconds)
+    params = generation_params(settings)
     progress = TerminalSink().begin(f"CASS model {settings.name}", None)
-    streamed: list[str] = []
+    tokens, tail = 0, ""
 
     def on_text(piece: str) -> None:
-        streamed.append(piece)
-        progress.report(f"{len(streamed)} tokens: …{''.join(streamed)[-60:]!r}")
+        nonlocal tokens, tail
+        tokens, tail = tokens + 1, (tail + piece)[-60:]
+        progress.report(f"{tokens} tokens: …{tail!r}")
 
     try:
         backend = open_backend(settings)

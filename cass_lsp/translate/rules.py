@@ -115,7 +115,7 @@ class Engine:
     """State shared by the passes of one translation (the file and its macro bodies)."""
 
     def __init__(self, source: bytes, settings: Settings, parser: tree_sitter.Parser,
-                 check_cancelled: Callable[[], None] = _not_cancelled) -> None:
+                 check_cancelled: Callable[[], None]) -> None:
         self.source = source
         self.settings = settings
         self.reverse = settings.reverse
@@ -255,7 +255,7 @@ class Pass:
     def run(self) -> None:
         self._scan_words()
         self._scan_launches()
-        if not self.eng.reverse and self.target.wave_size == 64:
+        if not self.reverse and self.target.wave_size == 64:
             portability.warp_size_literals(self)
         for arg in self._macro_bodies.values():
             self.eng.check_cancelled()
@@ -295,10 +295,10 @@ class Pass:
         words = set((src if lo == 0 and hi == len(src) else src[lo:hi]).translate(_WORD_BYTES).split())
         if len(words) < _FEW_WORDS:
             # A small file (a cold CLI run): testing its words beats building the UTF-8 name set.
-            wanted = _is_candidate(self.eng.reverse)
+            wanted = _is_candidate(self.reverse)
             present = {w for w in words if wanted(w.decode("utf-8", "surrogateescape"))}
         else:
-            present = words & _candidates(self.eng.reverse)
+            present = words & _candidates(self.reverse)
         found: list[tuple[int, int, bytes]] = []
         for name in present:
             i = src.find(name, lo, hi)
@@ -368,7 +368,7 @@ class Pass:
                 or (kind == nodes.MEMBER_NAME and name not in _MEMBER_RULES) or parent_kind == nodes.MACRO_PARAMS
                 or (parent_kind == nodes.QUALIFIED and parent is not None and self._scoped(node, parent))):
             return
-        if self.eng.reverse:
+        if self.reverse:
             if not (warp.reverse(self, name, node) or self._reverse_special(name, node)):
                 self._rename_plain(name, node.start_byte, node.end_byte)
         elif name not in _FORWARD_SPECIAL or not self._forward_special(name, node):
@@ -378,11 +378,11 @@ class Pass:
         parent = node.parent
         if parent is None:
             return
-        if name == nodes.REGISTER and parent.type == nodes.STORAGE_CLASS and not self.eng.reverse:
+        if name == nodes.REGISTER and parent.type == nodes.STORAGE_CLASS and not self.reverse:
             portability.register_storage(self, parent)
         elif name in ("asm", "__asm__", "__asm") and parent.type == nodes.ASM:
             portability.inline_asm(self, parent)
-        elif name == "__launch_bounds__" and parent.type == nodes.LAUNCH_BOUNDS and not self.eng.reverse:
+        elif name == "__launch_bounds__" and parent.type == nodes.LAUNCH_BOUNDS and not self.reverse:
             portability.launch_bounds(self, parent)
 
     def _forward_special(self, name: str, node: tree_sitter.Node) -> bool:
@@ -439,14 +439,14 @@ class Pass:
         return True
 
     def _rename_unparsed(self, name: str, start: int, end: int) -> None:
-        if self.eng.reverse:
+        if self.reverse:
             self._rename_plain(name, start, end)
         else:
             self.apply_entry(name, start, end)
 
     def _rename_plain(self, name: str, start: int, end: int) -> bool:
         """Rename without findings (reverse direction, strings and comments on request)."""
-        if self.eng.reverse:
+        if self.reverse:
             cuda = tables.reverse_names().get(name)
             if cuda is None:
                 return False
@@ -520,7 +520,7 @@ class Pass:
 
     def _scan_launches(self) -> None:
         """``<<<`` launches (HIP's hipLaunchKernelGGL is a name: the word scan finds it)."""
-        if self.eng.reverse:
+        if self.reverse:
             return
         pos = self.src.find(b"<<<", self.lo, self.hi)
         while pos != -1:
@@ -562,7 +562,7 @@ class Pass:
                 directive = directive.parent
             if where != "string" or directive is None:
                 continue
-            if self.eng.reverse:
+            if self.reverse:
                 new = headers.reverse(path)
                 family = "headers"
                 reason = ""
@@ -583,7 +583,7 @@ class Pass:
             if new in seen and self.inside(directive):
                 self.edit(directive.start_byte, directive.end_byte, "", "headers")
                 continue
-            if not self.eng.reverse and not has_runtime and not headers.is_runtime_header(new):
+            if not self.reverse and not has_runtime and not headers.is_runtime_header(new):
                 # nvcc includes cuda_runtime.h before anything else, and HIP's headers rely on it.
                 self.edit(directive.start_byte, directive.start_byte,
                           f"#include <{headers.RUNTIME}>{_eol(self.src)}", "headers")

@@ -45,9 +45,14 @@ end
 
 -- Calls a client method: from Neovim 0.11 on they take the client as self (the dot form still
 -- works there, but is deprecated).
+local methods_take_self = vim.fn.has("nvim-0.11") == 1
 local function call(c, method, ...)
-  if vim.fn.has("nvim-0.11") == 1 then return c[method](c, ...) end
+  if methods_take_self then return c[method](c, ...) end
   return c[method](...)
+end
+
+local function notify_settings(c, settings)
+  call(c, "notify", "workspace/didChangeConfiguration", { settings = settings })
 end
 
 -- The cass-lsp client attached to a buffer, or nil.
@@ -67,7 +72,7 @@ local function client_config(bufnr)
     -- Neovim 0.7 sends no settings on its own (newer releases may: the same settings twice change
     -- nothing), and the server reads them from didChangeConfiguration as well
     on_init = function(c)
-      call(c, "notify", "workspace/didChangeConfiguration", { settings = { cass = M.config.settings } })
+      notify_settings(c, { cass = M.config.settings })
     end,
   }
 end
@@ -122,7 +127,7 @@ function M.push_settings()
   for _, c in ipairs(clients()) do
     c.config.settings = settings
     if c.settings then c.settings = settings end
-    call(c, "notify", "workspace/didChangeConfiguration", { settings = settings })
+    notify_settings(c, settings)
   end
 end
 
