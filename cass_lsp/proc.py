@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import selectors
 import signal
 import subprocess
 import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import IO
 
 import msgspec
 
@@ -23,6 +25,8 @@ import msgspec
 TERM_GRACE_S = 0.5
 # Poll period while waiting on a cancellable run; only paid when a cancel event is given.
 _CANCEL_POLL_S = 0.05
+# Read/write chunk for the pipes.
+_CHUNK = 1 << 16
 
 
 class ProcResult(msgspec.Struct, frozen=True, rename="camel"):
@@ -32,10 +36,12 @@ class ProcResult(msgspec.Struct, frozen=True, rename="camel"):
     duration: float
     timed_out: bool = False
     cancelled: bool = False
+    # A stream passed ``output_limit``: the group was stopped and each stream holds at most the limit.
+    truncated: bool = False
 
     @property
     def ok(self) -> bool:
-        return self.returncode == 0 and not self.timed_out and not self.cancelled
+        return self.returncode == 0 and not self.timed_out and not self.cancelled and not self.truncated
 
     def text(self) -> str:
         """stdout and stderr decoded for messages (compilers may print non-UTF-8 paths)."""
@@ -59,16 +65,19 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
-def _reap_group(pgid: int) -> None:
-    """SIGTERM the group, give it TERM_GRACE_S to exit, then SIGKILL whatever is left.
+def _reap_group(leader: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the leader's group, give it TERM_GRACE_S to exit, then SIGKILL whatever is left.
 
     Members that are not our children (grandchildren) are reaped by init, so liveness is
-    checked with signal 0 rather than waitpid.
+    checked with signal 0 rather than waitpid. The leader is ours to reap: until it is, its
+    zombie still counts as a member and the group would look alive for the whole grace period.
     """
+    pgid = leader.pid
     if not _signal_group(pgid, signal.SIGTERM):
         return
     deadline = time.monotonic() + TERM_GRACE_S
     while time.monotonic() < deadline:
+        leader.poll()
         if not _group_alive(pgid):
             return
         time.sleep(0.01)
@@ -90,6 +99,8 @@ def run(
     input: bytes | None = None,
     cancel: threading.Event | None = None,
     nice: int = 0,
+    output_limit: int | None = None,
+    pass_fds: Sequence[int] = (),
 ) -> ProcResult:
     """Run ``argv`` to completion or until ``timeout`` seconds (or ``cancel`` is set).
 
@@ -97,6 +108,9 @@ def run(
     result says so; on a normal exit any member still running in the group is killed too.
     ``nice`` lowers the program's CPU priority (its helpers inherit it): background compiles on a
     small machine must not take the cores the language server needs to answer the editor.
+    ``output_limit`` bounds what is kept of each stream: an untrusted program printing without end
+    must not grow the server's memory, so passing it stops the group and marks the result truncated.
+    ``pass_fds`` stay open in the child (a side channel such as the sandbox launcher's status pipe).
     """
     start = time.monotonic()
     args = _argv(argv)
@@ -110,67 +124,129 @@ def run(
         cwd=cwd,
         env=dict(env) if env is not None else None,
         start_new_session=True,
+        pass_fds=tuple(pass_fds),
     )
     pgid = proc.pid
     if nice:
         with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, proc.pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + nice))
-    timed_out = cancelled = False
-    out: bytes = b""
-    err: bytes = b""
+    pump = _Pump(proc, input, output_limit)
+    stop: str | None = "error"  # an exception in the pump must still stop the group
     try:
-        if cancel is None:
-            try:
-                out, err = proc.communicate(input, timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-        else:
-            out, err, timed_out, cancelled = _communicate_cancellable(proc, input, timeout, cancel)
+        stop = pump.run(start + timeout, cancel)
     finally:
-        if timed_out or cancelled or proc.returncode is None:
-            _reap_group(pgid)
-            out2, err2 = _drain(proc)
-            out, err = out + out2, err + err2
+        if stop is not None or proc.returncode is None:
+            _reap_group(proc)
+            pump.drain()
         else:
             # Helpers the program left running in its group would outlive it: end them.
             _signal_group(pgid, signal.SIGKILL)
     return ProcResult(
         returncode=proc.returncode if proc.returncode is not None else -signal.SIGKILL,
-        stdout=out,
-        stderr=err,
+        stdout=pump.output(proc.stdout),
+        stderr=pump.output(proc.stderr),
         duration=time.monotonic() - start,
-        timed_out=timed_out,
-        cancelled=cancelled,
+        timed_out=stop == "timeout",
+        cancelled=stop == "cancelled",
+        truncated=pump.truncated,
     )
 
 
-def _drain(proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
-    """Collect what a killed group wrote; give up on pipes held by a process that left the group."""
-    try:
-        out, err = proc.communicate(timeout=TERM_GRACE_S * 2)
-    except subprocess.TimeoutExpired:
+class _Pump:
+    """Feeds stdin and collects stdout/stderr of one process without blocking on any pipe.
+
+    Written out instead of ``Popen.communicate`` because communicate keeps everything a program
+    prints, and the pump must both stop at ``limit`` bytes per stream and notice a cancel promptly.
+    """
+
+    def __init__(self, proc: subprocess.Popen[bytes], input: bytes | None, limit: int | None) -> None:
+        self._proc = proc
+        self._limit = limit
+        # poll(), as subprocess uses: unlike epoll it holds no file descriptor that would need closing.
+        self._sel = selectors.PollSelector()
+        self._kept: dict[IO[bytes], list[bytes]] = {}
+        self._sizes: dict[IO[bytes], int] = {}
+        self._input = memoryview(input or b"")
+        self.truncated = False
         for pipe in (proc.stdout, proc.stderr):
             if pipe is not None:
-                pipe.close()
-        proc.wait()
-        return b"", b""
-    return out or b"", err or b""
+                self._kept[pipe] = []
+                self._sizes[pipe] = 0
+                self._sel.register(pipe, selectors.EVENT_READ)
+        if proc.stdin is not None:
+            if self._input:
+                os.set_blocking(proc.stdin.fileno(), False)
+                self._sel.register(proc.stdin, selectors.EVENT_WRITE)
+            else:
+                proc.stdin.close()
 
+    def run(self, deadline: float, cancel: threading.Event | None) -> str | None:
+        """Pump until the pipes close and the process exits; else why it must be stopped:
+        "timeout", "cancelled" or "output" (a stream passed the limit)."""
+        while True:
+            if cancel is not None and cancel.is_set():
+                return "cancelled"
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return "timeout"
+            wait = min(remaining, _CANCEL_POLL_S) if cancel is not None else remaining
+            if not self._sel.get_map():
+                # The program closed its pipes but may still be running.
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._proc.wait(timeout=wait)
+                    return None
+                continue
+            for key, _ in self._sel.select(wait):
+                pipe: IO[bytes] = key.fileobj  # type: ignore[assignment]
+                if pipe is self._proc.stdin:
+                    self._write(pipe)
+                elif self._read(pipe) and self._limit is not None:
+                    return "output"
 
-def _communicate_cancellable(
-    proc: subprocess.Popen[bytes], input: bytes | None, timeout: float, cancel: threading.Event
-) -> tuple[bytes, bytes, bool, bool]:
-    deadline = time.monotonic() + timeout
-    first = True
-    while True:
-        if cancel.is_set():
-            return b"", b"", False, True
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return b"", b"", True, False
+    def drain(self) -> None:
+        """Collect what a stopped group still wrote; give up on pipes held by a process that left the group."""
+        deadline = time.monotonic() + TERM_GRACE_S * 2
+        while self._sel.get_map() and (remaining := deadline - time.monotonic()) > 0:
+            for key, _ in self._sel.select(remaining):
+                pipe: IO[bytes] = key.fileobj  # type: ignore[assignment]
+                if pipe is self._proc.stdin:
+                    self._close(pipe)
+                else:
+                    self._read(pipe)
+        for key in list(self._sel.get_map().values()):
+            self._close(key.fileobj)  # type: ignore[arg-type]
+        self._proc.wait()
+
+    def output(self, pipe: IO[bytes] | None) -> bytes:
+        return b"".join(self._kept[pipe]) if pipe is not None else b""
+
+    def _read(self, pipe: IO[bytes]) -> bool:
+        """Read one chunk; True when the stream passed the limit (the excess is dropped)."""
+        data = os.read(pipe.fileno(), _CHUNK)
+        if not data:
+            self._close(pipe)
+            return False
+        room = len(data) if self._limit is None else max(0, self._limit - self._sizes[pipe])
+        if room:
+            self._kept[pipe].append(data[:room])
+            self._sizes[pipe] += min(room, len(data))
+        if room < len(data):
+            self.truncated = True
+            return True
+        return False
+
+    def _write(self, pipe: IO[bytes]) -> None:
         try:
-            # communicate() keeps what it read across TimeoutExpired; input goes only once.
-            out, err = proc.communicate(input if first else None, timeout=min(remaining, _CANCEL_POLL_S))
-            return out, err, False, False
-        except subprocess.TimeoutExpired:
-            first = False
+            written = os.write(pipe.fileno(), self._input[:_CHUNK])
+        except BlockingIOError:
+            return
+        except BrokenPipeError:
+            # The program stopped reading; what it did not take is dropped, as communicate does.
+            written = len(self._input)
+        self._input = self._input[written:]
+        if not self._input:
+            self._close(pipe)
+
+    def _close(self, pipe: IO[bytes]) -> None:
+        self._sel.unregister(pipe)
+        pipe.close()
