@@ -5,9 +5,8 @@ file goes through the HIP-on-NVIDIA shim header. AMD targets (``gfxNNNN``): ``cl
 --cuda-device-only -S -gline-tables-only`` against ROCm 5.2 or 7.1 headers; a CUDA file is first
 rewritten by the rule translation (in memory, its local headers too) and lines are mapped back.
 
-The buffer text is compiled, not the file on disk: it is written to a private temp dir next to its
-translated headers, ``-I<the file's dir>`` keeps its quote includes working, and every path and line
-in the output is mapped back to the user's file. Compiler errors come back as a
+The buffer text is compiled, not the file on disk, in a private temp dir (:mod:`.scratch`), and every
+path and line in the output is mapped back to the user's file. Compiler errors come back as a
 :class:`CompileFailure` with parsed diagnostics; a missing tool raises ``ToolchainMissing``.
 """
 
@@ -26,10 +25,10 @@ from typing import Literal
 import msgspec
 
 from cass_lsp import proc, toolchains
-from cass_lsp.asm import compile_commands as ccdb
-from cass_lsp.asm import diagnostics, includes, rdna, sass
+from cass_lsp.asm import diagnostics, rdna, sass
 from cass_lsp.asm.linemap import LineMap
 from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Function, Listing, ListingResult, SourceLoc
+from cass_lsp.asm.scratch import HipTarget, Scratch, materialize, project_inputs
 from cass_lsp.toolchains import cxxfilt, nvidia
 from cass_lsp.translate.fingerprint import fingerprint
 from cass_lsp.translate.profile import TranslateOptions
@@ -89,11 +88,8 @@ def prepare(
     ``translate_options`` shape the rule translation an AMD listing of a CUDA file compiles."""
     file = Path(os.path.normpath(Path(path).expanduser().absolute()))
     vendor = vendor_of(target)
-    database = ccdb.find(file, compile_commands)
-    project_flags = ccdb.flags_for(file, database) if database else []
-    include_dirs = [Path(f[2:]) for f in project_flags if f.startswith("-I")]
-    headers = tuple(includes.local_headers(source, file, [file.parent, *include_dirs]))
-    common = [f"-I{file.parent}", *project_flags, *extra_args]
+    project_flags, headers = project_inputs(source, file, compile_commands)
+    common = [*project_flags, *extra_args]
     name = f"{_WORK}/{file.name}"
     disassembler: str | None = None
     translate = False
@@ -167,29 +163,6 @@ def prepare(
     )
 
 
-@dataclasses.dataclass
-class _Workspace:
-    """The temp dir's files and how to map what the tools print back to the user's files."""
-
-    root: str
-    job: Job
-    line_maps: dict[str, LineMap]
-    note: str | None = None
-
-    def map_path(self, printed: str) -> str:
-        path = os.path.normpath(os.path.join(self.root, printed))
-        if path == os.path.join(self.root, self.job.path.name):
-            return str(self.job.path)
-        if path.startswith(self.root + os.sep):
-            return os.path.normpath(self.job.path.parent / os.path.relpath(path, self.root))
-        return path
-
-    def map_location(self, printed: str, line: int) -> tuple[str, int]:
-        path = self.map_path(printed)
-        line_map = self.line_maps.get(path)
-        return path, line_map.original(line) if line_map else line
-
-
 def run(job: Job, *, timeout: float, cancel: threading.Event | None = None, nice: int = 0) -> ListingResult:
     """Compile (and disassemble) ``job`` in a fresh temp dir and parse the result; ``nice`` lowers
     the tools' CPU priority (see :func:`cass_lsp.proc.run`)."""
@@ -229,7 +202,7 @@ def run(job: Job, *, timeout: float, cancel: threading.Event | None = None, nice
         source=str(job.path),
         functions=functions,
         toolchain=job.toolchain,
-        command=_shown(argv, workspace.root),
+        command=workspace.shown(argv),
         translated=job.translate,
         note=workspace.note,
         diagnostics=[d for d in diags if d.severity != "error"],
@@ -240,7 +213,7 @@ def run(job: Job, *, timeout: float, cancel: threading.Event | None = None, nice
 def _failure(
     job: Job,
     argv: list[str],
-    workspace: _Workspace,
+    workspace: Scratch,
     diags: list[CompilerDiagnostic],
     output: str,
     result: proc.ProcResult,
@@ -257,7 +230,7 @@ def _failure(
         source=str(job.path),
         diagnostics=diags,
         output=output.replace(workspace.root, "<tmp>")[-_OUTPUT_TAIL:],
-        command=_shown(argv, workspace.root),
+        command=workspace.shown(argv),
         timed_out=result.timed_out,
         cancelled=result.cancelled,
         translated=job.translate,
@@ -265,47 +238,10 @@ def _failure(
     )
 
 
-def _shown(argv: list[str], root: str) -> list[str]:
-    return [a.replace(root, "<tmp>") for a in argv]
-
-
-def _materialize(job: Job, root: str) -> _Workspace:
+def _materialize(job: Job, root: str) -> Scratch:
     """Write the source (translated for the AMD side of a CUDA file) and its translated headers."""
-    workspace = _Workspace(root, job, {})
-    main = Path(root, job.path.name)
-    if not job.translate:
-        main.write_text(job.source, encoding="utf-8", errors="surrogateescape")
-        return workspace
-    text, line_map, unsupported = _translated(job.source, job.target, job.rocm, job.translate_options)
-    main.write_text(text, encoding="utf-8", errors="surrogateescape")
-    workspace.line_maps[str(job.path)] = line_map
-    for header in job.headers:
-        relative = os.path.relpath(header, job.path.parent)
-        if relative.startswith(".."):
-            continue  # outside the file's folder: compiled as it is, through -I
-        original = header.read_text(encoding="utf-8", errors="surrogateescape")
-        h_text, h_map, h_unsupported = _translated(original, job.target, job.rocm, job.translate_options)
-        copy = Path(root, relative)
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        copy.write_text(h_text, encoding="utf-8", errors="surrogateescape")
-        workspace.line_maps[str(header)] = h_map
-        unsupported += h_unsupported
-    workspace.note = f"built from the in-memory rule translation to HIP (ROCm {job.rocm})"
-    if unsupported:
-        workspace.note += f"; {unsupported} construct(s) could not be translated"
-    return workspace
-
-
-def _translated(
-    source: str, arch: str, rocm: str, options: TranslateOptions | None
-) -> tuple[str, LineMap, int]:
-    """(HIP text, its line map, number of untranslatable constructs)."""
-    # Imported here: the translation engine is only needed for the AMD side of CUDA files.
-    from cass_lsp.translate import TargetProfile, translate
-
-    result = translate(source, TargetProfile(arch=arch, rocm=rocm), options)
-    line_map = LineMap(source.encode("utf-8", "surrogateescape"), result.edits)
-    return result.text, line_map, len(result.unsupported)
+    target = HipTarget(job.target, job.rocm, job.translate_options) if job.translate else None
+    return materialize(root, job.source, job.path, job.headers, target)
 
 
 def _map_lines(functions: list[Function], line_maps: dict[str, LineMap]) -> None:

@@ -16,6 +16,7 @@ import msgspec
 import pytest
 
 from cass_lsp import cli
+from cass_lsp.asm import scratch
 from cass_lsp.asm.cli import AsmReport
 from cass_lsp.asm.listing import CompileFailure, Listing, TargetResult, Unavailable, find_functions, instructions_at
 from cass_lsp.jobs import kinds
@@ -380,7 +381,7 @@ def test_the_amd_listing_of_a_cuda_file_uses_the_users_translation_options(tmp_p
         source, path, "gfx1100", rocm="5.2", translate_options=TranslateOptions(launch_style="hipLaunchKernelGGL")
     )
     assert chevron.key != ggl.key
-    text, _, _ = asm_compile._translated(source, "gfx1100", "5.2", ggl.translate_options)
+    text, _, _ = scratch.translated(source, scratch.HipTarget("gfx1100", "5.2", ggl.translate_options))
     assert "hipLaunchKernelGGL(" in text
     resolved = resolve_cli(target={"rocm": "5.2"}, translate={"launchStyle": "hipLaunchKernelGGL"})
     result = kinds.build_listing(resolved, source, str(path), "gfx1100")
