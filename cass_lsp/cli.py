@@ -17,6 +17,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "serve": ("cass_lsp.server.serve", "run the language server (the default verb)"),
     "translate": ("cass_lsp.translate.cli", "translate CUDA files to HIP (or back with --reverse)"),
     "asm": ("cass_lsp.asm.cli", "show SASS / AMDGPU listings of a file, line by line"),
+    "verify": ("cass_lsp.verify.cli", "compile (and optionally run and compare) CUDA originals and HIP translations"),
     "models": ("cass_lsp.infer.cli", "list, check, add and remove the CASS models (GGUF files)"),
     "doctor": ("cass_lsp.doctor", "report the toolchains, packages and models found, with install hints"),
     "demo": ("cass_lsp.demo", "walk through the shipped CUDA example"),

@@ -63,12 +63,67 @@ class ModelSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, 
     """For backend "openai": the environment variable holding the API key (never the key itself)."""
 
 
+Runner = Literal["auto", "none", "nvidia", "amd", "cpu", "command"]
+
+
+class RunLimits(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
+    """What a verification run may use before it is stopped (each program, original and translation)."""
+
+    timeout_seconds: float = 20.0
+    cpu_seconds: int = 20
+    memory_mb: int = 4096
+    file_size_mb: int = 64
+    processes: int = 64
+    output_mb: int = 4
+
+
+class VerificationSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
+    """Background verification: the original and its translation compiled, and (opt-in) run and compared."""
+
+    enabled: bool = True
+    """Compile checks on save and on file changes (compiling never runs the user's code)."""
+    watch: bool = True
+    """Also verify when files change outside the editor (git checkout, a build script)."""
+    debounce_ms: int = 300
+    translation_patterns: list[str] = msgspec.field(default_factory=lambda: ["{stem}.hip"])
+    """Where the translation of ``DIR/NAME.cu`` lives, relative to DIR ({stem}: NAME, {name}: NAME.cu):
+    e.g. "hip/{stem}.cpp". A CUDA file with none is verified against its in-memory rule translation."""
+    nvidia_arch: str = "sm_90"
+    """The NVIDIA target the original is compiled for."""
+    arches: list[str] = msgspec.field(default_factory=list)
+    """AMD targets the translation is compiled for (empty: cass.target.arch)."""
+    compile_timeout_seconds: float = 120.0
+    run: bool = False
+    """Build and run both programs and compare their output. Off by default, and refused in workspaces
+    the client marks untrusted: it executes the workspace's code."""
+    runner: Runner = "auto"
+    command: list[str] = msgspec.field(default_factory=list)
+    """For runner "command": an argv template with {exe} and {workdir}, e.g. ["ssh", "gpu-box", "{exe}"]
+    (no shell unless you write one)."""
+    command_builds_for: Literal["nvidia", "amd", "cpu"] = "nvidia"
+    """Which toolchain builds the programs the "command" runner runs."""
+    args: list[str] = msgspec.field(default_factory=list)
+    stdin: str | None = None
+    compare: Literal["exact", "numeric"] = "numeric"
+    """"numeric": numbers compare within the tolerances below; other text exactly."""
+    relative_tolerance: float = 1e-5
+    absolute_tolerance: float = 1e-8
+    limits: RunLimits = msgspec.field(default_factory=RunLimits)
+    ignore: list[str] = msgspec.field(
+        default_factory=lambda: [".git", ".hg", ".svn", "build", "node_modules", ".cache", "__pycache__", ".venv"]
+    )
+    """Folder names the watcher never looks into."""
+    max_queued: int = 32
+    """At most this many pairs wait for verification; beyond it, the oldest waiting change is dropped."""
+
+
 class Settings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
     target: TargetProfile = msgspec.field(default_factory=TargetProfile)
     translate: TranslateOptions = msgspec.field(default_factory=TranslateOptions)
     diagnostics: DiagnosticsSettings = msgspec.field(default_factory=DiagnosticsSettings)
     asm: AsmSettings = msgspec.field(default_factory=AsmSettings)
     model: ModelSettings = msgspec.field(default_factory=ModelSettings)
+    verification: VerificationSettings = msgspec.field(default_factory=VerificationSettings)
     max_parse_bytes: int = 4_000_000
     log_level: Literal["error", "warning", "info", "debug"] = "warning"
 

@@ -12,7 +12,9 @@ Kinds and what their keys hold (besides the kind's name):
   supersede); the work then builds the full content key (local headers' contents, compile_commands
   flags, toolchain versions: :func:`cass_lsp.asm.compile.prepare`) and looks in the result cache.
 - ``generate``: model generations, keyed by the model's settings and everything the prompt is made
-  of (:func:`generation_key`); ``verify``: reserved for the verification issue (concurrency only).
+  of (:func:`generation_key`).
+- ``verify-compile`` / ``verify-run``: the stages of a verification (:mod:`cass_lsp.verify.engine`),
+  keyed by the texts and headers they compile, flags, toolchain versions and runner settings.
 """
 
 from __future__ import annotations
@@ -51,10 +53,14 @@ class JobKind(NamedTuple):
 TRANSLATE = JobKind("translate", concurrency=2, reads=TRANSLATION_FIELDS, memoize=True)
 # Compiles wait on subprocesses; two keep both vendors' listings moving on 2 cores.
 LISTING = JobKind("asm", concurrency=2, reads=LISTING_FIELDS)
-# One generation at a time (one worker for every model); a few verification stages at once (issue 9).
+# One generation at a time (one worker for every model).
 GENERATE = JobKind("generate", concurrency=1, reads=())
-VERIFY = JobKind("verify", concurrency=2, reads=())
-KINDS = (TRANSLATE, LISTING, GENERATE, VERIFY)
+# Verification compiles (one nvcc, one clang per target) beside the listings; one run at a time, so
+# two programs never compete for the cores (or the GPU) they are compared on. Their keys are made in
+# cass_lsp.verify (stages and run), over every input and setting a stage reads.
+VERIFY_COMPILE = JobKind("verify-compile", concurrency=2, reads=())
+VERIFY_RUN = JobKind("verify-run", concurrency=1, reads=())
+KINDS = (TRANSLATE, LISTING, GENERATE, VERIFY_COMPILE, VERIFY_RUN)
 # How much lower background compiles run than the server (nice levels).
 BACKGROUND_NICE = 10
 

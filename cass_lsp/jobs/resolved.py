@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from cass_lsp.config import ModelSettings, Settings
+from cass_lsp.config import ModelSettings, Settings, VerificationSettings
 from cass_lsp.jobs import kinds
 from cass_lsp.translate import targets
 from cass_lsp.translate.profile import LaunchStyle, TargetProfile, TranslateOptions
@@ -46,6 +46,7 @@ class ResolvedSettings(msgspec.Struct, frozen=True):
     model: ModelSettings
     """Passed through as the client said it: the model is resolved (file checked, loaded) only
     when a generation needs it, never on a settings change."""
+    verification: VerificationSettings
 
     @property
     def profile(self) -> TargetProfile:
@@ -89,6 +90,7 @@ def resolve(settings: Settings) -> ResolvedSettings:
         diagnostics_enabled=settings.diagnostics.enabled,
         diagnostics_debounce_ms=settings.diagnostics.debounce_ms,
         model=settings.model,
+        verification=settings.verification,
     )
 
 

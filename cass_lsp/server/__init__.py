@@ -15,6 +15,7 @@ from cass_lsp.server import (
     progress,
     settings,
     symbols,
+    verification,
 )
 from cass_lsp.server.app import CassServer
 
@@ -26,4 +27,5 @@ def create_server() -> CassServer:
     action_providers = actions.register(server, diagnostics.register(server))
     listings = assembly.register(server, hover.register(server))
     model.register(server, action_providers, listings)
+    verification.register(server)
     return server

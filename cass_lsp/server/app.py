@@ -40,6 +40,10 @@ class CassServer(LanguageServer):
         self.on_document_opened: list[DocumentHook] = []
         self.on_document_saved: list[DocumentHook] = []
         self.on_initialize: list[Callable[[], None]] = []  # client capabilities are known
+        self.on_initialized: list[Callable[[], None]] = []  # the client's settings are in
+        self.workspace_trusted = True
+        """False when the client says the workspace is untrusted (initializationOptions): nothing
+        of the workspace's is executed then."""
         self.on_shutdown: list[Callable[[], None]] = []
         # uri -> diagnostic source -> its latest diagnostics; LSP keeps one set per document, so every
         # source's share is published together

@@ -16,6 +16,7 @@ from cass_lsp.server.app import CassServer
 log = logging.getLogger(__name__)
 
 PULL_TIMEOUT_SECONDS = 5.0
+TRUST_KEY = "workspaceTrusted"
 
 
 def _section(value: Any) -> Any:
@@ -23,6 +24,12 @@ def _section(value: Any) -> Any:
     if isinstance(value, dict) and isinstance(value.get(SECTION), dict):
         return value[SECTION]
     return value
+
+
+def _trusted(options: Any) -> bool:
+    """Clients that know about workspace trust (VS Code) send ``workspaceTrusted`` beside the
+    settings; one that says nothing is trusted as the user's own editor."""
+    return not (isinstance(options, dict) and options.get(TRUST_KEY) is False)
 
 
 def _client_pulls(ls: CassServer) -> bool:
@@ -46,13 +53,17 @@ async def pull_configuration(ls: CassServer) -> None:
 def register(server: CassServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: CassServer, params: types.InitializeParams) -> None:
-        ls.update_settings("initializationOptions", _section(params.initialization_options))
+        options = params.initialization_options
+        ls.workspace_trusted = _trusted(options)
+        ls.update_settings("initializationOptions", _section(options))
         for hook in ls.on_initialize:
             hook()
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: CassServer, params: types.InitializedParams) -> None:
         await pull_configuration(ls)
+        for hook in ls.on_initialized:
+            hook()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: CassServer, params: types.DidChangeConfigurationParams) -> None:

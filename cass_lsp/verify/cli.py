@@ -1,0 +1,127 @@
+"""`cass-lsp verify`: compile (and, with a runner, run and compare) CUDA originals and their HIP
+translations. Exit 0: every pair verified; 1: a compiler or a run said a translation is wrong;
+2: something could not be verified (the reason is printed), or bad arguments.
+
+    cass-lsp verify foo.cu                          # foo.hip beside it, else the rule translation
+    cass-lsp verify foo.hip --against foo.cu --runner cpu
+    cass-lsp verify src/ --json                     # every .cu under src/
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import get_args
+
+import msgspec
+
+from cass_lsp.config import Runner
+from cass_lsp.jobs.cache import ResultCache
+from cass_lsp.jobs.progress import TerminalSink
+from cass_lsp.jobs.resolved import resolve_cli
+from cass_lsp.verify import engine, pairs
+from cass_lsp.verify.engine import Report
+
+_MARK = {"passed": "PASS", "failed": "FAIL", "unverified": "SKIP"}
+_DIAGNOSTICS_SHOWN = 5
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", help="a .cu original, a HIP translation, or a folder of originals")
+    parser.add_argument("--against", metavar="FILE", help="the other file of the pair (original or translation)")
+    parser.add_argument(
+        "--runner",
+        choices=[r for r in get_args(Runner) if r != "auto"] + ["auto"],
+        help="also build, run and compare both programs on this runner (default: compile only)",
+    )
+    parser.add_argument("--arch", action="append", default=[], help="AMD target for the translation (repeatable)")
+    parser.add_argument("--nvidia-arch", default="sm_90", help="NVIDIA target for the original (default sm_90)")
+    parser.add_argument("--rocm", default="auto", help="HIP headers: 5.2, 7.1 or auto")
+    parser.add_argument("--pattern", action="append", default=[], help="where translations live (default {stem}.hip)")
+    parser.add_argument("--command", nargs="+", metavar="ARG", help="argv template for --runner command ({exe})")
+    parser.add_argument(
+        "--build-for", choices=["nvidia", "amd", "cpu"], default="nvidia", help="what --runner command's programs are built for"
+    )
+    parser.add_argument("--arg", action="append", default=[], metavar="ARG", help="argument for both programs")
+    parser.add_argument("--timeout", type=float, default=20.0, help="seconds each program may run (default 20)")
+    parser.add_argument("--json", action="store_true", help="print the reports as JSON")
+    parser.add_argument("--no-cache", action="store_true", help="compile and run even when a result is cached")
+
+
+def _pairs(args: argparse.Namespace, patterns: list[str], ignore: list[str]) -> list[pairs.Pair]:
+    path = Path(args.path)
+    if not path.exists():
+        raise ValueError(f"{path}: no such file or folder")
+    if args.against:
+        other = Path(args.against)
+        if not other.is_file():
+            raise ValueError(f"{other}: no such file")
+        originals = [p for p in (path, other) if pairs.is_original(p)]
+        if len(originals) != 1:
+            raise ValueError("give one .cu original and one HIP translation (PATH and --against)")
+        original = originals[0]
+        translation = other if original == path else path
+        return [pairs.Pair(str(original.absolute()), str(translation.absolute()))]
+    if path.is_dir():
+        found = pairs.pairs_under([path], patterns, ignore)
+        if not found:
+            raise ValueError(f"{path}: no .cu files under it")
+        return found
+    pair = pairs.pair_for(path, patterns)
+    if pair is None:
+        raise ValueError(f"{path}: not a .cu file, and no .cu original names it through {patterns}")
+    return [pair]
+
+
+def run(args: argparse.Namespace) -> int:
+    patterns = args.pattern or ["{stem}.hip"]
+    verification: dict[str, object] = {
+        "arches": args.arch,
+        "nvidiaArch": args.nvidia_arch,
+        "translationPatterns": patterns,
+        "run": args.runner not in (None, "none"),
+        "runner": args.runner or "none",
+        "args": args.arg,
+        "commandBuildsFor": args.build_for,
+        "limits": {"timeoutSeconds": args.timeout},
+    }
+    if args.command:
+        verification["command"] = args.command
+    try:
+        resolved = resolve_cli(target={"rocm": args.rocm}, verification=verification)
+        found = _pairs(args, patterns, resolved.verification.ignore)
+    except ValueError as error:
+        print(f"cass-lsp verify: {error}", file=sys.stderr)
+        return 2
+    cache = None if args.no_cache else ResultCache(max_bytes=resolved.cache_max_bytes)
+    if cache is not None:
+        engine.register(cache)
+    sink = TerminalSink()
+    reports: list[Report] = []
+    for index, pair in enumerate(found):
+        progress = sink.begin(f"[{index + 1}/{len(found)}] {pair.describe()}", None)
+        try:
+            inputs = engine.read_inputs(pair, {})
+            reports.append(engine.verify(inputs, resolved, cache=cache, progress=progress))
+        except OSError as error:
+            reports.append(engine.unreadable(pair, error))
+        finally:
+            progress.end()
+        if not args.json:
+            print(render(reports[-1]), flush=True)
+    if args.json:
+        sys.stdout.write(msgspec.json.encode(reports).decode() + "\n")
+    verdicts = {r.verdict for r in reports}
+    return 1 if "failed" in verdicts else 2 if "unverified" in verdicts else 0
+
+
+def render(report: Report) -> str:
+    lines = [f"{_MARK[report.verdict]} {report.summary}"]
+    for stage in report.stages:
+        lines.append(f"  {stage.outcome:<11} {stage.label}: {stage.message}")
+        errors = [d for d in stage.diagnostics if d.severity == "error"][:_DIAGNOSTICS_SHOWN]
+        for diagnostic in errors:
+            where = f"{diagnostic.file}:{diagnostic.line}" if diagnostic.file and diagnostic.line else "?"
+            lines.append(f"      {where}: {diagnostic.message}")
+    return "\n".join(lines)

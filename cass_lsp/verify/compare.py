@@ -1,0 +1,93 @@
+"""Did the translation compute what the original computed? Exit codes and standard output compared.
+
+"exact" compares the bytes. "numeric" compares text exactly but floating-point numbers within
+``|a - b| <= abs_tol + rel_tol * max(|a|, |b|)``: a HIP build may contract, reorder or use other
+fast-math and rounding than nvcc did. Integers always compare exactly (an off-by-one count is a bug,
+whatever its size), and so do NaN with NaN and infinities of the same sign.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Literal
+
+import msgspec
+
+_NUMBER = re.compile(
+    r"(?<![\w.])([-+]?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|\d+|nan|inf(?:inity)?))(?![\w.])",
+    re.IGNORECASE,
+)
+_SHOWN = 120
+
+
+class Mismatch(msgspec.Struct, frozen=True, rename="camel"):
+    what: Literal["exit code", "output"]
+    line: int
+    """0-based line of the output (0 for the exit code)."""
+    expected: str
+    actual: str
+
+    def describe(self) -> str:
+        if self.what == "exit code":
+            return f"exit code differs: original {self.expected}, translation {self.actual}"
+        return f"output line {self.line + 1} differs: expected {self.expected!r}, got {self.actual!r}"
+
+
+def _is_float(token: str) -> bool:
+    lower = token.lower()
+    return any(c in lower for c in ".e") or lower.lstrip("+-") in ("nan", "inf", "infinity")
+
+
+def _close(expected: str, actual: str, rel_tol: float, abs_tol: float) -> bool:
+    if not (_is_float(expected) or _is_float(actual)):
+        return int(expected) == int(actual)
+    a, b = float(expected), float(actual)
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= abs_tol + rel_tol * max(abs(a), abs(b))
+
+
+def lines_agree(expected: str, actual: str, rel_tol: float, abs_tol: float) -> bool:
+    """One line of output against another: the text between numbers exactly, the numbers as above."""
+    want, got = _NUMBER.split(expected), _NUMBER.split(actual)
+    if len(want) != len(got):
+        return False
+    # re.split with one group alternates text, number, text, …
+    for index, (w, g) in enumerate(zip(want, got, strict=True)):
+        if index % 2 == 0:
+            if w != g:
+                return False
+        elif not _close(w, g, rel_tol, abs_tol):
+            return False
+    return True
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _SHOWN else text[:_SHOWN] + "…"
+
+
+def compare(
+    expected_code: int | None,
+    expected_out: bytes,
+    actual_code: int | None,
+    actual_out: bytes,
+    *,
+    mode: Literal["exact", "numeric"] = "numeric",
+    rel_tol: float = 1e-5,
+    abs_tol: float = 1e-8,
+) -> Mismatch | None:
+    """The first difference between the original's run and the translation's, or None."""
+    if expected_code != actual_code:
+        return Mismatch("exit code", 0, str(expected_code), str(actual_code))
+    want = expected_out.decode("utf-8", "replace").splitlines()
+    got = actual_out.decode("utf-8", "replace").splitlines()
+    for index in range(max(len(want), len(got))):
+        w = want[index] if index < len(want) else "<end of output>"
+        g = got[index] if index < len(got) else "<end of output>"
+        same = w == g if mode == "exact" else lines_agree(w, g, rel_tol, abs_tol)
+        if not same:
+            return Mismatch("output", index, _clip(w), _clip(g))
+    return None

@@ -1,0 +1,216 @@
+"""Runners: what builds the two programs of a run stage and where they run.
+
+- ``nvidia``: both on this machine's NVIDIA GPU; the original through nvcc, the translation through
+  nvcc and the project's HIP-on-NVIDIA header (:func:`cass_lsp.toolchains.shim_dir`).
+- ``amd``: the translation on this machine's AMD GPU (clang-19 against the installed ROCm, linked
+  with ``-lamdhip64``); the original, which cannot run there, on the CPU runtime.
+- ``cpu``: both on the CPU runtime of :mod:`cass_lsp.cpu` (the translation with the target's wave
+  size, so code that assumes 32-wide warps shows on wave-64 targets).
+- ``command``: built for ``commandBuildsFor`` here and run through the user's argv template
+  (``{exe}``, ``{workdir}``), e.g. on a GPU box over ssh.
+
+:func:`detect` picks for ``"auto"``: an NVIDIA GPU, else an AMD GPU, else the CPU runtime.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import glob
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from cass_lsp import proc, toolchains
+from cass_lsp.toolchains import ToolchainMissing
+
+RunnerName = Literal["nvidia", "amd", "cpu", "command"]
+Dialect = Literal["cuda", "hip"]
+BUILD_NICE = 10
+
+
+class CannotRun(Exception):
+    """The runner cannot take this program (a construct the CPU runtime lacks, a missing tool)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Program:
+    """One side of a run: its text (the rule translation's text for an in-memory translation), the
+    user's file it stands for, and the flags its compiles take."""
+
+    text: str
+    path: Path
+    dialect: Dialect
+    flags: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Built:
+    exe: Path | None
+    log: str
+    command: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return self.exe is not None
+
+
+@dataclasses.dataclass(frozen=True)
+class Builder:
+    """How one toolchain turns a Program into an executable in ``workdir``."""
+
+    name: Literal["nvidia", "amd", "cpu"]
+    arch: str
+    warp_size: int = 32
+
+    def identity(self) -> dict[str, str]:
+        """Toolchain versions: part of a run's key."""
+        if self.name == "cpu":
+            from cass_lsp import cpu
+
+            return {"cpu": cpu.toolchain_version(), "warp": str(self.warp_size)}
+        if self.name == "nvidia":
+            return toolchains.nvcc_invocation(self.arch).versions
+        return {"amd": rocm_runtime_version() or "none", "arch": self.arch}
+
+    def build(self, program: Program, workdir: Path, *, timeout: float, cancel: threading.Event | None) -> Built:
+        source = workdir / program.path.name
+        exe = workdir / f"{program.path.stem}-{program.dialect}"
+        if self.name == "cpu":
+            return _build_cpu(program, source, exe, self.warp_size, timeout, cancel)
+        source.write_text(program.text, encoding="utf-8", errors="surrogateescape")
+        if self.name == "nvidia":
+            nv = toolchains.nvcc_invocation(self.arch, hip_source=program.dialect == "hip")
+            argv, env = [*nv.argv, "-O2", *program.flags, "-o", str(exe), str(source)], nv.env
+        else:
+            argv, env = _amd_argv(self.arch, program, source, exe), dict(os.environ)
+        result = proc.run(argv, timeout=timeout, env=env, cwd=workdir, cancel=cancel, nice=BUILD_NICE)
+        shown = [a.replace(str(workdir), "<tmp>") for a in argv]
+        return Built(exe if result.ok and exe.is_file() else None, result.text(), shown)
+
+
+def _build_cpu(
+    program: Program, source: Path, exe: Path, warp_size: int, timeout: float, cancel: threading.Event | None
+) -> Built:
+    from cass_lsp import cpu
+
+    refused = cpu.unsupported(program.text)
+    if refused:
+        first = refused[0]
+        raise CannotRun(f"cannot run on CPU: {first.construct} (line {first.line + 1}: {first.detail})")
+    built = cpu.build(
+        program.path,
+        program.text,
+        exe,
+        warp_size=warp_size,
+        timeout=timeout,
+        cancel=cancel,
+        extra_args=program.flags,
+    )
+    return Built(Path(built.exe) if built.ok else None, built.log, list(built.command))
+
+
+def _amd_argv(arch: str, program: Program, source: Path, exe: Path) -> list[str]:
+    from cass_lsp.toolchains import amd
+
+    root = rocm_runtime_root()
+    if root is None:
+        raise ToolchainMissing("a ROCm runtime (libamdhip64)", "install ROCm (https://rocm.docs.amd.com) on a machine with an AMD GPU")
+    clang = amd.require().clang
+    language = ["-x", "hip"]
+    return [
+        str(clang), *language, f"--offload-arch={arch}", f"--rocm-path={root}", "-O2", *program.flags,
+        "-o", str(exe), str(source), f"-L{root / 'lib'}", f"-Wl,-rpath,{root / 'lib'}", "-lamdhip64",
+    ]
+
+
+# ---------------------------------------------------------------------- detection
+
+
+def nvidia_gpu() -> bool:
+    """An NVIDIA GPU this process can open (the device nodes the driver creates)."""
+    return any(os.access(path, os.R_OK | os.W_OK) for path in glob.glob("/dev/nvidia[0-9]*"))
+
+
+@functools.cache
+def rocm_runtime_root() -> Path | None:
+    """A ROCm install with the HIP runtime library (not just headers, as Debian's HIP 5.2 has)."""
+    for candidate in (os.environ.get("ROCM_PATH"), os.environ.get("HIP_PATH"), "/opt/rocm"):
+        if candidate and Path(candidate, "lib", "libamdhip64.so").exists():
+            return Path(candidate)
+    return None
+
+
+def rocm_runtime_version() -> str | None:
+    root = rocm_runtime_root()
+    if root is None:
+        return None
+    version_file = root / ".info" / "version"
+    return version_file.read_text().strip() if version_file.is_file() else str(root)
+
+
+def amd_gpu() -> bool:
+    return os.access("/dev/kfd", os.R_OK | os.W_OK) and rocm_runtime_root() is not None
+
+
+def cpu_runtime() -> tuple[bool, str]:
+    from cass_lsp import cpu
+
+    return cpu.available()
+
+
+def availability() -> dict[str, tuple[bool, str]]:
+    """Each runner: can it run here, and why not (what ``doctor`` prints)."""
+    nv = nvidia_gpu()
+    cpu_ok, cpu_why = cpu_runtime()
+    return {
+        "nvidia": (nv, "an NVIDIA GPU (/dev/nvidia0)" if nv else "no NVIDIA GPU device (/dev/nvidia*) here"),
+        "amd": (
+            amd_gpu(),
+            "an AMD GPU and ROCm" if amd_gpu() else "needs /dev/kfd and a ROCm runtime (libamdhip64) under ROCM_PATH or /opt/rocm",
+        ),
+        "cpu": (cpu_ok, cpu_why),
+        "command": (True, "runs the argv template of cass.verification.command"),
+    }
+
+
+def require(runner: RunnerName) -> None:
+    """Raise CannotRun, saying why, when ``runner`` cannot run programs here."""
+    ok, why = availability()[runner]
+    if not ok:
+        raise CannotRun(f"the {runner} runner cannot run here: {why}")
+
+
+def detect() -> Literal["nvidia", "amd", "cpu", "none"]:
+    """The runner "auto" means here."""
+    if nvidia_gpu():
+        return "nvidia"
+    if amd_gpu():
+        return "amd"
+    return "cpu" if cpu_runtime()[0] else "none"
+
+
+def command_argv(template: Sequence[str], exe: Path, workdir: Path) -> list[str]:
+    """The user's template with its placeholders filled; each element stays one argument."""
+    if not template:
+        raise CannotRun("cass.verification.command is empty: give an argv template such as [\"ssh\", \"gpu\", \"{exe}\"]")
+    try:
+        return [part.format(exe=str(exe), workdir=str(workdir)) for part in template]
+    except (KeyError, IndexError, ValueError) as error:
+        raise CannotRun(f"cass.verification.command: bad placeholder {error}; use {{exe}} and {{workdir}}") from None
+
+
+def builders(runner: RunnerName, *, nvidia_arch: str, amd_arch: str, wave_size: int, builds_for: str) -> tuple[Builder, Builder]:
+    """(builder of the original, builder of the translation) for ``runner``."""
+    if runner == "command":
+        runner = builds_for  # type: ignore[assignment]
+    if runner == "nvidia":
+        return Builder("nvidia", nvidia_arch), Builder("nvidia", nvidia_arch)
+    if runner == "amd":
+        return Builder("cpu", "cpu", 32), Builder("amd", amd_arch)
+    if runner == "cpu":
+        return Builder("cpu", "cpu", 32), Builder("cpu", "cpu", wave_size)
+    raise CannotRun(f"unknown runner {runner!r}")
+
