@@ -190,6 +190,10 @@ def report(label: str, samples: list[float], full_parse: float) -> None:
     print(f"{label}: p50 {p50 * 1e3:.2f} ms, p95 {p95 * 1e3:.2f} ms ({p50 / full_parse:.2f}x a full parse)")
 
 
+def verdict(met: bool) -> str:
+    return "met" if met else "NOT met"
+
+
 def main() -> None:
     text = cuda_source(5000)
     lines = text.count("\n")
@@ -213,10 +217,13 @@ def main() -> None:
     lsp, first_byte = asyncio.run(bench_lsp_symbols(text, hierarchical=True))
     report("documentSymbol over LSP stdio after a 1-line edit, hierarchical", lsp, reference)
     report("  of which until the reply's first byte (the client's decoding excluded)", first_byte, reference)
-    p95 = percentile(lsp, 0.95)
-    verdict = "met" if p95 <= SYMBOL_GOAL_S else "NOT met"
+    p50, p95 = percentile(lsp, 0.5), percentile(lsp, 0.95)
+    print("goals, as measured in this run:")
+    print(f"  1-char edit re-parse <= 2x bare tree-sitter: {verdict(ours / raw <= 2)} ({ours / raw:.2f}x)")
     print(
-        f"goal: hierarchical documentSymbol over LSP p95 <= {SYMBOL_GOAL_S * 1e3:.0f} ms: {verdict} ({p95 * 1e3:.2f} ms)"
+        f"  hierarchical documentSymbol over LSP stdio after a 1-line edit, p95 <= {SYMBOL_GOAL_S * 1e3:.0f} ms: "
+        f"{verdict(p95 <= SYMBOL_GOAL_S)} (p95 {p95 * 1e3:.2f} ms, p50 {p50 * 1e3:.2f} ms, "
+        f"{SYMBOL_ROUNDS} round trips from the client, its JSON decoding included)"
     )
 
 

@@ -19,6 +19,7 @@ from cass_lsp.jobs.cache import ResultCache
 from cass_lsp.jobs.progress import ProgressSink
 from cass_lsp.jobs.resolved import ResolvedSettings, resolve
 from cass_lsp.jobs.scheduler import Scheduler
+from cass_lsp.server.protocol import CassProtocol
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,9 @@ SettingsHook = Callable[[ResolvedSettings], None]
 
 class CassServer(LanguageServer):
     def __init__(self, converter_factory: Callable[[], cattrs.Converter] = default_converter) -> None:
-        super().__init__(name="cass-lsp", version=__version__, converter_factory=converter_factory)
+        super().__init__(
+            name="cass-lsp", version=__version__, converter_factory=converter_factory, protocol_cls=CassProtocol
+        )
         self.documents: dict[str, CudaDocument] = {}
         self.settings = Settings()
         self.resolved = resolve(self.settings)

@@ -9,19 +9,20 @@ from collections.abc import Sequence
 import cattrs
 from lsprotocol import types
 
-from cass_lsp.document import Constructs, CudaDocument, LaunchInfo, Position, Span
+from cass_lsp.document import CudaDocument, FunctionInfo, LaunchInfo, Position, Span
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import offset, span_range
 
 _SPACE_DETAIL = {"global": "__global__", "device": "__device__", "host_device": "__host__ __device__", "host": ""}
 
 
-RangeKey = tuple[int, int, int, int]
-"""An LSP range as (start line, start character, end line, end character)."""
-ChildKey = tuple[str, str, types.SymbolKind, RangeKey, RangeKey]
-"""(name, detail, kind, range, selection range) of a launch or __shared__ symbol."""
-FunctionKey = tuple[str, str, RangeKey, RangeKey, tuple[ChildKey, ...]]
-"""(name, detail, range, selection range, children) of a function symbol."""
+ChildKey = tuple[str, str, types.SymbolKind, int, int, int, int]
+"""(name, detail, kind, range, selection range) of a launch or __shared__ symbol, the ranges as byte
+offsets from the start of the function that holds it."""
+FunctionKey = tuple[bytes, Position, str, str, int, int, tuple[ChildKey, ...]]
+"""(the function's text, its start position, name, detail, selection range as byte offsets from its
+start, children) of a function symbol: everything its symbol is made of. The text fixes where every
+offset inside it falls relative to the start, so equal keys mean equal symbols."""
 
 
 _json_forms: dict[int, tuple[types.DocumentSymbol, object]] = {}
@@ -48,26 +49,18 @@ def with_json_forms(converter: cattrs.Converter) -> cattrs.Converter:
 
 
 class _Outline:
-    """The lsprotocol objects of one document's latest outline, by value.
+    """The lsprotocol objects of one document's latest outline, by key.
 
-    After an edit nearly every symbol of a large file has the same name, children and LSP position as
-    before, and building the validated attrs objects is most of an outline's cost (microseconds each,
-    over a thousand symbols on a 5k-line file): equal symbols are reused from the previous reply. Each
-    outline keeps only the symbols it used, so the cache stays the size of one reply."""
+    After an edit nearly every function of a large file has the same text, children and start
+    position as before, and building its symbol (LSP positions for a dozen offsets, validated attrs
+    objects) is most of an outline's cost on a 5k-line file: those symbols are reused from the
+    previous reply, and only the functions' start positions are looked up. Each outline keeps only
+    the symbols it used, so the cache stays the size of one reply (its keys hold the functions'
+    text: about one more copy of the file)."""
 
     def __init__(self) -> None:
-        self.previous: dict[ChildKey | FunctionKey, types.DocumentSymbol] = {}
-        self.current: dict[ChildKey | FunctionKey, types.DocumentSymbol] = {}
-
-    def child(self, key: ChildKey) -> types.DocumentSymbol:
-        name, detail, kind, range_, selection = key
-        return self._reuse(key) or self._keep(key, _symbol(name, detail, kind, range_, selection, None))
-
-    def function(self, key: FunctionKey, children: list[types.DocumentSymbol]) -> types.DocumentSymbol:
-        name, detail, range_, selection, _ = key
-        return self._reuse(key) or self._keep(
-            key, _symbol(name, detail, types.SymbolKind.Function, range_, selection, children)
-        )
+        self.previous: dict[FunctionKey, types.DocumentSymbol] = {}
+        self.current: dict[FunctionKey, types.DocumentSymbol] = {}
 
     def finish(self) -> None:
         """Forget the symbols the outline just built did not use (and their JSON forms)."""
@@ -81,13 +74,13 @@ class _Outline:
         for symbol in (*self.previous.values(), *self.current.values()):
             _json_forms.pop(id(symbol), None)
 
-    def _reuse(self, key: ChildKey | FunctionKey) -> types.DocumentSymbol | None:
+    def reuse(self, key: FunctionKey) -> types.DocumentSymbol | None:
         found = self.previous.get(key)
         if found is not None:
             self.current[key] = found
         return found
 
-    def _keep(self, key: ChildKey | FunctionKey, symbol: types.DocumentSymbol) -> types.DocumentSymbol:
+    def keep(self, key: FunctionKey, symbol: types.DocumentSymbol) -> types.DocumentSymbol:
         self.current[key] = symbol
         return symbol
 
@@ -95,30 +88,39 @@ class _Outline:
 _outlines: weakref.WeakKeyDictionary[CudaDocument, _Outline] = weakref.WeakKeyDictionary()
 
 
-def _symbol(
-    name: str,
-    detail: str,
-    kind: types.SymbolKind,
-    range_: RangeKey,
-    selection: RangeKey,
-    children: list[types.DocumentSymbol] | None,
-) -> types.DocumentSymbol:
+def _range(start: Position, end: Position) -> types.Range:
+    return types.Range(start=types.Position(*start), end=types.Position(*end))
+
+
+def _build(key: FunctionKey, function: FunctionInfo, positions: dict[int, Position]) -> types.DocumentSymbol:
+    _, _, name, detail, name_start, name_end, kids = key
+    base = function.span.start
+
+    def range_(start: int, end: int) -> types.Range:
+        return _range(positions[base + start], positions[base + end])
+
+    children = [
+        types.DocumentSymbol(
+            name=kid_name, detail=kid_detail, kind=kind, range=range_(a, b), selection_range=range_(c, d), children=None
+        )
+        for kid_name, kid_detail, kind, a, b, c, d in kids
+    ]
     return types.DocumentSymbol(
-        name=name, detail=detail, kind=kind, range=_range(range_), selection_range=_range(selection), children=children
+        name=name,
+        detail=detail,
+        kind=types.SymbolKind.Function,
+        range=_range(positions[base], positions[function.span.end]),
+        selection_range=range_(name_start, name_end),
+        children=children,
     )
 
 
-def _range(key: RangeKey) -> types.Range:
-    return types.Range(start=types.Position(key[0], key[1]), end=types.Position(key[2], key[3]))
-
-
-def _positions(doc: CudaDocument, constructs: Constructs) -> dict[int, Position]:
-    spans = [
-        *(span for f in constructs.functions for span in (f.span, f.name_span)),
-        *(span for launch in constructs.launches for span in (launch.span, launch.name_span)),
-        *(shared.span for shared in constructs.shared),
-    ]
-    return doc.positions_at(offset for span in spans for offset in (span.start, span.end))
+def _offsets(key: FunctionKey, function: FunctionInfo) -> list[int]:
+    """The offsets whose positions the symbol of ``key`` needs."""
+    _, _, _, _, name_start, name_end, kids = key
+    base = function.span.start
+    relative = [name_start, name_end, *(offset for kid in kids for offset in kid[3:])]
+    return [base, function.span.end, *(base + offset for offset in relative)]
 
 
 def document_symbols(doc: CudaDocument) -> list[types.DocumentSymbol]:
@@ -129,19 +131,14 @@ def document_symbols(doc: CudaDocument) -> list[types.DocumentSymbol]:
         # the JSON forms live in a module-level table: a closed document takes its own with it
         weakref.finalize(doc, outline.forget)
     constructs = doc.constructs
-    positions = _positions(doc, constructs)
-
-    def range_key(span: Span) -> RangeKey:
-        return (*positions[span.start], *positions[span.end])
-
     functions = constructs.functions  # in source order already
     starts = [f.span.start for f in functions]
-    children: list[list[ChildKey]] = [[] for _ in functions]
+    children: list[list[tuple[str, str, types.SymbolKind, Span, Span]]] = [[] for _ in functions]
 
     def add(at: int, name: str, detail: str, kind: types.SymbolKind, span: Span, selection: Span) -> None:
         index = bisect.bisect_right(starts, at) - 1
         if index >= 0 and functions[index].span.contains(at):
-            children[index].append((name, detail, kind, range_key(span), range_key(selection)))
+            children[index].append((name, detail, kind, span, selection))
 
     for launch in constructs.launches:
         name = f"{launch.kernel}{launch.config}"
@@ -149,12 +146,33 @@ def document_symbols(doc: CudaDocument) -> list[types.DocumentSymbol]:
     for shared in constructs.shared:
         name = shared.name or "__shared__"
         add(shared.span.start, name, "__shared__", types.SymbolKind.Variable, shared.span, shared.span)
-    symbols = []
+    source = doc.source
+    start_positions = doc.positions_at(starts)
+    keys: list[FunctionKey] = []
     for function, kids in zip(functions, children, strict=True):
-        kids.sort(key=lambda kid: kid[3][:2])  # by where the child starts
-        detail = _SPACE_DETAIL[function.space]
-        key = (function.name, detail, range_key(function.span), range_key(function.name_span), tuple(kids))
-        symbols.append(outline.function(key, [outline.child(kid) for kid in kids]))
+        kids.sort(key=lambda kid: kid[3].start)  # by where the child starts
+        base = function.span.start
+        keys.append(
+            (
+                source[base : function.span.end],
+                start_positions[base],
+                function.name,
+                _SPACE_DETAIL[function.space],
+                function.name_span.start - base,
+                function.name_span.end - base,
+                tuple(
+                    (name, detail, kind, span.start - base, span.end - base, sel.start - base, sel.end - base)
+                    for name, detail, kind, span, sel in kids
+                ),
+            )
+        )
+    # one positions_at call for every symbol that has to be built: the per-call overhead matters
+    new = [(key, function) for key, function in zip(keys, functions, strict=True) if key not in outline.previous]
+    positions = doc.positions_at(offset for key, function in new for offset in _offsets(key, function))
+    symbols = [
+        outline.reuse(key) or outline.keep(key, _build(key, function, positions))
+        for key, function in zip(keys, functions, strict=True)
+    ]
     outline.finish()
     return symbols
 

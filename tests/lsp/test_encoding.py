@@ -1,0 +1,227 @@
+"""CassProtocol writes messages with msgspec: the same JSON values pygls's own encoding writes.
+
+The server runs in-process, fed messages the way pygls's stdio reader feeds them, and every message
+it sends (replies, notifications, its own requests) is encoded both ways and compared once decoded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import inspect
+import json
+import time
+from typing import Any
+
+from lsprotocol import types
+from pygls.protocol import JsonRPCProtocol, LanguageServerProtocol
+
+from cass_lsp.server import create_server
+from cass_lsp.server.app import CassServer
+from cass_lsp.server.protocol import CassProtocol
+
+URI = "file:///workspace/encode.cu"
+SOURCE = """#include <cuda_runtime.h>
+// Überblick: ein Kernel 😀 "quoted" \\ back\tslash
+__global__ void fill(float* x, float v, int n) {
+  __shared__ float tile[32];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = __shfl_down_sync(0xffffffff, v, 1);
+}
+int main() {
+  float* d;
+  cudaMalloc(&d, 64 * sizeof(float));
+  fill<<<2, 32>>>(d, 1.0f, 64);
+  cudaDeviceSynchronize();
+  cudaFree(d);
+}
+__device__ int lane_id() {
+  register int lane = 0;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+"""
+
+# pygls 2.1.1's JsonRPCProtocol._send_data, which CassProtocol._send_data replaces (see protocol.py)
+PYGLS_SEND_DATA_SHA256 = "40e0a5bb70951777ded5be692256b90a8aed4a3a4438d4e25e5080f05ebc127e"
+
+
+class Recorder:
+    """A transport that keeps what is written to it."""
+
+    def __init__(self) -> None:
+        self.chunks: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.chunks.append(data)
+
+    def close(self) -> None:
+        pass
+
+
+def split(message: bytes) -> tuple[int, bytes]:
+    header, _, body = message.partition(b"\r\n\r\n")
+    length = next(int(line.split(b":")[1]) for line in header.split(b"\r\n") if line.startswith(b"Content-Length"))
+    return length, body
+
+
+class Session:
+    """The real server, driven in-process: each outgoing message object and the bytes written for it."""
+
+    def __init__(self) -> None:
+        self.server: CassServer = create_server()
+        self.protocol = self.server.protocol
+        assert isinstance(self.protocol, CassProtocol)
+        self.transport = Recorder()
+        self.protocol.set_writer(self.transport)
+        self.sent: list[Any] = []
+        send = self.protocol._send_data
+
+        def spy(data: Any) -> None:
+            self.sent.append(data)
+            send(data)
+
+        self.protocol._send_data = spy  # type: ignore[method-assign]
+        self.next_id = 0
+
+    def feed(self, message: dict[str, Any]) -> None:
+        # what pygls's reader does with a message body (pygls.io_.run_async)
+        self.protocol.handle_message(json.loads(json.dumps(message), object_hook=self.protocol.structure_message))
+
+    def notify(self, method: str, params: Any) -> None:
+        self.feed({"jsonrpc": "2.0", "method": method, "params": params})
+
+    async def request(self, method: str, params: Any) -> Any:
+        self.next_id += 1
+        msg_id = self.next_id
+        self.feed({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+        reply = await self.wait_for(lambda data: getattr(data, "id", None) == msg_id and not hasattr(data, "method"))
+        assert getattr(reply, "error", None) is None, reply
+        return reply.result
+
+    async def wait_for(self, matches: Any, timeout: float = 30.0) -> Any:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = next((data for data in self.sent if matches(data)), None)
+            if found is not None:
+                return found
+            await asyncio.sleep(0.01)
+        raise AssertionError("no such message was sent")
+
+
+def pygls_encoding(protocol: JsonRPCProtocol, data: Any) -> bytes:
+    """What pygls's own JsonRPCProtocol._send_data writes for `data`."""
+    recorder, writer = Recorder(), protocol.writer
+    protocol.writer = recorder
+    try:
+        JsonRPCProtocol._send_data(protocol, data)
+    finally:
+        protocol.writer = writer
+    (written,) = recorder.chunks
+    return written
+
+
+def assert_same_meaning(protocol: JsonRPCProtocol, data: Any, ours: bytes) -> Any:
+    theirs = pygls_encoding(protocol, data)
+    (our_length, our_body), (their_length, their_body) = split(ours), split(theirs)
+    assert our_length == len(our_body) and their_length == len(their_body)  # Content-Length counts bytes
+    decoded = json.loads(our_body)
+    assert decoded == json.loads(their_body)
+    return decoded
+
+
+async def test_real_replies_decode_to_what_pygls_would_send() -> None:
+    session = Session()
+    capabilities = {
+        "textDocument": {
+            "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
+            "hover": {"contentFormat": ["markdown", "plaintext"]},
+            "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix", "source"]}}},
+        },
+        "window": {"workDoneProgress": True},
+    }
+    options = {"diagnostics": {"debounceMs": 0}, "asm": {"compileOnOpen": False}}
+    try:
+        await session.request(
+            "initialize",
+            {"processId": None, "rootUri": None, "capabilities": capabilities, "initializationOptions": options},
+        )
+        session.notify("initialized", {})
+        item = {"uri": URI, "languageId": "cuda", "version": 1, "text": SOURCE}
+        session.notify("textDocument/didOpen", {"textDocument": item})
+        change = {"range": {"start": {"line": 5, "character": 2}, "end": {"line": 5, "character": 2}}, "text": " "}
+        session.notify(
+            "textDocument/didChange", {"textDocument": {"uri": URI, "version": 2}, "contentChanges": [change]}
+        )
+        text_document = {"uri": URI}
+        outline = await session.request("textDocument/documentSymbol", {"textDocument": text_document})
+        hover = await session.request(
+            "textDocument/hover", {"textDocument": text_document, "position": {"line": 9, "character": 4}}
+        )
+        published = await session.wait_for(
+            lambda data: (
+                getattr(data, "method", None) == types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS and data.params.diagnostics
+            )
+        )
+        diagnostics = session.protocol._converter.unstructure(published.params.diagnostics)
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": 20, "character": 0}}
+        actions = await session.request(
+            "textDocument/codeAction",
+            {"textDocument": text_document, "range": whole, "context": {"diagnostics": diagnostics}},
+        )
+        # progress as the job layer sends it: the create request, then $/progress notifications
+        session.server.window_work_done_progress_create(types.WorkDoneProgressCreateParams(token="t"))
+        for value in (
+            types.WorkDoneProgressBegin(title="Compiling", cancellable=True),
+            types.WorkDoneProgressReport(message="sm_90", percentage=50),
+            types.WorkDoneProgressEnd(message="done"),
+        ):
+            session.server.progress(types.ProgressParams(token="t", value=value))
+        session.server.show_message("cass-lsp: ünïcode ✓")
+    finally:
+        session.server.shutdown()
+
+    assert outline and hover and actions  # the replies compared below are not empty ones
+    methods = {getattr(data, "method", None) for data in session.sent}
+    assert {types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, types.PROGRESS, types.WINDOW_WORK_DONE_PROGRESS_CREATE} <= methods
+    assert len(session.transport.chunks) == len(session.sent)
+    for data, written in zip(session.sent, session.transport.chunks, strict=True):
+        assert_same_meaning(session.protocol, data, written)
+        # what went out is msgspec's encoding, not pygls's
+        assert split(written)[1] == session.protocol.encode_message(data)
+    # pygls's copy of the documents is not kept (protocol.py says why)
+    assert not session.protocol.workspace.text_documents
+
+
+def test_a_lone_surrogate_falls_back_to_pygls_encoding() -> None:
+    protocol = create_server().protocol
+    assert isinstance(protocol, CassProtocol)
+    protocol.set_writer(Recorder())
+    hover = types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value="a\ud800b"))
+    message = protocol.get_result_type(types.TEXT_DOCUMENT_HOVER)(id=1, result=hover, jsonrpc="2.0")
+    body = protocol.encode_message(message)
+    assert json.loads(body)["result"]["contents"]["value"] == "a\ud800b"
+    header = f"Content-Length: {len(body)}\r\n".encode()
+    protocol._send_data(message)
+    assert protocol.writer is not None
+    written = protocol.writer.chunks[0]  # type: ignore[union-attr]
+    assert written.startswith(header) and assert_same_meaning(protocol, message, written)
+
+
+def test_pygls_still_sends_through_the_methods_protocol_py_replaces() -> None:
+    """Fails when a pygls upgrade changes what CassProtocol overrides: re-check protocol.py against
+    the new pygls, then update this test."""
+    source = inspect.getsource(JsonRPCProtocol._send_data)
+    assert hashlib.sha256(source.encode()).hexdigest() == PYGLS_SEND_DATA_SHA256, (
+        "pygls changed JsonRPCProtocol._send_data: compare it with CassProtocol._send_data"
+    )
+    for caller in (JsonRPCProtocol._send_response, JsonRPCProtocol.notify, JsonRPCProtocol.send_request):
+        assert "self._send_data(" in inspect.getsource(caller), caller
+    builtin = create_server().protocol.fm.builtin_features
+    for method, name in (
+        (types.TEXT_DOCUMENT_DID_OPEN, "lsp_text_document__did_open"),
+        (types.TEXT_DOCUMENT_DID_CHANGE, "lsp_text_document__did_change"),
+        (types.TEXT_DOCUMENT_DID_CLOSE, "lsp_text_document__did_close"),
+    ):
+        assert getattr(LanguageServerProtocol, name).method_name == method
+        assert builtin[method].__func__ is getattr(CassProtocol, name)
