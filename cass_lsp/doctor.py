@@ -86,15 +86,40 @@ def _model(label: str, name: str) -> ToolStatus:
     return ToolStatus(name=f"model {found.name}", found=True, version=version, path=found.path)
 
 
+def verification_status() -> list[ToolStatus]:
+    """What can run programs for run-verification here, and how the sandbox isolates them."""
+    from cass_lsp.verify import runners, sandbox
+
+    statuses = [
+        ToolStatus(name=f"runner {name}", found=ok, version=why if ok else None, hint=None if ok else why)
+        for name, (ok, why) in runners.availability().items()
+    ]
+    isolation = sandbox.isolation()
+    applied = [
+        label
+        for label, on in (
+            ("no network", isolation.network),
+            ("own PID namespace", isolation.pid_namespace),
+            ("process cap", isolation.process_cap),
+        )
+        if on
+    ]
+    statuses.append(
+        ToolStatus(name="sandbox", found=True, version=", ".join(applied) or "rlimits and process group only", hint=isolation.note or None)
+    )
+    return statuses
+
+
 def _optional(tool: ToolStatus) -> bool:
-    """The model and its runtime are optional: the rule engine and listings work without them."""
-    return tool.name.startswith("model") or "llama" in tool.name
+    """The model, its runtime and the runners are optional: the rule engine, listings and compile
+    checks work without them."""
+    return tool.name.startswith(("model", "runner")) or "llama" in tool.name
 
 
 def collect(model_path: str | None) -> DoctorReport:
     from cass_lsp import toolchains
 
-    tools = [*python_packages(), *toolchains.report(), *model_status(model_path)]
+    tools = [*python_packages(), *toolchains.report(), *verification_status(), *model_status(model_path)]
     required = [t for t in tools if not t.found and not _optional(t)]
     return DoctorReport(tools=tools, missing=len(required))
 

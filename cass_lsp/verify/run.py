@@ -173,7 +173,8 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
     return _result(
         target,
         "passed",
-        f"run on {target}: original and translation agree (exit {original.exit_code}, {lines} line(s) of output)",
+        f"run on {target}: original and translation agree (exit {original.exit_code}, {lines} line(s) of output;"
+        f" {original.duration:.2f} s and {translation.duration:.2f} s)",
         started,
     )
 
