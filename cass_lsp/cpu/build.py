@@ -1,0 +1,124 @@
+"""Compile a CUDA or HIP program against the CPU runtime with the host C++ compiler."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+import shutil
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import msgspec
+
+from cass_lsp import proc
+from cass_lsp.cpu.rewrite import prepare_source
+
+_INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+_DEFAULT_CXX = "g++"
+_HIP_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]hip/', re.M)
+_VERSION_TIMEOUT_S = 10.0
+
+
+class BuildResult(msgspec.Struct, frozen=True):
+    ok: bool
+    exe: str  # path of the executable ("" when the build failed)
+    log: str  # compiler output
+    command: list[str]
+    duration: float  # seconds
+
+
+def include_dir() -> Path:
+    """The runtime's headers (cuda_runtime.h, hip/hip_runtime.h, cass_cpu/*.hpp)."""
+    return _INCLUDE_DIR
+
+
+def is_hip(source_path: Path, text: str) -> bool:
+    """HIP mode (64-bit ballot masks, hip* names) for .hip files and sources that include hip/ headers."""
+    return source_path.suffix.lower() == ".hip" or _HIP_INCLUDE.search(text) is not None
+
+
+def command(source_path: Path, prepared: Path, exe: Path, *, hip: bool, warp_size: int, cxx: str,
+            extra_args: Sequence[str] = ()) -> list[str]:
+    defines = [f"-DCASS_CPU_WARP_SIZE={warp_size}", "-DCASS_CPU=1"]
+    if hip:
+        # A 64-wide warp is an AMD wavefront: sources that pick their warp size by platform macro
+        # must take the AMD branch in wave-64 runs.
+        defines += ["-DCASS_CPU_HIP=1", "-D__HIPCC__=1",
+                    "-D__HIP_PLATFORM_AMD__=1" if warp_size == 64 else "-D__HIP_PLATFORM_NVIDIA__=1"]
+    else:
+        defines += ["-D__CUDACC__=1"]
+    return [
+        cxx, "-std=c++17", "-O2", "-pthread",
+        # CUDA code reinterprets buffers freely (float4 loads of float arrays); nvcc tolerates it.
+        "-fno-strict-aliasing",
+        "-I", str(_INCLUDE_DIR), "-I", str(source_path.parent), *defines,
+        # nvcc includes the runtime implicitly; many .cu files never include cuda_runtime.h.
+        "-include", "cass_cpu/hip_api.hpp" if hip else "cass_cpu/runtime.hpp",
+        *extra_args,
+        "-x", "c++", str(prepared), "-o", str(exe),
+    ]  # fmt: skip
+
+
+def build(
+    source_path: Path,
+    text: str,
+    out: Path,
+    *,
+    warp_size: int = 32,
+    timeout: float = 120,
+    cancel: threading.Event | None = None,
+    extra_args: Sequence[str] = (),
+    cxx: str = _DEFAULT_CXX,
+) -> BuildResult:
+    """Compile ``text`` (the contents of ``source_path``) to the executable ``out``.
+
+    ``out`` is a path in a directory the caller owns (an existing directory gets ``<stem>`` inside
+    it); the prepared source is written next to it. ``#line`` points compiler messages at
+    ``source_path`` and its own line numbers.
+    """
+    if warp_size not in (32, 64):
+        raise ValueError(f"warp_size must be 32 or 64, not {warp_size}")
+    exe = out / source_path.stem if out.is_dir() else out
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    prepared = exe.with_name(exe.name + ".cpu.cpp")
+    quoted = str(source_path).replace("\\", "\\\\").replace('"', '\\"')
+    prepared.write_text(f'#line 1 "{quoted}"\n' + prepare_source(text), encoding="utf-8")
+    argv = command(source_path, prepared, exe, hip=is_hip(source_path, text), warp_size=warp_size, cxx=cxx,
+                   extra_args=extra_args)
+    result = proc.run(argv, timeout=timeout, cwd=exe.parent, cancel=cancel, nice=10)
+    log = result.text()
+    if result.timed_out:
+        log += f"\ncompiler timed out after {timeout:g} s"
+    elif result.cancelled:
+        log += "\nbuild cancelled"
+    return BuildResult(ok=result.ok, exe=str(exe) if result.ok else "", log=log, command=argv,
+                       duration=result.duration)
+
+
+def available(cxx: str = _DEFAULT_CXX) -> tuple[bool, str]:
+    """Whether the host compiler is there, and its version line or why not."""
+    if shutil.which(cxx) is None:
+        return False, f"{cxx} not found on PATH (install g++ to run CUDA/HIP programs on the CPU)"
+    return True, _compiler_version(cxx)
+
+
+def toolchain_version(cxx: str = _DEFAULT_CXX) -> str:
+    """Compiler version and a digest of the runtime headers: a cache key for built programs."""
+    digest = hashlib.sha256()
+    for header in sorted(_INCLUDE_DIR.rglob("*")):
+        if header.is_file():
+            digest.update(header.relative_to(_INCLUDE_DIR).as_posix().encode())
+            digest.update(header.read_bytes())
+    return f"{_compiler_version(cxx)}; cass-cpu {digest.hexdigest()[:16]}"
+
+
+@functools.cache
+def _compiler_version(cxx: str) -> str:
+    try:
+        result = proc.run([cxx, "--version"], timeout=_VERSION_TIMEOUT_S)
+    except OSError as exc:
+        return f"{cxx}: {exc}"
+    first = result.text().splitlines()
+    return first[0].strip() if first else cxx

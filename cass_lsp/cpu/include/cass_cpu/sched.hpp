@@ -1,0 +1,509 @@
+// Kernel execution: blocks spread over a small pool of OS threads, the threads of one block run as
+// fibers on one OS thread, switched only at __syncthreads and warp collectives.
+//
+// A block runs start to finish on one worker, so per-worker (thread_local) storage is per-block
+// storage while the block runs: that is what makes `__shared__` = `static thread_local` correct.
+// Deadlocks are detected rather than waited out: a barrier that can never complete (some threads
+// exited while others wait, or no fiber can run) ends the program with CASS_CPU_EXIT_DEADLOCK.
+#pragma once
+#include <cstring>
+#include <pthread.h>
+#include <signal.h>
+#include <type_traits>
+
+#include "config.hpp"
+#include "fiber.hpp"
+#include "types.hpp"
+
+namespace cass {
+namespace detail {
+
+using lanemask = unsigned long long;
+constexpr lanemask kFullWarp = CASS_CPU_WARP_SIZE == 64 ? ~0ull : 0xffffffffull;
+
+enum class State : unsigned char { Runnable, AtBarrier, AtWarp, Done };
+
+struct Block;
+
+struct Fiber {
+  Context ctx;
+  uint3 tid;
+  unsigned lane, warp;
+  State state;
+  unsigned warp_ops;  // parity selects the exchange buffer, so a fast lane cannot overwrite a value not yet read
+  Block* block;
+};
+
+struct Warp {
+  lanemask live;     // lanes that exist and have not exited
+  lanemask arrived;  // lanes waiting at a collective
+  lanemask pending;  // lanes those waiters need
+  unsigned long long slot[2][CASS_CPU_WARP_SIZE];
+};
+
+struct LaunchBase {
+  void (*run_thread)(const LaunchBase*);
+  const char* name;
+  dim3 grid, block;
+  std::size_t shmem;
+};
+
+struct Stats {
+  unsigned long long thread_barriers, block_barriers, warp_collectives, switches, blocks;
+};
+
+struct Worker;
+
+struct Block {
+  Fiber* fibers;
+  unsigned n, live, done, at_barrier, bar_gen;
+  unsigned bar_pred[2], bar_arrived[2];  // __syncthreads_count/and/or, double-buffered like warp slots
+  Warp* warps;
+  unsigned nwarps;
+  Context sched;
+  uint3 idx;
+  const LaunchBase* launch;
+  Worker* worker;
+};
+
+struct Worker {
+  Fiber* fibers = nullptr;
+  unsigned capacity = 0;
+  Warp* warps = nullptr;
+  unsigned warp_capacity = 0;
+  StackPool stacks;
+  void* dyn_shared = nullptr;
+  std::size_t dyn_capacity = 0;
+  Block block{};
+  Stats stats{};
+  Worker* next = nullptr;
+};
+
+inline thread_local Fiber* t_fiber = nullptr;
+inline thread_local uint3 t_block_idx{0, 0, 0};
+inline thread_local dim3 t_block_dim{1, 1, 1};
+inline thread_local dim3 t_grid_dim{1, 1, 1};
+inline thread_local void* t_dyn_shared = nullptr;
+inline thread_local int t_last_error = 0;  // cudaError_t of the last failed launch, per host thread
+
+#ifdef CASS_CPU_COUNT_BARRIERS
+#define CASS_CPU_COUNT(field) (++(field))
+#else
+#define CASS_CPU_COUNT(field) ((void)0)
+#endif
+
+[[noreturn]] inline void cannot_run(const char* what) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "cannot run on CPU: %s\n", what);
+  std::fflush(stderr);
+  _exit(CASS_CPU_EXIT_UNSUPPORTED);
+}
+
+[[noreturn]] inline void deadlock(const Block& b, const Fiber* f, const char* why) {
+  static int reporting = 0;
+  if (__atomic_exchange_n(&reporting, 1, __ATOMIC_ACQ_REL) != 0) {
+    for (;;) pause();  // another worker is reporting and will end the process
+  }
+  unsigned at_barrier = 0, at_warp = 0, exited = 0;
+  for (unsigned i = 0; i < b.n; ++i) {
+    at_barrier += b.fibers[i].state == State::AtBarrier;
+    at_warp += b.fibers[i].state == State::AtWarp;
+    exited += b.fibers[i].state == State::Done;
+  }
+  std::fflush(stdout);
+  std::fprintf(stderr, "cass-cpu: deadlock in kernel %s, block (%u,%u,%u)", b.launch->name, b.idx.x, b.idx.y, b.idx.z);
+  if (f != nullptr) std::fprintf(stderr, ", thread (%u,%u,%u)", f->tid.x, f->tid.y, f->tid.z);
+  std::fprintf(stderr,
+               ": %s; of %u threads %u wait at __syncthreads, %u at a warp collective, %u exited "
+               "(on a GPU this barrier never completes: every thread of a block must reach each __syncthreads)\n",
+               why, b.n, at_barrier, at_warp, exited);
+  std::fflush(stderr);
+  _exit(CASS_CPU_EXIT_DEADLOCK);
+}
+
+inline void yield(Fiber* f) {
+  CASS_CPU_COUNT(f->block->worker->stats.switches);
+  ctx_switch(f->ctx, f->block->sched);
+}
+
+// A spinning thread (failed CAS, __nanosleep) lets the others of its block run: without preemption
+// a lock holder in the same block would otherwise never get to release the lock.
+inline void spin_hint() {
+  if (Fiber* f = t_fiber) yield(f);
+}
+
+inline void release_barrier(Block& b) {
+  unsigned p = b.bar_gen & 1;
+  b.at_barrier = 0;
+  ++b.bar_gen;
+  b.bar_pred[p ^ 1] = 0;
+  b.bar_arrived[p ^ 1] = 0;
+  for (unsigned i = 0; i < b.n; ++i)
+    if (b.fibers[i].state == State::AtBarrier) b.fibers[i].state = State::Runnable;
+  CASS_CPU_COUNT(b.worker->stats.block_barriers);
+}
+
+// __syncthreads: returns how many arriving threads had pred != 0 (and via *arrived how many arrived).
+inline unsigned block_barrier(int pred, unsigned* arrived = nullptr) {
+  Fiber* f = t_fiber;
+  Block& b = *f->block;
+#ifndef CASS_CPU_EXITED_THREADS_ARRIVE
+  if (b.done != 0) deadlock(b, f, "__syncthreads reached after other threads of the block exited");
+#endif
+  unsigned p = b.bar_gen & 1;
+  b.bar_pred[p] += pred != 0;
+  ++b.bar_arrived[p];
+  CASS_CPU_COUNT(b.worker->stats.thread_barriers);
+  if (++b.at_barrier == b.live) {
+    release_barrier(b);
+  } else {
+    f->state = State::AtBarrier;
+    yield(f);
+  }
+  if (arrived != nullptr) *arrived = b.bar_arrived[p];
+  return b.bar_pred[p];
+}
+
+inline void release_warp(Block& b, Warp& w, lanemask want) {
+  lanemask waiting = w.arrived & want;
+  w.arrived &= ~want;
+  w.pending = w.arrived != 0 ? w.pending & ~want : 0;
+  Fiber* base = b.fibers + static_cast<unsigned>(&w - b.warps) * CASS_CPU_WARP_SIZE;
+  while (waiting != 0) {
+    Fiber& g = base[__builtin_ctzll(waiting)];
+    if (g.state == State::AtWarp) g.state = State::Runnable;
+    waiting &= waiting - 1;
+  }
+}
+
+inline void warn_mask(const Fiber* f, lanemask mask) {
+  static bool warned = false;
+  if (__atomic_exchange_n(&warned, true, __ATOMIC_RELAXED)) return;
+  std::fprintf(stderr,
+               "cass-cpu: warning: kernel %s: lane %u of a %d-wide warp called a warp collective with mask "
+               "0x%llx, which leaves it out (does the code assume 32-wide warps?)\n",
+               f->block->launch->name, f->lane, CASS_CPU_WARP_SIZE, mask);
+}
+
+struct Exchange {
+  const unsigned long long* slots;  // every lane's contribution, by lane
+  lanemask members;                 // lanes that took part
+};
+
+// The one warp collective everything else is built on: publish a value, wait for the lanes the
+// mask names (CUDA semantics; a 64-wide warp ignores masks like an AMD wavefront), read them all.
+inline Exchange warp_exchange(unsigned long long mine, lanemask mask) {
+  Fiber* f = t_fiber;
+  Block& b = *f->block;
+  Warp& w = b.warps[f->warp];
+  unsigned par = f->warp_ops++ & 1;
+  w.slot[par][f->lane] = mine;
+  lanemask self = 1ull << f->lane;
+#if CASS_CPU_WARP_SIZE == 64
+  if ((mask & self) == 0) warn_mask(f, mask);
+  lanemask want = w.live;
+#else
+  lanemask want = (mask | self) & w.live;
+#endif
+  CASS_CPU_COUNT(b.worker->stats.warp_collectives);
+  w.arrived |= self;
+  w.pending |= want;
+  if ((w.arrived & want) == want) {
+    release_warp(b, w, want);
+  } else {
+    f->state = State::AtWarp;
+    yield(f);
+  }
+  return Exchange{w.slot[par], want};
+}
+
+inline void fiber_main(void* arg) {
+  Fiber* f = static_cast<Fiber*>(arg);
+  Block& b = *f->block;
+  b.launch->run_thread(b.launch);
+  f->state = State::Done;
+  --b.live;
+  ++b.done;
+  Warp& w = b.warps[f->warp];
+  w.live &= ~(1ull << f->lane);
+  if (w.arrived != 0 && (w.arrived & w.pending & w.live) == (w.pending & w.live)) release_warp(b, w, w.pending & w.live);
+  if (b.at_barrier != 0) {
+#ifdef CASS_CPU_EXITED_THREADS_ARRIVE
+    if (b.at_barrier == b.live) release_barrier(b);
+#else
+    deadlock(b, f, "a thread exited while others wait at __syncthreads");
+#endif
+  }
+  ctx_switch(f->ctx, b.sched);  // a finished fiber is never resumed
+  __builtin_unreachable();
+}
+
+inline Worker*& worker_list() {
+  static Worker* head = nullptr;
+  return head;
+}
+
+inline pthread_mutex_t& registry_mutex() {
+  static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+  return mu;
+}
+
+inline Worker& this_worker() {
+  static thread_local Worker* w = nullptr;
+  if (w == nullptr) {
+    w = new Worker();
+    pthread_mutex_lock(&registry_mutex());
+    w->next = worker_list();
+    worker_list() = w;
+    pthread_mutex_unlock(&registry_mutex());
+  }
+  return *w;
+}
+
+inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear) {
+  const unsigned bx = L.block.x, by = L.block.y, n = L.block.x * L.block.y * L.block.z;
+  const unsigned nwarps = (n + CASS_CPU_WARP_SIZE - 1) / CASS_CPU_WARP_SIZE;
+  if (wk.capacity < n) {
+    delete[] wk.fibers;
+    wk.fibers = new Fiber[n];
+    wk.capacity = n;
+    wk.stacks.ensure(n);
+  }
+  if (wk.warp_capacity < nwarps) {
+    delete[] wk.warps;
+    wk.warps = new Warp[nwarps];
+    wk.warp_capacity = nwarps;
+  }
+  if (L.shmem > wk.dyn_capacity) {
+    std::free(wk.dyn_shared);
+    wk.dyn_shared = std::aligned_alloc(256, (L.shmem + 255) & ~std::size_t(255));
+    wk.dyn_capacity = L.shmem;
+  }
+  Block& b = wk.block;
+  const unsigned long long gx = L.grid.x, gy = L.grid.y;
+  b.idx = uint3{unsigned(linear % gx), unsigned((linear / gx) % gy), unsigned(linear / (gx * gy))};
+  b.fibers = wk.fibers;
+  b.n = b.live = n;
+  b.done = b.at_barrier = b.bar_gen = 0;
+  b.bar_pred[0] = b.bar_pred[1] = b.bar_arrived[0] = b.bar_arrived[1] = 0;
+  b.warps = wk.warps;
+  b.nwarps = nwarps;
+  b.launch = &L;
+  b.worker = &wk;
+  t_block_idx = b.idx;
+  t_block_dim = L.block;
+  t_grid_dim = L.grid;
+  t_dyn_shared = wk.dyn_shared;
+  for (unsigned i = 0; i < nwarps; ++i) {
+    Warp& w = b.warps[i];
+    unsigned lanes = n - i * CASS_CPU_WARP_SIZE;
+    w.live = lanes >= CASS_CPU_WARP_SIZE ? kFullWarp : (1ull << lanes) - 1;
+    w.arrived = w.pending = 0;
+    // Lanes beyond the block read as 0 from shuffles (what AMD's ds_bpermute gives for them).
+    for (unsigned l = lanes; l < CASS_CPU_WARP_SIZE; ++l) w.slot[0][l] = w.slot[1][l] = 0;
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    Fiber& f = b.fibers[i];
+    f.tid = uint3{i % bx, (i / bx) % by, i / (bx * by)};
+    f.lane = i % CASS_CPU_WARP_SIZE;
+    f.warp = i / CASS_CPU_WARP_SIZE;
+    f.state = State::Runnable;
+    f.warp_ops = 0;
+    f.block = &b;
+    // Stack tops staggered by a cache line per fiber: page-aligned tops would all map to the same
+    // L1 sets, and the switch touches every fiber's top in turn.
+    ctx_init(f.ctx, wk.stacks.stack(i), wk.stacks.size() - (i % 64) * 64, &fiber_main, &f);
+  }
+  while (b.live != 0) {
+    bool ran = false;
+    for (unsigned i = 0; i < n; ++i) {
+      Fiber& f = b.fibers[i];
+      if (f.state != State::Runnable) continue;
+      t_fiber = &f;
+      CASS_CPU_COUNT(wk.stats.switches);
+      ctx_switch(b.sched, f.ctx);
+      ran = true;
+    }
+    if (!ran) deadlock(b, nullptr, "no thread can make progress (threads wait at different barriers or collectives)");
+  }
+  t_fiber = nullptr;
+  CASS_CPU_COUNT(wk.stats.blocks);
+}
+
+// ---- the pool of OS threads that run blocks -------------------------------------------------------
+
+struct Pool {
+  pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+  pthread_cond_t done = PTHREAD_COND_INITIALIZER;
+  unsigned started = 0;
+  unsigned long generation = 0;
+  const LaunchBase* job = nullptr;
+  unsigned long long next = 0, total = 0;
+  unsigned busy = 0;
+};
+
+inline Pool& pool() {
+  static Pool p;
+  return p;
+}
+
+inline unsigned worker_count() {
+  static const unsigned n = [] {
+    long v = 0;
+    if (const char* s = std::getenv("CASS_CPU_THREADS")) v = std::strtol(s, nullptr, 10);
+    if (v <= 0) v = sysconf(_SC_NPROCESSORS_ONLN);
+    return static_cast<unsigned>(v < 1 ? 1 : v > 64 ? 64 : v);
+  }();
+  return n;
+}
+
+inline void work(const LaunchBase& L) {
+  Worker& wk = this_worker();
+  Pool& p = pool();
+  for (;;) {
+    unsigned long long i = __atomic_fetch_add(&p.next, 1, __ATOMIC_RELAXED);
+    if (i >= p.total) break;
+    run_block(wk, L, i);
+  }
+}
+
+inline void* worker_main(void*) {
+  Pool& p = pool();
+  unsigned long seen = 0;
+  for (;;) {
+    pthread_mutex_lock(&p.mu);
+    while (p.generation == seen) pthread_cond_wait(&p.wake, &p.mu);
+    seen = p.generation;
+    const LaunchBase* job = p.job;
+    pthread_mutex_unlock(&p.mu);
+    work(*job);
+    pthread_mutex_lock(&p.mu);
+    if (--p.busy == 0) pthread_cond_signal(&p.done);
+    pthread_mutex_unlock(&p.mu);
+  }
+  return nullptr;
+}
+
+inline void execute(const LaunchBase& L) {
+  Pool& p = pool();
+  const unsigned long long total = 1ull * L.grid.x * L.grid.y * L.grid.z;
+  const unsigned threads = worker_count();
+  if (threads <= 1 || total <= 1) {
+    p.next = 0;
+    p.total = total;
+    work(L);
+    return;
+  }
+  while (p.started + 1 < threads) {
+    pthread_t t;
+    if (pthread_create(&t, nullptr, &worker_main, nullptr) != 0) break;
+    pthread_detach(t);
+    ++p.started;
+  }
+  pthread_mutex_lock(&p.mu);
+  p.job = &L;
+  p.next = 0;
+  p.total = total;
+  p.busy = p.started;
+  ++p.generation;
+  pthread_cond_broadcast(&p.wake);
+  pthread_mutex_unlock(&p.mu);
+  work(L);
+  pthread_mutex_lock(&p.mu);
+  while (p.busy != 0) pthread_cond_wait(&p.done, &p.mu);
+  pthread_mutex_unlock(&p.mu);
+}
+
+template <class F>
+struct Launch : LaunchBase {
+  F* body;
+  static void run(const LaunchBase* base) { (*static_cast<const Launch*>(base)->body)(); }
+};
+
+constexpr int kInvalidConfiguration = 9;  // cudaErrorInvalidConfiguration
+
+inline bool valid_config(const LaunchBase& L) {
+  const unsigned long long threads = 1ull * L.block.x * L.block.y * L.block.z;
+  return threads != 0 && threads <= CASS_CPU_MAX_BLOCK_THREADS && L.block.x <= 1024 && L.block.y <= 1024 &&
+         L.block.z <= 64 && L.grid.x != 0 && L.grid.y != 0 && L.grid.z != 0 && L.grid.y <= 65535 &&
+         L.grid.z <= 65535 && L.shmem <= CASS_CPU_SHARED_PER_BLOCK_OPTIN;
+}
+
+// What `kernel<<<grid, block, shmem, stream>>>(args)` becomes: launch(...)([&] { kernel(args); }).
+// Arguments are evaluated by each GPU thread in its own call, so every thread gets its own copy of
+// the parameters, with the exact conversions of a direct call. Streams run synchronously.
+struct Launcher {
+  const char* name;
+  dim3 grid, block;
+  std::size_t shmem;
+
+  template <class F>
+  void operator()(F&& body) const {
+    using Body = std::remove_reference_t<F>;
+    Launch<Body> L;
+    L.run_thread = &Launch<Body>::run;
+    L.name = name;
+    L.grid = grid;
+    L.block = block;
+    L.shmem = shmem;
+    L.body = &body;
+    if (t_fiber != nullptr) cannot_run("kernel launch from device code (dynamic parallelism)");
+    if (!valid_config(L)) {
+      t_last_error = kInvalidConfiguration;
+      return;
+    }
+    execute(L);
+  }
+};
+
+#ifdef CASS_CPU_COUNT_BARRIERS
+inline void print_stats() {
+  Stats s{};
+  pthread_mutex_lock(&registry_mutex());
+  for (Worker* w = worker_list(); w != nullptr; w = w->next) {
+    s.thread_barriers += w->stats.thread_barriers;
+    s.block_barriers += w->stats.block_barriers;
+    s.warp_collectives += w->stats.warp_collectives;
+    s.switches += w->stats.switches;
+    s.blocks += w->stats.blocks;
+  }
+  pthread_mutex_unlock(&registry_mutex());
+  std::fprintf(stderr,
+               "cass-cpu-stats: fibers=%s workers=%u blocks=%llu barrier_crossings=%llu block_barriers=%llu "
+               "warp_collectives=%llu switches=%llu\n",
+               CASS_CPU_FIBER_KIND, worker_count(), s.blocks, s.thread_barriers, s.block_barriers,
+               s.warp_collectives, s.switches);
+}
+inline const int g_stats_registered = std::atexit(&print_stats);
+#endif
+
+// CASS_CPU_TIMEOUT=<seconds>: a watchdog for kernels that spin forever (which no barrier check sees).
+inline void watchdog_fired(int) {
+  static const char msg[] = "cass-cpu: timed out (CASS_CPU_TIMEOUT): a thread may spin waiting for another\n";
+  ssize_t ignored = write(2, msg, sizeof msg - 1);
+  (void)ignored;
+  _exit(CASS_CPU_EXIT_TIMEOUT);
+}
+
+inline int install_watchdog() {
+  const char* s = std::getenv("CASS_CPU_TIMEOUT");
+  long seconds = s != nullptr ? std::strtol(s, nullptr, 10) : 0;
+  if (seconds > 0) {
+    signal(SIGALRM, &watchdog_fired);
+    alarm(static_cast<unsigned>(seconds));
+  }
+  return 0;
+}
+inline const int g_watchdog_installed = install_watchdog();
+
+}  // namespace detail
+
+inline detail::Launcher launch(const char* name, dim3 grid, dim3 block, std::size_t shmem = 0,
+                               const void* /*stream*/ = nullptr) {
+  return detail::Launcher{name, grid, block, shmem};
+}
+
+inline void* dynamic_shared() { return detail::t_dyn_shared; }
+
+}  // namespace cass

@@ -1,0 +1,3 @@
+// CPU runtime replacement for <cuda_fp16.h>.
+#pragma once
+#include <cass_cpu/runtime.hpp>

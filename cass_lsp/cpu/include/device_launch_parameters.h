@@ -1,0 +1,3 @@
+// CPU runtime replacement for <device_launch_parameters.h>.
+#pragma once
+#include <cass_cpu/runtime.hpp>

@@ -1,0 +1,3 @@
+// CPU runtime replacement for <hip/hip_runtime_api.h>.
+#pragma once
+#include <cass_cpu/hip_api.hpp>

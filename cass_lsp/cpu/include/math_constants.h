@@ -1,0 +1,10 @@
+// CPU runtime replacement for <math_constants.h> (a subset).
+#pragma once
+#define CUDART_PI_F 3.141592654f
+#define CUDART_PI 3.1415926535897931e+0
+#define CUDART_INF_F __builtin_inff()
+#define CUDART_INF __builtin_inf()
+#define CUDART_NAN_F __builtin_nanf("")
+#define CUDART_NAN __builtin_nan("")
+#define CUDART_SQRT_2PI_F 2.506628275f
+#define CUDART_L2E_F 1.442695041f

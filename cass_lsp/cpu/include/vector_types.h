@@ -1,0 +1,3 @@
+// CPU runtime replacement for <vector_types.h>.
+#pragma once
+#include <cass_cpu/runtime.hpp>

@@ -1,0 +1,183 @@
+"""Source preparation for the CPU runtime: what the replacement headers cannot express as macros.
+
+* ``k<<<grid, block, shmem, stream>>>(args)`` becomes
+  ``::cass::launch("k", grid, block, shmem, stream)([&] { k(args); })``: each GPU thread (a fiber)
+  calls the lambda, so it evaluates the arguments into its own copy of the parameters, with the
+  conversions of an ordinary call.
+* ``extern __shared__ T s[];`` (dynamic shared memory) becomes a pointer to the launch's per-block
+  buffer; ``static __shared__`` gets ``thread_local`` in place of ``__shared__`` (the headers define
+  ``__shared__`` as ``static thread_local``, which ``static`` would duplicate).
+
+Every edit keeps the newlines of the text it replaces, so the output has the user's line numbers
+(compile errors map back without a line table).
+"""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter
+
+from cass_lsp import nodes, syntax
+
+_QUERY = "cpu_source"
+_SHARED = "__shared__"
+# __align__(n) / __attribute__((...)) in a dynamic shared declaration: the runtime's buffer is
+# 256-byte aligned already, and the attribute cannot sit where the rewritten declaration puts it.
+_ATTRIBUTE = re.compile(r"__align__\s*\((?:[^()]|\([^()]*\))*\)|__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)")
+_DYNAMIC = re.compile(r"^(?P<type>.+?)\s*\b(?P<name>[A-Za-z_]\w*)\s*\[\s*\](?P<dims>(?:\s*\[[^\]]*\])*)\s*;$", re.S)
+_MACRO_LAUNCH = re.compile(r"(?P<kernel>[A-Za-z_][\w:]*(?:\s*<[^<>;()]*>)?)\s*<<<(?P<config>.*?)>>>\s*\(", re.S)
+
+Edit = tuple[int, int, str]
+
+
+def prepare_source(text: str) -> str:
+    """``text`` with launches and dynamic shared memory rewritten for the CPU runtime (same lines)."""
+    source = text.encode("utf-8")
+    tree = syntax.parse(source)
+    edits: list[Edit] = []
+    for _, match in syntax.matches(_QUERY, tree.root_node):
+        if "cpu.launch" in match:
+            edits.extend(_launch(source, match))
+        elif "cpu.declaration" in match:
+            pass  # grouped below: a declaration matches once per specifier
+        elif "cpu.macro_body" in match:
+            edits.extend(_macro_launches(source, match["cpu.macro_body"][0]))
+    edits.extend(_shared_declarations(source, tree.root_node))
+    return _apply(source, edits).decode("utf-8")
+
+
+def _text(source: bytes, node: tree_sitter.Node) -> str:
+    return source[node.start_byte : node.end_byte].decode("utf-8")
+
+
+def _keep_lines(original: str, replacement: str) -> str:
+    """``replacement`` padded with the newlines ``original`` had, so later lines do not move."""
+    return replacement + "\n" * (original.count("\n") - replacement.count("\n"))
+
+
+def _c_string(text: str) -> str:
+    return '"' + " ".join(text.split()).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _launch(source: bytes, match: dict[str, list[tree_sitter.Node]]) -> list[Edit]:
+    kernel = match["cpu.launch.kernel"][0]
+    config = match["cpu.launch.config"][0]
+    arguments = match["cpu.launch.arguments"][0]
+    if config.child_count < 2 or arguments.child_count < 2:
+        return []
+    opening, closing = config.children[0], config.children[-1]
+    paren, end_paren = arguments.children[0], arguments.children[-1]
+    kernel_text = _text(source, kernel)
+    name = " ".join(kernel_text.split())
+    head = source[kernel.start_byte : opening.end_byte].decode("utf-8")
+    middle = source[closing.start_byte : paren.end_byte].decode("utf-8")
+    return [
+        (kernel.start_byte, opening.end_byte, _keep_lines(head, f"::cass::launch({_c_string(name)}, ")),
+        (closing.start_byte, paren.end_byte, _keep_lines(middle, f")([&] {{ {name}(")),
+        (end_paren.start_byte, end_paren.end_byte, "); })"),
+    ]
+
+
+def _macro_launches(source: bytes, body: tree_sitter.Node) -> list[Edit]:
+    """Launches inside ``#define`` bodies, which the grammar leaves as text."""
+    text = _text(source, body)
+    if "<<<" not in text:
+        return []
+    out: list[str] = []
+    pos = 0
+    for m in _MACRO_LAUNCH.finditer(text):
+        if m.start() < pos:
+            continue
+        close = _matching_paren(text, m.end() - 1)
+        if close < 0:
+            continue
+        kernel = " ".join(m["kernel"].split())
+        arguments = text[m.end() : close]
+        out.append(text[pos : m.start()])
+        out.append(f"::cass::launch({_c_string(kernel)}, {m['config']})([&] {{ {kernel}({arguments}); }})")
+        pos = close + 1
+    if not out:
+        return []
+    out.append(text[pos:])
+    return [(body.start_byte, body.end_byte, "".join(out))]
+
+
+def _matching_paren(text: str, open_at: int) -> int:
+    depth = 0
+    for i in range(open_at, len(text)):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _shared_declarations(source: bytes, root: tree_sitter.Node) -> list[Edit]:
+    storage: dict[int, set[str]] = {}
+    shared: dict[int, tuple[tree_sitter.Node, tree_sitter.Node]] = {}
+    for _, match in syntax.matches(_QUERY, root):
+        declaration = match.get("cpu.declaration")
+        if not declaration:
+            continue
+        decl = declaration[0]
+        for node in match.get("cpu.storage", []):
+            storage.setdefault(decl.id, set()).add(_text(source, node))
+        for node in match.get("cpu.qualifier", []):
+            if _text(source, node) == _SHARED:
+                shared[decl.id] = (decl, node)
+    edits: list[Edit] = []
+    for decl_id, (decl, qualifier) in shared.items():
+        kinds = storage.get(decl_id, set())
+        if "extern" in kinds:
+            edit = _dynamic_shared(source, decl)
+            if edit is not None:
+                edits.append(edit)
+        elif "static" in kinds:
+            edits.append((qualifier.start_byte, qualifier.end_byte, "thread_local"))
+    return edits
+
+
+def _inside_function(node: tree_sitter.Node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type == nodes.FUNCTION_DEFINITION:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _dynamic_shared(source: bytes, decl: tree_sitter.Node) -> Edit | None:
+    original = _text(source, decl)
+    stripped = re.sub(r"\bextern\b|\b__shared__\b", " ", _ATTRIBUTE.sub(" ", original))
+    m = _DYNAMIC.match(" ".join(stripped.split()))
+    if m is None:
+        return None
+    type_, name, dims = m["type"], m["name"], "".join(m["dims"].split())
+    pointer = f"{type_} (*){dims}" if dims else f"{type_}*"
+    buffer = f"reinterpret_cast<{pointer}>(::cass::dynamic_shared())"
+    if _inside_function(decl):
+        return decl.start_byte, decl.end_byte, _keep_lines(original, f"{type_} (*const {name}){dims} = {buffer};")
+    # At file scope the pointer must be read when a block runs, not at static initialisation: a macro
+    # does that, provided the declaration has its line to itself (a #define must).
+    line_start = source.rfind(b"\n", 0, decl.start_byte) + 1
+    line_end = source.find(b"\n", decl.end_byte)
+    line_end = len(source) if line_end < 0 else line_end
+    if source[line_start : decl.start_byte].strip() or source[decl.end_byte : line_end].strip():
+        return None
+    return decl.start_byte, decl.end_byte, _keep_lines(original, f"#define {name} ({buffer})")
+
+
+def _apply(source: bytes, edits: list[Edit]) -> bytes:
+    out: list[bytes] = []
+    pos = 0
+    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1])):
+        if start < pos:
+            continue  # overlapping edits (a launch inside a launch's arguments): keep the outer one
+        out.append(source[pos:start])
+        out.append(replacement.encode("utf-8"))
+        pos = end
+    out.append(source[pos:])
+    return b"".join(out)

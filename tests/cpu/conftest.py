@@ -1,0 +1,58 @@
+"""Builds the kernel corpus once per session, two compiles at a time (the test machine has 2 cores)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from cass_lsp import proc
+from cass_lsp.cpu import BuildResult, available, build
+
+KERNELS = Path(__file__).parent / "kernels"
+RUN_TIMEOUT_S = 60.0
+
+# (file, warp size) pairs the tests run.
+PROGRAMS: list[tuple[str, int]] = [
+    ("vector_add.cu", 32), ("vector_add.hip", 32), ("reduce_shared.cu", 32), ("warp_reduce.cu", 32),
+    ("warp_reduce.cu", 64), ("warp_reduce.hip", 32), ("warp_reduce.hip", 64), ("warp_reduce_wrong_width.hip", 32),
+    ("warp_aggregate_32.cu", 32), ("warp_aggregate_32.cu", 64), ("block_scan.cu", 32), ("histogram.cu", 32),
+    ("matmul_tiled.cu", 32), ("matmul_tiled.hip", 32), ("matmul_off_by_one.hip", 32), ("stencil.cu", 32),
+    ("dynamic_shared.cu", 32), ("constant_mem.cu", 32), ("printf_kernel.cu", 32), ("divergent_barrier.cu", 32),
+    ("mixed_collectives.cu", 32), ("intrinsics.cu", 32),
+]  # fmt: skip
+
+
+class Corpus:
+    def __init__(self, builds: dict[tuple[str, int], BuildResult]) -> None:
+        self.builds = builds
+
+    def run(self, name: str, warp: int = 32, args: Sequence[str] = ()) -> proc.ProcResult:
+        built = self.builds[(name, warp)]
+        assert built.ok, built.log
+        return proc.run([built.exe, *args], timeout=RUN_TIMEOUT_S)
+
+    def stdout(self, name: str, warp: int = 32, args: Sequence[str] = ()) -> str:
+        result = self.run(name, warp, args)
+        assert result.ok, result.text()
+        return result.stdout.decode()
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    ok, why = available()
+    if not ok:
+        pytest.skip(why)
+    out = tmp_path_factory.mktemp("cpu-corpus")
+
+    def one(item: tuple[str, int]) -> BuildResult:
+        name, warp = item
+        source = KERNELS / name
+        exe = out / f"{name.replace('.', '_')}_w{warp}"
+        return build(source, source.read_text(), exe, warp_size=warp)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(one, PROGRAMS))
+    return Corpus(dict(zip(PROGRAMS, results, strict=True)))

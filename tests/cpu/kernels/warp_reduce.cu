@@ -1,0 +1,41 @@
+// Warp-shuffle reduction written for any warp size: warpSize lanes per warp, full-warp masks.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__device__ int warp_sum(int v) {
+  for (int offset = warpSize / 2; offset > 0; offset /= 2) v += __shfl_down_sync(__activemask(), v, offset);
+  return v;
+}
+
+__global__ void block_sums(const int* in, int* out, int* per_warp) {
+  __shared__ int warp_totals[32];
+  int t = threadIdx.x, lane = t % warpSize, warp = t / warpSize;
+  int v = warp_sum(in[blockIdx.x * blockDim.x + t]);
+  if (lane == 0) {
+    warp_totals[warp] = v;
+    per_warp[blockIdx.x * (blockDim.x / warpSize) + warp] = v;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    int w = lane < (int)(blockDim.x / warpSize) ? warp_totals[lane] : 0;
+    w = warp_sum(w);
+    if (lane == 0) out[blockIdx.x] = w;
+  }
+}
+
+int main() {
+  const int blocks = 8, threads = 256, n = blocks * threads;
+  int h[n];
+  for (int i = 0; i < n; ++i) h[i] = (i * 37) % 101 - 50;
+  int *d, *dout, *dwarp;
+  cudaMalloc(&d, sizeof h);
+  cudaMalloc(&dout, blocks * sizeof(int));
+  cudaMalloc(&dwarp, n / 32 * sizeof(int));
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  block_sums<<<blocks, threads>>>(d, dout, dwarp);
+  int out[blocks];
+  cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost);
+  printf("warpSize=%d\n", warpSize);
+  for (int b = 0; b < blocks; ++b) printf("block %d sum %d\n", b, out[b]);
+  return 0;
+}

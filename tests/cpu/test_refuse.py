@@ -1,0 +1,64 @@
+"""unsupported(): constructs the CPU runtime cannot emulate, with their lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from cass_lsp.cpu import Unsupported, unsupported
+
+
+def _constructs(text: str) -> list[tuple[str, int]]:
+    return [(u.construct, u.line) for u in unsupported(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "construct", "line"),
+    [
+        ('__global__ void k(int* x) {\n  asm volatile("mov.u32 %0, %%laneid;" : "=r"(*x));\n}\n', "inline assembly", 1),
+        ('#define LANE(x) asm("mov.u32 %0, %%laneid;" : "=r"(x))\n', "inline assembly", 0),
+        ("texture<float, 1> tex;\n__global__ void k(float* o) { o[0] = tex1Dfetch(tex, 0); }\n", "textures", 0),
+        ("__global__ void k(cudaTextureObject_t t, float* o) { o[0] = tex2D<float>(t, 0, 0); }\n", "textures", 0),
+        ("__global__ void k(cudaSurfaceObject_t s) { surf2Dwrite(1.0f, s, 0, 0); }\n", "surfaces", 0),
+        ("void f() {\n  cudaGraph_t g;\n  cudaGraphCreate(&g, 0);\n}\n", "graphs", 1),
+        ("void f(hipStream_t s) { hipStreamBeginCapture(s, hipStreamCaptureModeGlobal); }\n", "graphs", 0),
+        ("#include <cooperative_groups.h>\n", "cooperative groups", 0),
+        ("__global__ void k() {\n  auto g = cooperative_groups::this_grid();\n  g.sync();\n}\n",
+         "grid-wide synchronization", 1),
+        ("__global__ void child() {}\n__global__ void parent() {\n  child<<<1, 1>>>();\n}\n", "dynamic parallelism", 2),
+        ("#include <cublas_v2.h>\n", "library: cuBLAS", 0),
+        ("#include <cufft.h>\n", "library: cuFFT", 0),
+        ("#include <curand_kernel.h>\n", "library: cuRAND", 0),
+        ("#include <hipblas/hipblas.h>\n", "library: hipBLAS", 0),
+        ("#include <rocblas/rocblas.h>\n", "library: rocBLAS", 0),
+        ("#include <thrust/device_vector.h>\n", "library: Thrust", 0),
+        ("void f() { thrust::sort(a, b); }\n", "library: Thrust", 0),
+        ("void f(cublasHandle_t h) {\n  cublasSgemm(h);\n}\n", "library: cuBLAS", 0),
+        ("void f() { cuModuleLoad(&m, \"k.ptx\"); }\n", "driver-API modules", 0),
+        ("__global__ void k(float* x) { x[0] = __builtin_amdgcn_readfirstlane(1); }\n", "target builtins", 0),
+        ("#include <mma.h>\n", "warp matrix (WMMA)", 0),
+        ("void f() { cudaLaunchKernel((void*)k, 1, 1, args, 0, 0); }\n", "untyped kernel launch", 0),
+    ],
+)
+def test_detected(text: str, construct: str, line: int) -> None:
+    assert (construct, line) in _constructs(text)
+
+
+def test_plain_kernel_is_supported() -> None:
+    text = """\
+#include <cuda_runtime.h>
+// asm("nop") in a comment and "tex2D" in a string do not count
+__global__ void k(float* texture, int n) {
+  __shared__ float s[256];
+  s[threadIdx.x] = texture[threadIdx.x];
+  __syncthreads();
+  printf("tex2D %f\\n", s[0]);
+}
+int main() { k<<<1, 256>>>(nullptr, 0); }
+"""
+    assert unsupported(text) == []
+
+
+def test_result_type() -> None:
+    found = unsupported('__global__ void k() { asm("trap;"); }\n')
+    assert found == [Unsupported("inline assembly", 0, found[0].detail)]
+    assert "PTX" in found[0].detail
