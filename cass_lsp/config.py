@@ -108,6 +108,14 @@ class VerificationSettings(msgspec.Struct, rename="camel", forbid_unknown_fields
     """"numeric": numbers compare within the tolerances below; other text exactly."""
     relative_tolerance: float = 1e-5
     absolute_tolerance: float = 1e-8
+    compare_ignore: list[str] = msgspec.field(
+        default_factory=lambda: [
+            r"0x[0-9a-fA-F]{6,}",
+            r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\s*(?:ns|us|µs|ms|s|sec|seconds|[KMGT]B/s|[GT]FLOP/s|[GT]FLOPS)\b",
+        ]
+    )
+    """Regular expressions for output that differs from run to run (addresses, timings, throughput):
+    what they match is left out of the comparison."""
     limits: RunLimits = msgspec.field(default_factory=RunLimits)
     ignore: list[str] = msgspec.field(
         default_factory=lambda: [".git", ".hg", ".svn", "build", "node_modules", ".cache", "__pycache__", ".venv"]

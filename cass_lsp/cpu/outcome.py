@@ -34,10 +34,9 @@ def classify(result: ProcResult) -> RunOutcome:
         return RunOutcome("timeout", _line(err, "cass-cpu: timed out") or "the program did not finish in time")
     if result.cancelled:
         return RunOutcome("failed", "cancelled")
-    if result.returncode == EXIT_DEADLOCK:
-        return RunOutcome("deadlock", _line(err, "cass-cpu: deadlock") or "deadlock detected")
-    if result.returncode == EXIT_UNSUPPORTED:
-        return RunOutcome("unsupported", _line(err, UNSUPPORTED_PREFIX) or UNSUPPORTED_PREFIX + "unknown construct")
+    stopped = runtime_stop(result.returncode, result.stderr)
+    if stopped is not None:
+        return stopped
     if result.returncode < 0:
         try:
             name = signal.Signals(-result.returncode).name
@@ -47,6 +46,17 @@ def classify(result: ProcResult) -> RunOutcome:
     if result.returncode != 0:
         return RunOutcome("failed", f"exit status {result.returncode}")
     return RunOutcome("ok", "")
+
+
+def runtime_stop(returncode: int | None, stderr: bytes) -> RunOutcome | None:
+    """A deadlock or a construct the runtime refused at run time, told by its exit code; None for
+    an ordinary exit of the program."""
+    if returncode not in (EXIT_DEADLOCK, EXIT_UNSUPPORTED):
+        return None
+    err = stderr.decode("utf-8", "replace")
+    if returncode == EXIT_DEADLOCK:
+        return RunOutcome("deadlock", _line(err, "cass-cpu: deadlock") or "deadlock detected")
+    return RunOutcome("unsupported", _line(err, UNSUPPORTED_PREFIX) or UNSUPPORTED_PREFIX + "unknown construct")
 
 
 def _line(text: str, prefix: str) -> str:

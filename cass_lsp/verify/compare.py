@@ -1,15 +1,17 @@
 """Did the translation compute what the original computed? Exit codes and standard output compared.
 
-"exact" compares the bytes. "numeric" compares text exactly but floating-point numbers within
+"exact" compares every line as text. "numeric" compares text exactly but floating-point numbers within
 ``|a - b| <= abs_tol + rel_tol * max(|a|, |b|)``: a HIP build may contract, reorder or use other
 fast-math and rounding than nvcc did. Integers always compare exactly (an off-by-one count is a bug,
-whatever its size), and so do NaN with NaN and infinities of the same sign.
+whatever its size), and so do NaN with NaN and infinities of the same sign. In both modes, what
+the ``ignore`` patterns match (addresses, timings: output no two runs share) is left out.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 import msgspec
@@ -65,6 +67,23 @@ def lines_agree(expected: str, actual: str, rel_tol: float, abs_tol: float) -> b
     return True
 
 
+def _masked(line: str, ignore: Sequence[re.Pattern[str]]) -> str:
+    for pattern in ignore:
+        line = pattern.sub("…", line)
+    return line
+
+
+def ignore_patterns(expressions: Sequence[str]) -> list[re.Pattern[str]]:
+    """The compiled ``compareIgnore`` expressions; ValueError naming a bad one."""
+    compiled = []
+    for expression in expressions:
+        try:
+            compiled.append(re.compile(expression))
+        except re.error as error:
+            raise ValueError(f"cass.verification.compareIgnore: {expression!r} is not a regular expression: {error}") from None
+    return compiled
+
+
 def _clip(text: str) -> str:
     return text if len(text) <= _SHOWN else text[:_SHOWN] + "…"
 
@@ -78,6 +97,7 @@ def compare(
     mode: Literal["exact", "numeric"] = "numeric",
     rel_tol: float = 1e-5,
     abs_tol: float = 1e-8,
+    ignore: Sequence[re.Pattern[str]] = (),
 ) -> Mismatch | None:
     """The first difference between the original's run and the translation's, or None."""
     if expected_code != actual_code:
@@ -87,7 +107,8 @@ def compare(
     for index in range(max(len(want), len(got))):
         w = want[index] if index < len(want) else "<end of output>"
         g = got[index] if index < len(got) else "<end of output>"
-        same = w == g if mode == "exact" else lines_agree(w, g, rel_tol, abs_tol)
+        w_kept, g_kept = _masked(w, ignore), _masked(g, ignore)
+        same = w_kept == g_kept if mode == "exact" else lines_agree(w_kept, g_kept, rel_tol, abs_tol)
         if not same:
             return Mismatch("output", index, _clip(w), _clip(g))
     return None

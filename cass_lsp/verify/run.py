@@ -10,6 +10,7 @@ when the original itself cannot be built or run, the translation is not judged (
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,10 +18,11 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from cass_lsp.asm.scratch import HipTarget, project_inputs, translated
+from cass_lsp.cpu.outcome import runtime_stop
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.translate.fingerprint import fingerprint
 from cass_lsp.verify import runners, sandbox
-from cass_lsp.verify.compare import compare
+from cass_lsp.verify.compare import compare, ignore_patterns
 from cass_lsp.verify.runners import Builder, CannotRun, Program, RunnerName
 from cass_lsp.verify.stages import SCHEMA, Inputs, Outcome, StageResult, digest
 
@@ -40,6 +42,7 @@ class RunPlan:
     original_builder: Builder
     translation_builder: Builder
     settings: VerificationSettings
+    ignore: list[re.Pattern[str]]
     key: str
 
 
@@ -98,7 +101,8 @@ def plan_run(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) -> 
         fingerprint() if inputs.translation_text is None else "",
         msgspec.to_builtins(settings),
     )
-    return RunPlan(runner, original, translation, original_builder, translation_builder, settings, key)
+    ignore = ignore_patterns(settings.compare_ignore)
+    return RunPlan(runner, original, translation, original_builder, translation_builder, settings, ignore, key)
 
 
 def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageResult:
@@ -147,6 +151,13 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
                 return _result(target, "unavailable", message, started, cacheable=False)
             message = f"the translation {outcome.describe()}; the original exited {outcome.exit_code}"
             return _result(target, "failed", message, started, cacheable=not outcome.timed_out, output=_tail(outcome.stderr))
+        stopped = runtime_stop(outcome.exit_code, outcome.stderr) if builder.name == "cpu" else None
+        if stopped is not None:
+            if stopped.kind == "unsupported" or side == "original":
+                message = f"the {side} cannot be judged on the CPU runtime: {stopped.detail}"
+                return _result(target, "unavailable", message, started, output=_tail(outcome.stderr))
+            message = f"the translation deadlocks on the CPU runtime ({stopped.detail}); the original finished"
+            return _result(target, "failed", message, started, output=_tail(outcome.stderr))
         outcomes.append(outcome)
     original, translation = outcomes
     mismatch = compare(
@@ -157,6 +168,7 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
         mode=settings.compare,
         rel_tol=settings.relative_tolerance,
         abs_tol=settings.absolute_tolerance,
+        ignore=plan.ignore,
     )
     if mismatch is not None:
         return StageResult(

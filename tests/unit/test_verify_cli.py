@@ -141,3 +141,13 @@ def test_bad_arguments_exit_2(project: Path, capsys: pytest.CaptureFixture[str],
     code = cli.main(["verify", *[str(project / a) if not a.startswith("-") else a for a in argv]])
     assert code == 2
     assert "cass-lsp verify:" in capsys.readouterr().err
+
+
+def test_a_translation_that_deadlocks_on_a_barrier_fails_at_once(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    divergent = TRANSLATION.replace(
+        "    out[i] = total;", "    if (threadIdx.x < 16) __syncthreads();  // not every thread arrives\n    out[i] = total;"
+    )
+    (project / "prefix.hip").write_text(divergent)
+    code, out = verify(capsys, str(project / "prefix.hip"), "--runner", "cpu", "--timeout", "60")
+    assert code == 1, out
+    assert "the translation deadlocks on the CPU runtime" in out
