@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cass_lsp.toolchains.dirs import CACHE_ENV, cache_root
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -27,6 +29,8 @@ def run_driver(driver: str, home: Path, env: dict[str, str], timeout: float) -> 
         "RESULT": str(result_file),
         "E2E_DIR": str(Path(__file__).parent),  # where the drivers find harness.lua
         "HOME": str(home),  # no user config, shada or swap files from the machine
+        # ...but the toolchain files setup generated (ROCm 7.1 headers, device libraries) stay found
+        CACHE_ENV: str(cache_root()),
         **env,
     }
     proc = subprocess.run(

@@ -1,5 +1,5 @@
 -- cass-lsp for Neovim (0.7 and newer): starts the server for CUDA and HIP buffers, hands it the
--- settings, and adds :CassAsm (alias :CassShowAssembly), :CassTranslate and :CassModel.
+-- settings, and adds :CassAsm (alias :CassShowAssembly), :CassTranslate, :CassVerify and :CassModel.
 local asm = require("cass.asm")
 local models = require("cass.models")
 
@@ -62,9 +62,31 @@ local function buffer_client(bufnr)
   end
 end
 
+-- The latest verification state of each file, from the server's cass/verificationStatus
+-- notifications: { state, summary, stages } by file name (see M.status).
+M.verification = {}
+
+local FINAL = { passed = vim.log.levels.INFO, failed = vim.log.levels.WARN, unverified = vim.log.levels.WARN }
+
+local function verification_status(_, params)
+  local file = vim.uri_to_fname(params.uri)
+  M.verification[file] = params
+  -- the server reports each file of a pair: tell the user once, for the file they are looking at
+  local level = FINAL[params.state]
+  if level and file == vim.api.nvim_buf_get_name(0) then vim.notify("cass-verify: " .. params.summary, level) end
+  vim.cmd("redrawstatus")
+end
+
+-- The verification state of a buffer for a statusline: "verify: passed", "verify: running", ... or "".
+function M.status(bufnr)
+  local s = M.verification[vim.api.nvim_buf_get_name(bufnr or 0)]
+  return s and ("verify: " .. s.state) or ""
+end
+
 local function client_config(bufnr)
   return {
     name = NAME,
+    handlers = { ["cass/verificationStatus"] = verification_status },
     cmd = M.config.cmd,
     root_dir = M.root_dir(bufnr),
     init_options = M.config.settings,
@@ -150,6 +172,27 @@ function M.choose_model()
   end)
 end
 
+-- :CassVerify: verify the current file's pair now (asynchronously); the verdict is notified and
+-- compiler errors arrive as diagnostics (source cass-verify).
+function M.verify()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local c = buffer_client(bufnr)
+  if not c then
+    vim.notify("cass-lsp is not running for this buffer", vim.log.levels.WARN)
+    return
+  end
+  vim.notify("cass-lsp: verifying…", vim.log.levels.INFO)
+  local params = { command = "cass.verify", arguments = { vim.uri_from_bufnr(bufnr) } }
+  call(c, "request", "workspace/executeCommand", params, function(err, reply)
+    if err then
+      vim.notify("cass-lsp: cannot verify: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    elseif reply then
+      M.last_verdict = reply
+      vim.notify("cass-verify: " .. reply.summary, FINAL[reply.verdict] or vim.log.levels.INFO)
+    end
+  end, bufnr)
+end
+
 function M.translate_file()
   if vim.fn.has("nvim-0.8") == 0 then
     -- 0.7's code_action has neither filter nor apply: the source actions, picked by the user
@@ -169,6 +212,7 @@ local function create_commands()
   vim.api.nvim_create_user_command("CassShowAssembly", show, targets)
   vim.api.nvim_create_user_command("CassTranslate", M.translate_file, { desc = "cass-lsp: translate the file to HIP" })
   vim.api.nvim_create_user_command("CassModel", M.choose_model, { desc = "cass-lsp: choose the CASS model" })
+  vim.api.nvim_create_user_command("CassVerify", M.verify, { desc = "cass-lsp: verify this file's translation pair now" })
 end
 
 function M.setup(opts)
