@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 
 APT_PACKAGES=(
   python3 python3-venv python3-dev build-essential cmake git
@@ -12,16 +14,7 @@ APT_PACKAGES=(
   libhipsparse-dev libhiprand-dev librocrand-dev librocprim-dev librocsparse-dev
   neovim
 )
-missing=()
-for pkg in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-  log "apt-get install ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q
-  apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends "${missing[@]}"
-fi
+apt_ensure "${APT_PACKAGES[@]}"
 
 PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then

@@ -20,6 +20,8 @@ CACHE=${CASS_VSCODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cass-lsp}
 CS_VERSION=4.100.3
 CS_PREFIX=$CACHE/code-server-$CS_VERSION
 log() { printf '\033[1m[vscode]\033[0m %s\n' "$*" >&2; }
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 started=$(date +%s)
 
 # ------------------------------------------------------------------ node
@@ -36,16 +38,7 @@ fi
 # ------------------------------------------------------------------ Debian packages
 APT_PACKAGES=(build-essential python3 libkrb5-dev ripgrep)
 [ "${CASS_VSCODE_SKIP_E2E_DEPS:-0}" = 1 ] || APT_PACKAGES+=(chromium)
-missing=()
-for pkg in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-  log "apt-get install ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q
-  apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends "${missing[@]}"
-fi
+apt_ensure "${APT_PACKAGES[@]}"
 
 # ------------------------------------------------------------------ the extension's npm packages
 # node_modules is current when the lock file it was installed from is the committed one
