@@ -90,16 +90,21 @@ class Verification:
         if not settings.enabled:
             return
         open_paths = self._open_paths()
+        touched: dict[str, Pair] = {}
         for path in paths:
             pair = pairs.pair_for(path, settings.translation_patterns, rule_translation=from_editor or path in open_paths)
             if pair is not None:
-                self._enqueue(pair)
+                touched[pair.original] = pair
             elif not pairs.is_original(path) and not path.lower().endswith(".hip"):
                 # a header: the pairs verified before that live beside it may include it
                 folder = str(Path(path).parent)
-                for known in list(self._known.values()):
-                    if str(Path(known.original).parent) == folder:
-                        self._enqueue(known)
+                touched.update((k.original, k) for k in self._known.values() if str(Path(k.original).parent) == folder)
+        for pair in touched.values():
+            self._enqueue(pair)
+        # told after the batch: in a storm, only the pairs the bounded queue kept
+        for original in touched.keys() & self._waiting.keys():
+            pair = self._waiting[original]
+            self._status(pair, "queued", f"{pair.describe()}: waiting to verify")
 
     def _enqueue(self, pair: Pair) -> None:
         settings = self._server.resolved.verification
@@ -111,7 +116,6 @@ class Verification:
             self._dropped += 1
             if self._dropped == 1 or self._dropped % 100 == 0:
                 log.warning("verification queue full: %d change(s) dropped so far (latest: %s)", self._dropped, dropped)
-        self._status(pair, "queued", f"{pair.describe()}: waiting to verify")
         self._server.debounce(self._key(pair.original), settings.debounce_ms / 1000, lambda: _ignore(self._start(pair)))
 
     @staticmethod

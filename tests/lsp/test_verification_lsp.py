@@ -201,6 +201,8 @@ async def test_a_thousand_files_touched_at_once_stay_bounded(tmp_path: Path) -> 
         await asyncio.sleep(2.0)
         finished_pairs = {s["uri"].rsplit(".", 1)[0] for s in client.statuses if s["state"] in TERMINAL}  # type: ignore[attr-defined]
         assert 1 <= len(finished_pairs) <= 3 + 1, len(finished_pairs)  # the queue's bound (+ one already running)
+        queued = [s for s in client.statuses if s["state"] == "queued"]  # type: ignore[attr-defined]
+        assert len(queued) < 100, len(queued)  # told only for the pairs the queue kept, not 1,000 files
 
 
 async def test_a_restarted_server_answers_from_the_cache(tmp_path: Path) -> None:
