@@ -57,12 +57,19 @@ PARENTHESIZED = "parenthesized_expression"
 FOR = "for_statement"
 CAST = "cast_expression"
 INIT_DECLARATOR = "init_declarator"
+ASSIGNMENT = "assignment_expression"
+FIELD_EXPRESSION = "field_expression"  # ``a.b``
+FUNCTION_DECLARATOR = "function_declarator"
+OPERATOR_NAME = "operator_name"  # ``operator-=``
+POINTER_DECLARATOR = "pointer_declarator"
+REFERENCE_DECLARATOR = "reference_declarator"
 HOST_QUALIFIER = "__host__"
 
 
 class Field:
     """Field names, for ``Node.child_by_field_name``."""
 
+    ARGUMENT: Final = "argument"
     ARGUMENTS: Final = "arguments"
     BODY: Final = "body"
     CONDITION: Final = "condition"
@@ -75,6 +82,7 @@ class Field:
     RIGHT: Final = "right"
     SCOPE: Final = "scope"
     TYPE: Final = "type"
+    VALUE: Final = "value"
 
 
 # Where a name is being declared (so the file defines it, and it is not the CUDA API):

@@ -73,7 +73,25 @@ _NOT_IN_ANY_HIP = "Absent from the HIP 5.2, 6.2 and 7.1 headers although the HIP
 _JIT_NOTE = "Absent from the HIP 5.2 headers; present in HIP 6.2 (hiprtc.h)."
 _DATA_TYPE_NOTE = ("hipDataType is in HIP's hip/library_types.h in ROCm 5.2 (hipSPARSE's generic API takes it); "
                    "hipBLAS takes it only from ROCm 5.7 (before that, hipblasDatatype_t).")
+# ROC columns completed from other rows of the same tables (cass_lsp.translate.libraries reads them
+# under translate.libraries = "roc").
+_ROC_HANDLE_NOTE = ("rocSOLVER works on rocBLAS handles; the tables give rocBLAS's handle functions "
+                    "since ROCm 1.5.0 in their cuBLAS rows (cublasCreate -> rocblas_create_handle)")
+_XORWOW_NOTE = ("cuRAND's default state is XORWOW; rocRAND has it as rocrand_state_xorwow since ROCm 1.5.0 "
+                "(the tables give rocrand_init, which takes it, since 1.5.0)")
+_V1_NOTE = ("legacy cuBLAS v1 API (cublas.h): HIP has no global BLAS context; {}")
 CORRECTIONS: dict[str, dict[str, str]] = {
+    **{n: {"alt_added": "1.5.0", "note": _ROC_HANDLE_NOTE} for n in (
+        "cusolverDnCreate", "cusolverDnDestroy", "cusolverDnGetStream", "cusolverDnSetStream")},
+    **{n: {"alt": "rocrand_state_xorwow", "alt_added": "1.5.0", "note": _XORWOW_NOTE} for n in (
+        "curandState", "curandState_t", "curandStateXORWOW", "curandStateXORWOW_t")},
+    "cusolver_int_t": {"hip_added": "4.5.0", "note": (
+        "cuSOLVER's 32-bit integer typedef; hipSOLVER declares those parameters plain int (rocSOLVER: rocblas_int)")},
+    "cublasInit": {"note": _V1_NOTE.format("nothing needs initialising (drop the call; rocBLAS's "
+                                          "rocblas_initialize only preloads kernels)")},
+    "cublasShutdown": {"note": _V1_NOTE.format("nothing to shut down: destroy the handles the port creates")},
+    "cublasAlloc": {"note": _V1_NOTE.format("cublasAlloc(n, elemSize, &p) is hipMalloc(&p, n * elemSize)")},
+    "cublasFree": {"note": _V1_NOTE.format("cublasFree(p) is hipFree(p)")},
     **{n: {"hip_added": "5.2.0", "note": _DATA_TYPE_NOTE} for n in (
         "cudaDataType", "cudaDataType_t", "CUDA_R_16F", "CUDA_R_32F", "CUDA_R_64F", "CUDA_C_16F", "CUDA_C_32F",
         "CUDA_C_64F")},
@@ -94,6 +112,9 @@ _FAMILY_RANK = {f: i for i, f in enumerate(["runtime", "device", "complex", "rtc
                                             "sparse", "solver", "cub", "dnn", "driver"])}
 
 
+_C_KEYWORDS = frozenset({"int", "unsigned", "long", "short", "char", "float", "double", "void"})
+
+
 def _common_suffix(a: str, b: str) -> int:
     n = 0
     while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
@@ -106,7 +127,7 @@ def _supported(row: dict[str, str]) -> bool:
 
 
 def _needs_action(cuda: str, row: dict[str, str]) -> bool:
-    quiet = (row["hip"] == cuda and _supported(row) and not row["note"]
+    quiet = (row["hip"] == cuda and _supported(row) and not row["note"] and row["alt"] in ("", cuda)
              and not any(row[k] for k in ("cuda_deprecated", "cuda_removed", "hip_deprecated",
                                            "hip_removed", "hip_experimental")))
     return not quiet
@@ -162,7 +183,8 @@ def build(csv_path: Path) -> dict[str, Any]:
         row = rows[name]
         (forward if _needs_action(name, row) else identity)[name] = encode(row)
         hip = row["hip"]
-        if _supported(row) and hip.isidentifier() and hip != name:
+        # cusolver_int_t's HIP spelling is the keyword int, which reverse translation must leave alone.
+        if _supported(row) and hip.isidentifier() and hip != name and hip not in _C_KEYWORDS:
             candidates.setdefault(hip, []).append(name)
     reverse = {hip: min(names, key=lambda n: _reverse_key(n, rows[n]))
                for hip, names in sorted(candidates.items())}

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from cass_lsp.translate.rules import Outcome, Settings
 
 # What a rule translation (and its findings) depends on.
-TRANSLATION_FIELDS = ("arch", "rocm", "launch_style", "rewrite_opaque")
+TRANSLATION_FIELDS = ("arch", "rocm", "launch_style", "rewrite_opaque", "libraries", "cuda")
 # What a listing depends on: an AMD listing of a CUDA file compiles its rule translation.
 LISTING_FIELDS = (*TRANSLATION_FIELDS, "nvcc_args", "clang_args", "compile_commands", "compile_timeout_s")
 
@@ -115,11 +115,12 @@ def translation_key(
     )
 
 
-def engine_settings(arch: str, rocm: str, launch_style: str, rewrite_opaque: bool, reverse: bool) -> Settings:
-    """The engine's settings, built in this one place (ValueError for a bad arch or ROCm)."""
+def engine_settings(arch: str, rocm: str, launch_style: str, rewrite_opaque: bool, reverse: bool,
+                    libraries: str = "hip", cuda: str = "auto") -> Settings:
+    """The engine's settings, built in this one place (ValueError for a bad arch, ROCm or CUDA)."""
     from cass_lsp.translate import rules, targets
 
-    return rules.Settings(targets.resolve(arch, rocm), launch_style, rewrite_opaque, reverse)
+    return rules.Settings(targets.resolve(arch, rocm, cuda), launch_style, rewrite_opaque, reverse, libraries)
 
 
 def translate_bytes(

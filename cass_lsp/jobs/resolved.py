@@ -17,7 +17,7 @@ import msgspec
 from cass_lsp.config import ModelSettings, Settings, VerificationSettings
 from cass_lsp.jobs import kinds
 from cass_lsp.translate import targets
-from cass_lsp.translate.profile import LaunchStyle, TargetProfile, TranslateOptions
+from cass_lsp.translate.profile import LaunchStyle, Libraries, TargetProfile, TranslateOptions
 
 if TYPE_CHECKING:
     from cass_lsp.translate.rules import Settings as EngineSettings
@@ -30,8 +30,14 @@ class ResolvedSettings(msgspec.Struct, frozen=True):
     """MAJOR.MINOR, never "auto"."""
     rocm_requested: str
     """What the settings said ("auto" or a version), for messages."""
+    cuda: str
+    """The CUDA reverse translations target as the settings say it ("auto" or MAJOR.MINOR): "auto"
+    is read from the installed nvcc only when a reverse translation runs (a forward-only CLI run
+    never looks for nvcc), through :func:`cass_lsp.translate.targets.resolve_cuda`."""
     launch_style: LaunchStyle
     rewrite_opaque: bool
+    libraries: Libraries
+    """hip or roc: the library family CUDA libraries become."""
     asm_targets: tuple[str, ...]
     nvcc_args: tuple[str, ...]
     clang_args: tuple[str, ...]
@@ -51,14 +57,16 @@ class ResolvedSettings(msgspec.Struct, frozen=True):
     @property
     def profile(self) -> TargetProfile:
         """The target with its ROCm spelled out (engines then never resolve "auto" themselves)."""
-        return TargetProfile(arch=self.arch, rocm=self.rocm)
+        return TargetProfile(arch=self.arch, rocm=self.rocm, cuda=self.cuda)
 
     @property
     def options(self) -> TranslateOptions:
-        return TranslateOptions(launch_style=self.launch_style, rewrite_strings_and_comments=self.rewrite_opaque)
+        return TranslateOptions(launch_style=self.launch_style, rewrite_strings_and_comments=self.rewrite_opaque,
+                                libraries=self.libraries)
 
     def engine(self, reverse: bool) -> EngineSettings:
-        return kinds.engine_settings(self.arch, self.rocm, self.launch_style, self.rewrite_opaque, reverse)
+        return kinds.engine_settings(self.arch, self.rocm, self.launch_style, self.rewrite_opaque, reverse,
+                                     self.libraries, self.cuda)
 
     def extra_args(self, vendor: str) -> tuple[str, ...]:
         return self.nvcc_args if vendor == "nvidia" else self.clang_args
@@ -76,8 +84,10 @@ def resolve(settings: Settings) -> ResolvedSettings:
         wave_size=targets.wave_size(target.arch),
         rocm=targets.resolve_rocm(target.rocm),
         rocm_requested=target.rocm,
+        cuda=target.cuda,
         launch_style=options.launch_style,
         rewrite_opaque=options.rewrite_strings_and_comments,
+        libraries=options.libraries,
         asm_targets=tuple(asm.targets),
         nvcc_args=tuple(asm.extra_args.nvcc),
         clang_args=tuple(asm.extra_args.clang),

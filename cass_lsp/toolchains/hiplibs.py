@@ -1,8 +1,10 @@
-"""HIP library headers (hipBLAS, hipFFT, hipSOLVER, hipCUB, rocThrust, rocPRIM) from Debian 13.
+"""HIP library headers (hipBLAS, hipFFT, hipSOLVER, hipCUB, rocThrust, rocPRIM, rocBLAS, rocSOLVER)
+from Debian 13.
 
-Debian 12 packages none of hipBLAS, hipFFT, hipSOLVER, hipCUB or rocThrust, and the triton wheels
-carry only HIP itself. Debian 13 (trixie) packages them: ``-dev`` packages, 0.7 MB to download,
-13 MB of headers. :func:`fetch` downloads them with ``apt-get download`` against a private apt state (its own
+Debian 12 packages none of hipBLAS, hipFFT, hipSOLVER, hipCUB, rocThrust, rocBLAS or rocSOLVER, and
+the triton wheels carry only HIP itself. Debian 13 (trixie) packages them: ``-dev`` packages, 0.8 MB
+to download, 16 MB of headers (rocBLAS and rocSOLVER 5.5 serve ``translate --roc``; rocSPARSE and
+rocRAND come from Debian 12's own packages, and no Debian release packages MIOpen). :func:`fetch` downloads them with ``apt-get download`` against a private apt state (its own
 sources, lists, cache and status: the system's apt setup is neither read for sources nor written),
 extracts their ``usr/include`` with ``dpkg-deb`` and publishes the folder atomically in the cache.
 It runs from setup (``python -m cass_lsp.toolchains setup --hip-libs``), never from the language
@@ -48,6 +50,8 @@ PACKAGES: dict[str, tuple[str, ...]] = {
     "librocprim-dev": ("rocprim",),
     "librocthrust-dev": ("thrust",),
     "libhipcub-dev": ("hipcub",),
+    "librocblas-dev": ("rocblas",),
+    "librocsolver-dev": ("rocsolver",),
 }
 """Each package and the top-level include folders it installs."""
 

@@ -61,6 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="keep <<<>>> launches or emit hipLaunchKernelGGL")
     parser.add_argument("--rewrite-strings-and-comments", action="store_true",
                         help="also translate names inside string literals and comments")
+    parser.add_argument("--roc", action="store_true",
+                        help="cuBLAS/cuSPARSE/cuRAND/cuSOLVER to rocBLAS/rocSPARSE/rocRAND/rocSOLVER "
+                             "(hipify's -roc) instead of their hip* layers")
     parser.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes for trees")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON on standard output")
     parser.add_argument("--strict", action="store_true",
@@ -196,6 +199,23 @@ def _translate_unit(unit: Unit) -> Outcome:
     return Outcome(unit, lines, result.stats, found, None, None)
 
 
+def _place_runtime_includes(outcomes: list[Outcome], roots: list[str]) -> None:
+    """nvcc includes cuda_runtime.h first in every translation unit: over a tree, the HIP runtime
+    include goes first in each unit that reaches a header needing it (placement.tree_fixes)."""
+    from cass_lsp.translate import placement
+
+    written = {o.unit.source: o.unit for o in outcomes if o.error is None and o.unit.target is not None}
+    translations: dict[str, bytes] = {}
+    for source, unit in written.items():
+        with open(unit.target or source, "rb") as f:
+            translations[source] = f.read()
+    for source, data in placement.tree_fixes(translations, roots).items():
+        unit = written[source]
+        if unit.in_place:
+            _backup(source)
+        _write_atomic(unit.target or source, data, os.stat(source).st_mode & 0o7777 if unit.in_place else None)
+
+
 def _execute(units: list[Unit], jobs: int) -> list[Outcome]:
     from cass_lsp.jobs.progress import SILENT, TerminalSink
 
@@ -243,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--jobs must be at least 1")
     try:
         settings = engine_settings(args.arch, args.rocm, args.launch_style, args.rewrite_strings_and_comments,
-                                   args.reverse)
+                                   args.reverse, "roc" if args.roc else "hip")
     except ValueError as e:
         return _fail(str(e))
     units = _plan_units(args)
@@ -252,6 +272,8 @@ def run(args: argparse.Namespace) -> int:
     _configure(settings)
     target = settings.target
     outcomes = _execute(units, args.jobs)
+    if not args.reverse and len(units) > 1:
+        _place_runtime_includes(outcomes, args.paths)
     if args.json:
         _report_json(outcomes, target, args.reverse)
     else:

@@ -9,7 +9,7 @@ file declares itself) are not per-row and are tested with their rules.
 
 from __future__ import annotations
 
-from cass_lsp.translate import warp
+from cass_lsp.translate import libraries, warp
 
 _NON_SYNC = ("HIP before 7.0 gets the non-sync form (HIP 6.x has the sync one only behind "
              "-DHIP_ENABLE_WARP_SYNC_BUILTINS): the mask is dropped when it is the full mask, else reported")
@@ -24,3 +24,16 @@ REASONS: dict[str, str] = {
     "cudaGraphInstantiate": ("CUDA 12's three-argument form is hipGraphInstantiateWithFlags; "
                              "hipGraphInstantiate keeps CUDA 11's five arguments"),
 }
+
+# Under translate.libraries = "roc", rows of the ROC families (rocBLAS, rocSPARSE, rocRAND, rocSOLVER)
+# the engine translates otherwise than the plain ROC-column rename.
+ROC_REASONS: dict[str, str] = {
+    name: ("rocSOLVER's potrf takes no workspace: a call with cuSOLVER's eight arguments loses Workspace and "
+           "Lwork; any other use (a pointer to it, another argument count) is reported for a human")
+    for name in libraries.DROPPED_ARGUMENTS
+}
+
+
+def reasons(libraries: str) -> dict[str, str]:
+    """The deliberate differences under a library setting ("hip" or "roc")."""
+    return ROC_REASONS if libraries == "roc" else REASONS

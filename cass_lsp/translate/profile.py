@@ -12,10 +12,12 @@ from cass_lsp.translate import targets
 class TargetProfile(msgspec.Struct, rename="camel", frozen=True):
     arch: str = "gfx1100"  # gfx1100, gfx1030, gfx1200, gfx90a, gfx942, ...
     rocm: str = "auto"  # "auto": the installed HIP headers; else MAJOR.MINOR such as "5.2", "7.1"
+    cuda: str = "auto"  # reverse translations: "auto" is the installed nvcc's CUDA; else MAJOR.MINOR
 
     def __post_init__(self) -> None:
         targets.check_arch(self.arch)
         targets.check_rocm(self.rocm)
+        targets.check_cuda(self.cuda)
 
     @property
     def wave_size(self) -> int:
@@ -28,13 +30,20 @@ class TargetProfile(msgspec.Struct, rename="camel", frozen=True):
         major, minor = self.resolved_rocm().split(".")
         return int(major), int(minor)
 
+    def resolved_cuda(self) -> str:
+        return targets.resolve_cuda(self.cuda)
+
     def target(self) -> targets.Target:
-        return targets.Target(self.arch, self.wave_size, self.rocm_version())
+        return targets.resolve(self.arch, self.rocm, self.cuda)
 
 
 LaunchStyle = Literal["chevron", "hipLaunchKernelGGL"]
+# hip: the hip* marshalling libraries (hipBLAS, ...); roc: hipify's -roc, the native rocBLAS, rocSPARSE,
+# rocRAND and rocSOLVER APIs (cuDNN becomes MIOpen in both).
+Libraries = Literal["hip", "roc"]
 
 
 class TranslateOptions(msgspec.Struct, rename="camel", frozen=True):
     launch_style: LaunchStyle = "chevron"
     rewrite_strings_and_comments: bool = False
+    libraries: Libraries = "hip"

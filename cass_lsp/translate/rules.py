@@ -18,7 +18,18 @@ from typing import TYPE_CHECKING, NamedTuple
 import tree_sitter
 
 from cass_lsp import nodes, syntax
-from cass_lsp.translate import calls, headers, launch, portability, tables, warp
+from cass_lsp.translate import (
+    calls,
+    collisions,
+    compat,
+    headers,
+    launch,
+    libraries,
+    placement,
+    portability,
+    tables,
+    warp,
+)
 from cass_lsp.translate import codes as fc
 from cass_lsp.translate.codes import Severity
 from cass_lsp.translate.context import RawEdit
@@ -46,15 +57,16 @@ _MAX_PARSE_FINDINGS = 20
 _FEW_WORDS = 4000
 
 _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "asm", "__asm__", "__asm",
-                    "__CUDA_ARCH__", "__launch_bounds__", *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB"}
+                    "__CUDA_ARCH__", "__launch_bounds__", *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
+                    *compat.FORWARD_NAMES, collisions.MAKE_UINT3}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
-                    *warp.REVERSE_NAMES}
+                    *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS}
 
 
 # A name's rewrite for one target: (new text or None, family, findings as (code, severity, message)),
-# kept per (name, target ROCm) since it does not depend on the file.
+# kept per (name, target ROCm, library family) since it does not depend on the file.
 _Plan = tuple[str | None, str, tuple[tuple[str, Severity, str], ...]]
-_PLANS: dict[tuple[str, tuple[int, int]], _Plan] = {}
+_PLANS: dict[tuple[str, tuple[int, int], str], _Plan] = {}
 
 
 class RawFinding(NamedTuple):
@@ -75,6 +87,7 @@ class Settings(NamedTuple):
     launch_style: str = "chevron"
     rewrite_opaque: bool = False  # names inside strings and comments too
     reverse: bool = False
+    libraries: str = "hip"  # "roc": rocBLAS/rocSPARSE/rocRAND/rocSOLVER instead of their hip* layers
 
 
 @functools.cache
@@ -131,6 +144,7 @@ class Engine:
         self.wide_masks: set[str] = set()  # variables this translation declared 64-bit
         self.active_masks: set[str] = set()  # variables set from __activemask()
         self.uses_runtime = False
+        self.helpers: dict[str, int] = {}  # compatibility helper -> its first use (original offset)
 
     def define_body(self, name: str) -> str | None:
         span = self.defines.get(name)
@@ -202,6 +216,10 @@ class Pass:
     def define_body(self, name: str) -> str | None:
         return self.eng.define_body(name)
 
+    def need_helper(self, key: str, start: int) -> None:
+        helpers = self.eng.helpers
+        helpers[key] = min(helpers.get(key, self.base + start), self.base + start)
+
     def widen_define(self, name: str, text: str, tag: str = "") -> None:
         eng = self.eng
         if name not in eng.widened_defines:
@@ -257,6 +275,11 @@ class Pass:
         self._scan_launches()
         if not self.reverse and self.target.wave_size == 64:
             portability.warp_size_literals(self)
+        if not self.is_macro:
+            if self.reverse:
+                compat.reverse_dynamic_shared(self)
+            else:
+                collisions.guard_definitions(self)
         for arg in self._macro_bodies.values():
             self.eng.check_cancelled()
             self._translate_macro(arg)
@@ -364,6 +387,9 @@ class Pass:
         if not kind:
             self._keyword(name, node)
             return
+        if self.reverse and kind == nodes.MEMBER_NAME and name in compat.REMOVED_PROP_FIELDS:
+            compat.prop_field(self, name, node)
+            return
         if (name in self.eng.user_names or name in self.local_names
                 or (kind == nodes.MEMBER_NAME and name not in _MEMBER_RULES) or parent_kind == nodes.MACRO_PARAMS
                 or (parent_kind == nodes.QUALIFIED and parent is not None and self._scoped(node, parent))):
@@ -393,6 +419,10 @@ class Pass:
             return calls.handle(self, name, node)
         if name == "CUDART_CB":
             return portability.callback_convention(self, node)
+        if name in compat.FORWARD_NAMES:
+            return compat.forward(self, name, node)
+        if name == collisions.MAKE_UINT3:
+            return collisions.uint3_to_dim3(self, node)
         if name == "__CUDA_ARCH__":
             return portability.cuda_arch(self, node)
         if name in ("texture", "surface"):
@@ -422,6 +452,8 @@ class Pass:
             return launch.reverse(self, node)
         if name == "HIP_SYMBOL":
             return calls.unwrap_symbol(self, node)
+        if name in compat.REVERSE_NAMES:
+            return compat.reverse(self, name, node)
         return False
 
     def _namespace_rename(self, node: tree_sitter.Node, new: str, tag: str) -> bool:
@@ -453,9 +485,9 @@ class Pass:
             found = tables.row(cuda)
             self.edit(start, end, cuda, found.family if found else "")
             return True
-        found = tables.row(name)
-        if found is not None and found.supported and found.hip != name and self._available(found):
-            self.edit(start, end, found.hip, found.family)
+        new, family, _ = self._planned(name)
+        if new is not None:
+            self.edit(start, end, new, family)
             return True
         return False
 
@@ -465,11 +497,7 @@ class Pass:
     def apply_entry(self, name: str, start: int, end: int, node: tree_sitter.Node | None = None) -> None:
         """Table-driven rename of one CUDA name in code, with its findings."""
         eng = self.eng
-        key = (name, eng.rocm)
-        plan = _PLANS.get(key)
-        if plan is None:
-            plan = _PLANS[key] = self._plan(name)
-        new, family, notes = plan
+        new, family, notes = self._planned(name)
         if family in _RUNTIME_FAMILIES:
             eng.uses_runtime = True
             if family == "runtime" and self._device_side_call(start, end, node):
@@ -479,6 +507,8 @@ class Pass:
                 return
         if new is not None:
             eng.edits.append(RawEdit(self.base + start, self.base + end, new, family))
+        if node is not None and eng.settings.libraries == "roc" and name in libraries.CALL_RULES:
+            libraries.rewrite_call(self, name, node)
         for code, severity, message in notes:
             self.find(code, severity, message, start, end, name=name, family=family)
 
@@ -488,10 +518,20 @@ class Pass:
         call = self.call_of(node or self.at(start, end))
         return call is not None and self.in_device_function(call, host_too=False)
 
+    def _planned(self, name: str) -> _Plan:
+        key = (name, self.eng.rocm, self.eng.settings.libraries)
+        plan = _PLANS.get(key)
+        if plan is None:
+            plan = _PLANS[key] = self._plan(name)
+        return plan
+
     def _plan(self, name: str) -> _Plan:
         found = tables.row(name)
         if found is None:
             return None, "", ()
+        chosen = libraries.plan(found, self.eng.settings.libraries, self.eng.rocm)
+        if chosen is not None:
+            return chosen
         family = found.family
         if not found.supported:
             return None, family, ((fc.UNSUPPORTED_API, "error", _unsupported_message(found)),)
@@ -567,7 +607,7 @@ class Pass:
                 family = "headers"
                 reason = ""
             else:
-                mapping = headers.forward(path, self.eng.rocm)
+                mapping = libraries.forward_header(path, self.eng.rocm, self.eng.settings.libraries)
                 if mapping is None:
                     seen.add(path)
                     has_runtime = has_runtime or headers.is_runtime_header(path)
@@ -589,10 +629,19 @@ class Pass:
                           f"#include <{headers.RUNTIME}>{_eol(self.src)}", "headers")
                 seen.add(headers.RUNTIME)
                 has_runtime = True
+            if (not self.reverse and not has_runtime and headers.is_runtime_header(new)
+                    and placement.user_directive_before(self.src, directive.start_byte)):
+                # nvcc's implicit include comes before this file's macros and project headers.
+                self.runtime_at_top()
             seen.add(new)
             has_runtime = has_runtime or headers.is_runtime_header(new)
             self.edit(m.start(1), m.end(1), new, "headers")
         return has_runtime
+
+    def runtime_at_top(self) -> None:
+        """``#include <hip/hip_runtime.h>`` where nvcc's implicit include stands (placement.top_position)."""
+        pos = placement.top_position(self.src)
+        self.eng.edits.append(RawEdit(pos, pos, placement.runtime_line(self.src), "headers"))
 
     def uses_hip(self) -> bool:
         return self.eng.uses_runtime or re.compile(_DEVICE_CODE).search(self.src, self.lo, self.hi) is not None
@@ -614,8 +663,7 @@ class Pass:
             if cuda is None and mapping is not None and headers.is_runtime_header(mapping.path):
                 cuda = m, mapping
         if cuda is None:
-            pos = self.implicit_include_position()
-            self.eng.edits.append(RawEdit(pos, pos, f"#include <{headers.RUNTIME}>{_eol(self.src)}", "headers"))
+            self.runtime_at_top()
             return
         m, mapping = cuda
         path = m.group(1).decode("utf-8", "surrogateescape")
@@ -623,31 +671,16 @@ class Pass:
                   f"names the range now uses: translate it to <{mapping.path}>", m.start(1), m.end(1),
                   fix=(self.fix_edit(m.start(1), m.end(1), mapping.path),), name=path, family=mapping.family)
 
-    def implicit_include_position(self) -> int:
-        """Before the first include (when only include guards enclose it), else after a leading
-        ``#pragma once``, else at the start (after a BOM)."""
-        pos = self.first_include_position()
-        if pos is not None:
-            return pos
-        once = re.match(rb"(?:\xef\xbb\xbf)?(?:\s|//[^\n]*\n|/\*.*?\*/)*#[ \t]*pragma[ \t]+once[^\n]*\n", self.src, re.S)
-        if once is not None:
-            return once.end()
-        return len(_BOM) if self.src.startswith(_BOM) else 0
-
-    def first_include_position(self) -> int | None:
-        for m in _INCLUDE.finditer(self.src):
-            if not _at_line_start(self.src, m.start()):
-                continue
-            node = self.at(m.start(1), m.end(1)).parent
-            while node is not None and node.type != nodes.INCLUDE:
-                node = node.parent
-            if node is None:
-                continue
-            anc = node.parent
-            while anc is not None and anc.type in (nodes.IFDEF, nodes.TRANSLATION_UNIT):
-                anc = anc.parent
-            return node.start_byte if anc is None else None
-        return None
+    def define_helpers(self) -> None:
+        """Each compatibility helper the translation calls, once, after the includes that precede
+        its first use (the declarations it needs come from them)."""
+        for key, first in sorted(self.eng.helpers.items(), key=lambda kv: kv[1]):
+            pos = placement.top_position(self.src)
+            for m in _INCLUDE.finditer(self.src, 0, first):
+                if _at_line_start(self.src, m.start()) and self.context(m.start(1), m.end(1))[0] == "string":
+                    line_end = self.src.find(b"\n", m.end())
+                    pos = len(self.src) if line_end == -1 else line_end + 1
+            self.eng.edits.append(RawEdit(pos, pos, compat.render(key, _eol(self.src)), "compat"))
 
     def collect_defines(self) -> None:
         """Object-like macros whose body is a single token (full lane masks such as FULL_MASK)."""
@@ -658,12 +691,15 @@ class Pass:
     def parse_errors(self) -> None:
         if not self.root.has_error:
             return
+        # The reverse direction rewrites HIP_DYNAMIC_SHARED(T, name), which the grammar cannot parse.
+        rewritten = compat.dynamic_shared_spans(self.src) if self.reverse else []
         reported = 0
         stack = [self.root]
         while stack and reported < _MAX_PARSE_FINDINGS:
             node = stack.pop()
             if node.type == nodes.ERROR or node.is_missing:
-                if node.end_byte > self.lo and node.start_byte < self.hi:
+                if (node.end_byte > self.lo and node.start_byte < self.hi
+                        and not any(s <= node.start_byte and node.end_byte <= e for s, e in rewritten)):
                     what = f"missing {node.type}" if node.is_missing else "unparsable code"
                     self.find(fc.PARSE_ERROR, "warning", f"{what}: only unambiguous names here were translated",
                               node.start_byte, node.end_byte)
@@ -740,6 +776,7 @@ def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None
     check()
     if not settings.reverse and not has_runtime and main.uses_hip():
         main.include_runtime()
+    main.define_helpers()
     edits = _resolve(eng.edits)
     stats: dict[str, int] = {}
     for e in edits:
@@ -764,7 +801,8 @@ def settings_for(profile: TargetProfile | None, options: TranslateOptions | None
 
     profile = profile or TargetProfile()
     options = options or TranslateOptions()
-    return Settings(profile.target(), options.launch_style, options.rewrite_strings_and_comments, reverse)
+    return Settings(profile.target(), options.launch_style, options.rewrite_strings_and_comments, reverse,
+                    options.libraries)
 
 
 def translate(source: str, profile: TargetProfile | None = None, options: TranslateOptions | None = None, *,

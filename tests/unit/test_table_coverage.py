@@ -11,6 +11,11 @@ same) with no error finding there. Coverage is printed per family (``pytest -s``
 reach 99.5% in each. Rows the engine translates otherwise on purpose are listed, with the reason,
 in :mod:`cass_lsp.translate.deliberate`.
 
+Both library settings are checked: ``hip`` (every family; cuDNN rows by their MIOpen column) and
+``roc`` (the rocBLAS/rocSPARSE/rocRAND/rocSOLVER columns of the four ROC families; the other
+families translate as under ``hip``). Which column a row is judged by is
+:func:`cass_lsp.translate.libraries.as_target`'s answer, the one the engine uses.
+
 All snippets of a family go into one source (one function each) so the check costs one
 translation per family and target.
 """
@@ -24,13 +29,15 @@ from typing import NamedTuple
 
 import pytest
 
-from cass_lsp.translate import TargetProfile, deliberate, tables, translate
+from cass_lsp.translate import TargetProfile, TranslateOptions, deliberate, libraries, tables, translate
 from cass_lsp.translate.findings import TranslationResult
 
 FAMILIES = ("runtime", "driver", "device", "blas", "sparse", "rand", "fft", "solver", "dnn", "cub", "rtc",
             "complex")
 # 6.2 too: between the two, the warp rules spell names otherwise than the tables.
 ROCM_VERSIONS = ("5.2", "6.2", "7.1")
+# (library setting, families it changes): "roc" changes only the ROC families.
+SETTINGS = (("hip", FAMILIES), ("roc", tuple(f for f in FAMILIES if f in libraries.ROC_FAMILIES)))
 MIN_PERCENT = 99.5
 _SHOWN_MISSES = 40
 
@@ -150,17 +157,18 @@ def _miss(result: TranslationResult, source: bytes, occ: Occurrence, starts: lis
     edit = result.edits[i] if i >= 0 and result.edits[i].end_byte > occ.start else None
     if edit is None:
         return None if hip == cuda else f"left as {cuda}"
-    if re.search(rf"\b{re.escape(hip)}\b", edit.new_text) and (
+    # Not \b: some ROC names end in a template argument list (rocrand_device::sobol32_engine<false>).
+    if re.search(rf"(?<!\w){re.escape(hip)}(?!\w)", edit.new_text) and (
             hip == cuda or not re.search(rf"\b{re.escape(cuda)}\b", edit.new_text)):
         return None
     old = source[edit.start_byte:edit.end_byte].decode()
     return f"{old!r} -> {edit.new_text!r}"
 
 
-def _check(rows: list[tables.Row], rocm: str) -> dict[str, str]:
-    """Rows whose HIP name is missing somewhere in their snippet -> the first problem."""
+def _check(rows: list[tables.Row], rocm: str, library: str) -> dict[str, str]:
+    """Rows whose target name is missing somewhere in their snippet -> the first problem."""
     text, occurrences = _snippets(rows)
-    result = translate(text, TargetProfile(arch="gfx1100", rocm=rocm))
+    result = translate(text, TargetProfile(arch="gfx1100", rocm=rocm), TranslateOptions(libraries=library))
     starts = [e.start_byte for e in result.edits]
     source = text.encode()
     missed: dict[str, str] = {}
@@ -173,50 +181,60 @@ def _check(rows: list[tables.Row], rocm: str) -> dict[str, str]:
 
 
 @functools.cache
-def coverage(rocm: str) -> dict[str, FamilyCoverage]:
+def coverage(rocm: str, library: str = "hip") -> dict[str, FamilyCoverage]:
+    """Per family, the rows whose name the ``library`` setting gives (``hip`` or ``roc``) by ``rocm``."""
     version = tables.version_tuple(rocm)
-    by_family: dict[str, list[tables.Row]] = {f: [] for f in FAMILIES}
+    families = dict(SETTINGS)[library]
+    by_family: dict[str, list[tables.Row]] = {f: [] for f in families}
     for name in tables.names():
         found = tables.row(name)
-        if found is not None and applicable(found, version):
-            by_family[found.family].append(found)
+        if found is None or found.family not in by_family:
+            continue
+        target = libraries.as_target(found, library)
+        if applicable(target, version):
+            by_family[found.family].append(target)
+    reasons = deliberate.reasons(library)
     out: dict[str, FamilyCoverage] = {}
     for family, rows in by_family.items():
-        missed = _check(rows, rocm)
-        on_purpose = sorted(n for n in missed if n in deliberate.REASONS)
+        missed = _check(rows, rocm, library)
+        on_purpose = sorted(n for n in missed if n in reasons)
         out[family] = FamilyCoverage(len(rows), len(rows) - len(missed), on_purpose,
-                                     sorted(m for n, m in missed.items() if n not in deliberate.REASONS))
+                                     sorted(m for n, m in missed.items() if n not in reasons))
     return out
 
 
-def _table(rocm: str, result: dict[str, FamilyCoverage]) -> str:
-    lines = [f"ROCm {rocm}, gfx1100: {'family':<8} {'applicable':>10} {'deliberate':>10} {'covered':>8} {'%':>7}"]
+def _table(rocm: str, library: str, result: dict[str, FamilyCoverage]) -> str:
+    lines = [f"ROCm {rocm}, gfx1100, libraries={library}: {'family':<8} {'applicable':>10} {'deliberate':>10} "
+             f"{'covered':>8} {'%':>7}"]
     for family, c in result.items():
         percent = f"{c.percent:7.2f}" if c.applicable > len(c.deliberate) else "    n/a"
-        lines.append(f"{'':<20}{family:<8} {c.applicable:>10} {len(c.deliberate):>10} {c.covered:>8} {percent}")
+        lines.append(f"{'':<36}{family:<8} {c.applicable:>10} {len(c.deliberate):>10} {c.covered:>8} {percent}")
     total = sum(c.applicable for c in result.values())
     gone = sum(len(c.deliberate) for c in result.values())
     covered = sum(c.covered for c in result.values())
-    lines.append(f"{'':<20}{'all':<8} {total:>10} {gone:>10} {covered:>8} {100.0 * covered / (total - gone):7.2f}")
+    lines.append(f"{'':<36}{'all':<8} {total:>10} {gone:>10} {covered:>8} {100.0 * covered / (total - gone):7.2f}")
     return "\n".join(lines)
 
 
+@pytest.mark.parametrize("library", [s[0] for s in SETTINGS])
 @pytest.mark.parametrize("rocm", ROCM_VERSIONS)
-def test_every_applicable_row_gets_its_hip_name(rocm: str) -> None:
-    result = coverage(rocm)
-    print("\n" + _table(rocm, result))
+def test_every_applicable_row_gets_its_target_name(rocm: str, library: str) -> None:
+    result = coverage(rocm, library)
+    print("\n" + _table(rocm, library, result))
     print("".join(f"  missed: {m}\n" for c in result.values() for m in c.misses), end="")
     low = {f: c for f, c in result.items() if c.percent < MIN_PERCENT}
     misses = [m for c in low.values() for m in c.misses]
-    assert not low, (f"under {MIN_PERCENT}% on ROCm {rocm}: {', '.join(f'{f} {c.percent:.2f}%' for f, c in low.items())}"
+    assert not low, (f"under {MIN_PERCENT}% on ROCm {rocm} ({library}): {', '.join(f'{f} {c.percent:.2f}%' for f, c in low.items())}"
                      "\n" + "\n".join(misses[:_SHOWN_MISSES]))
 
 
 def test_deliberate_entries_name_rows_the_rename_really_misses() -> None:
     """An entry for a name the tables lack, or for a row every checked target translates plainly, is stale."""
-    missed_somewhere = {n for rocm in ROCM_VERSIONS for c in coverage(rocm).values() for n in c.deliberate}
-    assert all(tables.row(n) is not None and reason for n, reason in deliberate.REASONS.items())
-    assert sorted(set(deliberate.REASONS) - missed_somewhere) == []
+    for library, _ in SETTINGS:
+        listed = deliberate.reasons(library)
+        missed_somewhere = {n for rocm in ROCM_VERSIONS for c in coverage(rocm, library).values() for n in c.deliberate}
+        assert all(tables.row(n) is not None and reason for n, reason in listed.items())
+        assert sorted(set(listed) - missed_somewhere) == [], library
 
 
 @pytest.mark.parametrize(

@@ -313,8 +313,10 @@ def test_hip_libs_were_fetched_with_their_versions() -> None:
     root = hiplibs.root()
     assert json.loads((root / devlibs.MARKER).read_text())["suite"] == "trixie"
     assert (root / "copyright" / "librocthrust-dev").is_file()
-    assert hiplibs.libraries("5.2") == ("hipblas", "hipcub", "hipfft", "hipsolver", "rocprim", "thrust")
-    assert hiplibs.libraries("7.1") == ("hipblas", "hipfft", "hipsolver")
+    assert hiplibs.libraries("5.2") == (
+        "hipblas", "hipcub", "hipfft", "hipsolver", "rocblas", "rocprim", "rocsolver", "thrust"
+    )
+    assert hiplibs.libraries("7.1") == ("hipblas", "hipfft", "hipsolver", "rocblas", "rocsolver")
     assert hiplibs.PROFILES == toolchains.ROCM_PROFILES
     for profile in toolchains.ROCM_PROFILES:
         include = hiplibs.include_dir(profile)

@@ -59,7 +59,8 @@ def test_a_full_mask_macro_counts_as_full() -> None:
     old = translate(src, R52)
     assert body_of(old) == "v += __shfl_down(v, 1);" and old.findings == []
     new = translate(src, R71)
-    assert new.text.startswith(f"#define FULL_MASK {FULL64}\n")
+    # The macro precedes the file's runtime include, so the HIP runtime also goes first (as nvcc's does).
+    assert new.text.startswith(f"#include <hip/hip_runtime.h>\n#define FULL_MASK {FULL64}\n")
     assert body_of(new) == "v += __shfl_down_sync(FULL_MASK, v, 1);"
 
 

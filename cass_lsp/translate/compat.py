@@ -1,0 +1,254 @@
+"""Compatibility helpers: small, well-defined gaps of the target, filled in the translation.
+
+When the program needs a function the target lacks and the gap is a few lines of code that can
+only be written one way, the translation calls a helper and defines it once per translation unit:
+guarded by ``#ifndef CASS_...`` (a header that is included twice, or two translated headers that
+both need it, define it once) and marked with a ``// cass: compatibility helper`` comment. The
+cases (README, "Compatibility helpers"):
+
+* CUDA -> ROCm before 6.0: ``cusparseGetErrorString`` / ``cusparseGetErrorName``, which hipSPARSE
+  gained in 6.0, become ``cass_hipsparseGetErrorString`` / ``cass_hipsparseGetErrorName``.
+* HIP -> CUDA: ``atomicMin``/``atomicMax`` on ``float``/``double``, which HIP declares and CUDA
+  does not, get CUDA overloads (compare-and-swap loops, as HIP's own before ROCm 6).
+* HIP -> CUDA 12.8+: ``__atomic_load_n`` in device code becomes CUDA's ``__nv_atomic_load_n``
+  (which takes no pointer to const: ``cass_unconst`` drops it).
+* HIP -> CUDA 13+: ``hipDeviceProp_t`` fields CUDA 13 removed (``clockRate``, ``computeMode``, ...)
+  are read with ``cudaDeviceGetAttribute`` through ``cass_device_attribute``.
+
+Other gaps are rewritten in place, without a helper: ``__syncwarp`` before ROCm 7 (the expression
+HIP 7 defines it as, see ``warp.SYNCWARP_EXPR``), the typed ``cudaHostAlloc``/``cudaMallocHost``
+overloads (a ``void**`` cast, ``calls.WRAPPED_ARGUMENT``), ``HIP_DYNAMIC_SHARED`` and
+``hipMallocHost`` in the reverse direction (:func:`reverse_dynamic_shared`, :data:`REVERSE_RENAMES`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple, Protocol
+
+import tree_sitter
+
+from cass_lsp import nodes
+from cass_lsp.translate import codes as fc
+from cass_lsp.translate.context import RuleContext
+
+
+class Helper(NamedTuple):
+    guard: str  # the #ifndef macro
+    why: str  # the marker comment's reason
+    code: str  # the definitions, one per line
+
+
+class HelperContext(RuleContext, Protocol):
+    def need_helper(self, key: str, start: int) -> None:
+        """Define helper ``key`` in this translation unit, before local offset ``start``."""
+
+
+_SPARSE_STATUS = ("SUCCESS", "NOT_INITIALIZED", "ALLOC_FAILED", "INVALID_VALUE", "ARCH_MISMATCH", "MAPPING_ERROR",
+                  "EXECUTION_FAILED", "INTERNAL_ERROR", "MATRIX_TYPE_NOT_SUPPORTED", "ZERO_PIVOT", "NOT_SUPPORTED",
+                  "INSUFFICIENT_RESOURCES")  # every hipsparseStatus_t of ROCm 5.x
+
+
+def _sparse_strings() -> str:
+    # The names, as hipSPARSE 6's hipsparseGetErrorName returns them; the descriptions CUDA's
+    # cusparseGetErrorString returns are not in any ROCm 5 header, so both helpers return the name.
+    cases = "".join(f"    case HIPSPARSE_STATUS_{s}: return \"HIPSPARSE_STATUS_{s}\";\n" for s in _SPARSE_STATUS)
+    switch = f"  switch (status) {{\n{cases}  }}\n  return \"HIPSPARSE_STATUS_UNKNOWN\";\n"
+    return (f"static inline const char* cass_hipsparseGetErrorName(hipsparseStatus_t status) {{\n{switch}}}\n"
+            "static inline const char* cass_hipsparseGetErrorString(hipsparseStatus_t status) {\n"
+            "  return cass_hipsparseGetErrorName(status);\n}\n")
+
+
+def _atomic_minmax() -> str:
+    out = []
+    for t, bits, as_int, from_int in (("float", "int", "__float_as_int", "__int_as_float"),
+                                      ("double", "unsigned long long", "__double_as_longlong",
+                                       "__longlong_as_double")):
+        cast = "(unsigned long long)" if t == "double" else ""
+        for name, pick in (("atomicMin", "fmin"), ("atomicMax", "fmax")):
+            out.append(
+                f"__device__ inline {t} {name}({t}* address, {t} val) {{\n"
+                f"  {bits}* word = reinterpret_cast<{bits}*>(address);\n"
+                f"  {bits} old = *word, assumed;\n"
+                f"  do {{\n    assumed = old;\n"
+                f"    old = atomicCAS(word, assumed, {cast}{as_int}({pick}(val, {from_int}(assumed))));\n"
+                f"  }} while (assumed != old);\n  return {from_int}(old);\n}}\n")
+    return "".join(out)
+
+
+# Removed cudaDeviceProp fields (CUDA 13) -> the device attribute that still reads them.
+REMOVED_PROP_FIELDS = {
+    "clockRate": "cudaDevAttrClockRate",
+    "memoryClockRate": "cudaDevAttrMemoryClockRate",
+    "computeMode": "cudaDevAttrComputeMode",
+    "kernelExecTimeoutEnabled": "cudaDevAttrKernelExecTimeout",
+    "deviceOverlap": "cudaDevAttrGpuOverlap",
+    "maxTexture1DLinear": "cudaDevAttrMaxTexture1DLinearWidth",
+    "singleToDoublePrecisionPerfRatio": "cudaDevAttrSingleToDoublePrecisionPerfRatio",
+}
+_PROP_FIELDS_REMOVED_IN = (13, 0)
+_NV_ATOMICS_SINCE = (12, 8)
+
+HELPERS: dict[str, Helper] = {
+    "hipsparse-error-strings": Helper("CASS_HIPSPARSE_ERROR_STRINGS",
+                                      "hipSPARSE has hipsparseGetErrorString/Name from ROCm 6.0",
+                                      _sparse_strings()),
+    "atomic-minmax-fp": Helper("CASS_ATOMIC_MINMAX_FP", "HIP's atomicMin/atomicMax on float and double; CUDA has "
+                               "only the integer ones", _atomic_minmax()),
+    "unconst": Helper("CASS_UNCONST", "CUDA's __nv_atomic_* builtins take no pointer to const",
+                      "template <typename T> __device__ inline T* cass_unconst(const T* p) "
+                      "{ return const_cast<T*>(p); }\n"),
+    "device-attribute": Helper("CASS_DEVICE_ATTRIBUTE", "CUDA 13 removed some cudaDeviceProp fields; "
+                               "cudaDeviceGetAttribute still reads them",
+                               "static inline int cass_device_attribute(cudaDeviceAttr attr, int device) {\n"
+                               "  int value = 0;\n  if (device < 0) cudaGetDevice(&device);\n"
+                               "  cudaDeviceGetAttribute(&value, attr, device);\n  return value;\n}\n"),
+}
+
+# CUDA name -> (first ROCm that has its HIP form, the helper it calls before, helper key).
+_FORWARD: dict[str, tuple[tuple[int, int], str, str]] = {
+    "cusparseGetErrorString": ((6, 0), "cass_hipsparseGetErrorString", "hipsparse-error-strings"),
+    "cusparseGetErrorName": ((6, 0), "cass_hipsparseGetErrorName", "hipsparse-error-strings"),
+}
+FORWARD_NAMES = frozenset(_FORWARD)
+# HIP names the tables do not map back: deprecated HIP spellings.
+REVERSE_RENAMES = {"hipMallocHost": "cudaMallocHost", "hipFreeHost": "cudaFreeHost"}
+_ATOMIC_ORDERS = ("RELAXED", "CONSUME", "ACQUIRE", "RELEASE", "ACQ_REL", "SEQ_CST")
+REVERSE_NAMES = frozenset({*REVERSE_RENAMES, "atomicMin", "atomicMax", "__atomic_load_n"})
+_FP_POINTER = r"\b(?:float|double)\s*(?:\*\s*(?:const\s+|__restrict__\s+|__restrict\s+)*{name}\b|{name}\s*\[)"
+_FP_VALUE = r"\b(?:float|double)\s+{name}\b"
+
+
+def render(key: str, eol: str) -> str:
+    helper = HELPERS[key]
+    text = (f"// cass: compatibility helper ({helper.why})\n#ifndef {helper.guard}\n#define {helper.guard}\n"
+            f"{helper.code}#endif  // {helper.guard}\n")
+    return text.replace("\n", eol)
+
+
+def forward(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
+    """A CUDA name whose HIP form the target lacks -> the helper (True when handled)."""
+    since, helper_name, key = _FORWARD[name]
+    if p.target.rocm >= since:
+        return False
+    p.edit(node.start_byte, node.end_byte, helper_name, "compat")
+    p.need_helper(key, node.start_byte)
+    p.find(fc.API_NEWER_THAN_TARGET, "info", f"{name}'s HIP form needs ROCm {since[0]}.{since[1]}; the target is "
+           f"ROCm {p.target.rocm_text}, so it calls {helper_name}, a compatibility helper this translation "
+           "defines", node.start_byte, node.end_byte, name=name)
+    return True
+
+
+def reverse(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
+    """HIP constructs CUDA (of the target version) lacks; True when handled."""
+    if name in REVERSE_RENAMES:
+        p.edit(node.start_byte, node.end_byte, REVERSE_RENAMES[name], "runtime")
+        return True
+    call = p.call_of(node)
+    if call is None or not p.inside(call):
+        return True
+    args = p.arguments(call)
+    if name in ("atomicMin", "atomicMax"):
+        if args and _floating_pointer(p, args[0]):
+            p.need_helper("atomic-minmax-fp", call.start_byte)
+            p.find(fc.UNSUPPORTED_API, "info", f"CUDA has no {name} on float/double (HIP has); this translation "
+                   "defines the overloads as compatibility helpers", node.start_byte, node.end_byte, name=name)
+        return True
+    if name == "__atomic_load_n" and len(args) == 2 and p.in_device_function(call):
+        _atomic_load(p, node, args)
+    return True
+
+
+def _atomic_load(p: HelperContext, node: tree_sitter.Node, args: list[tree_sitter.Node]) -> None:
+    order = p.text(args[1]).strip()
+    if not order.startswith("__ATOMIC_") or order[len("__ATOMIC_"):] not in _ATOMIC_ORDERS:
+        return
+    if p.target.cuda < _NV_ATOMICS_SINCE:
+        p.find(fc.UNSUPPORTED_API, "error", f"__atomic_load_n in device code: nvcc rejects the GCC builtin there, "
+               f"and CUDA {p.target.cuda_text} lacks __nv_atomic_load_n (CUDA 12.8); use cuda::atomic_ref",
+               node.start_byte, node.end_byte, name="__atomic_load_n")
+        return
+    p.edit(node.start_byte, node.end_byte, "__nv_atomic_load_n", "device")
+    p.edit(args[0].start_byte, args[0].start_byte, "cass_unconst(")
+    p.edit(args[0].end_byte, args[0].end_byte, ")")
+    # HIP's __atomic builtins act at system scope.
+    p.edit(args[1].start_byte, args[1].end_byte, f"__NV{order[1:]}, __NV_THREAD_SCOPE_SYSTEM")
+    p.need_helper("unconst", node.start_byte)
+
+
+def _floating_pointer(p: RuleContext, arg: tree_sitter.Node) -> bool:
+    """The argument points to float/double, as far as the file's declarations tell."""
+    text = p.text(arg).strip()
+    m = re.fullmatch(r"&\s*(\w+)(?:\s*\[[^\]]*\])?", text)
+    if m is not None:
+        pattern = _FP_VALUE.format(name=re.escape(m[1])) + "|" + _FP_POINTER.format(name=re.escape(m[1]))
+    else:
+        m = re.fullmatch(r"(\w+)(?:\s*\+\s*[\w.]+)?", text)
+        if m is None:
+            return False
+        pattern = _FP_POINTER.format(name=re.escape(m[1]))
+    return re.search(pattern, p.file_source.decode("utf-8", "surrogateescape")) is not None
+
+
+_DYNAMIC_SHARED = rb"\bHIP_DYNAMIC_SHARED[ \t]*\([ \t]*([^,()]+?)[ \t]*,[ \t]*(\w+)[ \t]*\)([ \t]*;)?"
+
+
+def reverse_dynamic_shared(p: RuleContext) -> None:
+    """``HIP_DYNAMIC_SHARED(T, name)`` -> ``extern __shared__ T name[];``. The grammar cannot parse
+    the macro (a statement without a semicolon), so it is found in the bytes, not in the tree."""
+    for m in re.compile(_DYNAMIC_SHARED).finditer(p.src, p.lo, p.hi):
+        if p.context(m.start(), m.start() + len("HIP_DYNAMIC_SHARED"))[0] != "code":
+            continue
+        value_type, name = (g.decode("utf-8", "surrogateescape") for g in (m[1], m[2]))
+        p.edit(m.start(), m.end(), f"extern __shared__ {value_type} {name}[];", "device")
+
+
+def dynamic_shared_spans(src: bytes) -> list[tuple[int, int]]:
+    """Where ``HIP_DYNAMIC_SHARED(...)`` stands: the reverse direction rewrites it, so the parse
+    error the grammar reports there is no finding."""
+    return [m.span() for m in re.finditer(rb"\bHIP_DYNAMIC_SHARED[ \t]*\([^()\n]*\)", src)]
+
+
+def prop_field(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
+    """``prop.clockRate`` -> ``cass_device_attribute(cudaDevAttrClockRate, device)`` for CUDA 13+."""
+    field = node.parent
+    if (p.target.cuda < _PROP_FIELDS_REMOVED_IN or field is None or field.type != nodes.FIELD_EXPRESSION
+            or not p.inside(field)):
+        return False
+    obj = field.child_by_field_name(nodes.Field.ARGUMENT)
+    if obj is None or obj.type != nodes.IDENTIFIER or field.parent is None:
+        return False
+    var = p.text(obj)
+    source = p.file_source.decode("utf-8", "surrogateescape")
+    if re.search(rf"\b(?:hipDeviceProp_t|cudaDeviceProp)\s+(?:\w+\s*,\s*)*{re.escape(var)}\b", source) is None:
+        return False
+    if field.parent.type == nodes.ASSIGNMENT and field.parent.child_by_field_name(nodes.Field.LEFT) == field:
+        return False  # written, not read: no attribute to assign to
+    device = _properties_device(p, var, field)
+    attr = REMOVED_PROP_FIELDS[name]
+    p.edit(field.start_byte, field.end_byte, f"cass_device_attribute({attr}, {device})", "runtime")
+    p.need_helper("device-attribute", field.start_byte)
+    p.find(fc.DEPRECATED_API, "info", f"cudaDeviceProp::{name} was removed in CUDA 13; read with "
+           f"cudaDeviceGetAttribute({attr})", field.start_byte, field.end_byte, name=name)
+    return True
+
+
+def _properties_device(p: RuleContext, var: str, use: tree_sitter.Node) -> str:
+    """The device the properties were read for: the argument of ``GetDeviceProperties(&var, d)``
+    in the same function (or a literal anywhere), else -1 (the current device)."""
+    function = _enclosing_function(use)
+    scope = p.src[function.start_byte:function.end_byte] if function is not None else p.src
+    call = re.compile(rb"GetDeviceProperties\s*\(\s*&\s*" + re.escape(var.encode()) + rb"\s*,\s*(\w+)\s*\)")
+    m = call.search(scope)
+    if m is not None:
+        return m[1].decode()
+    m = call.search(p.src)
+    return m[1].decode() if m is not None and m[1].isdigit() else "-1"
+
+
+def _enclosing_function(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    while node.parent is not None:
+        node = node.parent
+        if node.type == nodes.FUNCTION_DEFINITION:
+            return node
+    return None

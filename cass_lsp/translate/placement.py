@@ -1,0 +1,123 @@
+"""Where the HIP runtime include goes: nvcc's implicit ``cuda_runtime.h``, reproduced.
+
+nvcc includes ``cuda_runtime.h`` before the first line of every translation unit, so CUDA headers
+use runtime names without including anything, and a user's ``#define T double`` can never reach
+the runtime's own templates. clang's HIP mode includes nothing. One file at a time, the engine puts
+``#include <hip/hip_runtime.h>`` at the top of a file that needs it (:func:`top_position`); over a
+tree, :func:`tree_fixes` also puts it first in every translation unit that reaches such a header
+through its includes (a host ``.cpp`` that includes a translated ``.cuh`` after its own macros).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+
+from cass_lsp.translate import headers
+
+# A BOM, then blank space and comments.
+_LEADING = re.compile(rb"(?:\xef\xbb\xbf)?(?:\s+|//[^\n]*|/\*.*?\*/)*", re.S)
+_SPACE = re.compile(rb"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.S)
+# What opens a header before its content: ``#pragma once`` or an include guard's #ifndef/#define pair.
+_GUARD = re.compile(rb"#[ \t]*pragma[ \t]+once\b[^\n]*(?:\n|\Z)"
+                    rb"|#[ \t]*(?:ifndef[ \t]+(\w+)|if[ \t]+!\s*defined\s*\(?\s*(\w+)\s*\)?)[^\n]*\n"
+                    rb"(?:\s+|//[^\n]*|/\*.*?\*/)*#[ \t]*define[ \t]+(\w+)[^\n]*(?:\n|\Z)", re.S)
+_RUNTIME_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*[<"]hip/hip_runtime\.h[>"]')
+# Directives that may change what the HIP headers see when they come after them: a macro, or a
+# project header (quoted), which may define macros of its own.
+_USER_DIRECTIVE = re.compile(rb'^[ \t]*#[ \t]*(?:define|undef|include[ \t]*")', re.M)
+_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\r\n]+)[>"]', re.M)
+# Files a compiler reads as translation units (headers are only ever included).
+UNIT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx")
+
+
+def top_position(src: bytes) -> int:
+    """Where nvcc's implicit include stands in a file: after its leading comment, and after an
+    include guard or ``#pragma once`` that opens it, before any other directive or code."""
+    pos = _LEADING.match(src).end()  # type: ignore[union-attr]  # the pattern matches the empty string
+    guard = _GUARD.match(src, pos)
+    if guard is not None and (guard[3] is None or guard[3] == (guard[1] or guard[2])):
+        return guard.end()
+    while pos > 0 and src[pos - 1:pos] in (b" ", b"\t"):
+        pos -= 1
+    return pos
+
+
+def runtime_first(src: bytes) -> bool:
+    """The file includes the HIP runtime at :func:`top_position`, before any other directive."""
+    pos = top_position(src)
+    pos = _SPACE.match(src, pos).end()  # type: ignore[union-attr]
+    return _RUNTIME_INCLUDE.match(src, pos) is not None
+
+
+def user_directive_before(src: bytes, pos: int) -> bool:
+    """A macro definition or a project include stands between the top of the file and ``pos``."""
+    return _USER_DIRECTIVE.search(src, top_position(src), pos) is not None
+
+
+def runtime_line(src: bytes) -> str:
+    nl = src.find(b"\n")
+    eol = "\r\n" if nl > 0 and src[nl - 1:nl] == b"\r" else "\n"
+    return f"#include <{headers.RUNTIME}>{eol}"
+
+
+def with_runtime_first(src: bytes) -> bytes:
+    pos = top_position(src)
+    return src[:pos] + runtime_line(src).encode() + src[pos:]
+
+
+def _includes(src: bytes) -> Iterable[tuple[bool, str]]:
+    """(quoted, path) of each include directive (a commented-out one counts too: a false positive
+    costs one harmless include)."""
+    for m in _INCLUDE.finditer(src):
+        yield m[1] == b'"', m[2].decode("utf-8", "surrogateescape")
+
+
+def _uses_hip(src: bytes) -> bool:
+    return any(not quoted and headers.reverse(path) is not None for quoted, path in _includes(src))
+
+
+def tree_fixes(translations: Mapping[str, bytes], roots: Iterable[str] = ()) -> dict[str, bytes]:
+    """The translation units of a tree that must include the HIP runtime first, with it added.
+
+    ``translations`` maps each source path to its translation; a quoted include is looked up beside
+    the including file, then under each of ``roots`` (the translated folders), as ``-I`` would, then
+    as the one header of the tree whose path ends with it. A
+    unit needs the runtime when its translation or a project header it reaches includes a HIP
+    header; a ``.cu`` file always does, as nvcc always includes it."""
+    by_path = {os.path.realpath(path): path for path in translations}
+    search = [os.path.realpath(r) for r in roots if os.path.isdir(r)]
+    needs: dict[str, bool] = {}
+
+    def resolve(including: str, name: str) -> str | None:
+        for folder in (os.path.dirname(os.path.realpath(including)), *search):
+            found = by_path.get(os.path.normpath(os.path.join(folder, name)))
+            if found is not None:
+                return found
+        # The build's -I folders are not known: a header of the tree whose path ends so, if only one does.
+        suffix = os.sep + os.path.normpath(name)
+        matches = [path for real, path in by_path.items() if real.endswith(suffix)]
+        return matches[0] if len(matches) == 1 else None
+
+    def reaches_hip(path: str) -> bool:
+        if path in needs:
+            return needs[path]
+        needs[path] = False  # an include cycle adds nothing
+        src = translations[path]
+        found = _uses_hip(src)
+        for quoted, name in _includes(src):
+            if found:
+                break
+            header = resolve(path, name) if quoted else None
+            found = header is not None and reaches_hip(header)
+        needs[path] = found
+        return found
+
+    fixes: dict[str, bytes] = {}
+    for path, src in translations.items():
+        if not path.lower().endswith(UNIT_SUFFIXES) or runtime_first(src):
+            continue
+        if path.lower().endswith(".cu") or reaches_hip(path):
+            fixes[path] = with_runtime_first(src)
+    return fixes

@@ -1,0 +1,105 @@
+"""Where the HIP runtime include goes (nvcc's implicit cuda_runtime.h), one file and a whole tree.
+
+The tree under realcode/tree is the shape that broke a real port: a host .cpp includes a header that
+``#define``s ``T`` before a CUDA header that includes nothing (nvcc provides the runtime), so a HIP
+include inside that header came after the macro and HIP's ``template <typename T, ...>`` broke.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cass_lsp import proc, toolchains
+from cass_lsp.translate import TargetProfile, placement, translate
+from cass_lsp.translate.cli import main
+
+TREE = Path(__file__).parent / "realcode" / "tree"
+_TIMEOUT_S = 300.0
+R52 = TargetProfile("gfx1100", "5.2")
+
+
+@pytest.mark.parametrize(
+    ("src", "expected"),
+    [
+        ("// kernels\n#define T double\n__global__ void k() {}\n",
+         "// kernels\n#include <hip/hip_runtime.h>\n#define T double\n__global__ void k() {}\n"),
+        ("/* a\n   b */\n#ifndef G\n#define G\n#define T double\n__device__ int x;\n#endif\n",
+         "/* a\n   b */\n#ifndef G\n#define G\n#include <hip/hip_runtime.h>\n#define T double\n__device__ int x;\n"
+         "#endif\n"),
+        ("#pragma once\n#include \"config.h\"\n__device__ int x;\n",
+         "#pragma once\n#include <hip/hip_runtime.h>\n#include \"config.h\"\n__device__ int x;\n"),
+    ],
+    ids=["macro", "guard", "pragma-once"],
+)
+def test_one_file_gets_the_runtime_before_its_macros_and_project_headers(src: str, expected: str) -> None:
+    assert translate(src, R52).text == expected
+
+
+def test_an_explicit_runtime_include_after_a_macro_is_preceded_by_one_at_the_top() -> None:
+    src = "#define T double\n#include <cuda_runtime.h>\nvoid f() { cudaDeviceSynchronize(); }\n"
+    out = translate(src, R52).text
+    assert out.startswith("#include <hip/hip_runtime.h>\n#define T double\n#include <hip/hip_runtime.h>\n")
+    # Only macros and project headers matter: a system header before the runtime keeps the file as is.
+    plain = "#include <cstdio>\n#include <cuda_runtime.h>\nvoid f() { cudaDeviceSynchronize(); }\n"
+    assert translate(plain, R52).text.count("hip/hip_runtime.h") == 1
+
+
+def test_top_position_skips_the_leading_comment_and_the_guard_only() -> None:
+    assert placement.top_position(b"\xef\xbb\xbf// c\n  int x;\n") == len(b"\xef\xbb\xbf// c\n")
+    assert placement.top_position(b"#if !defined(G)\n#define G\nint x;\n#endif\n") == len(b"#if !defined(G)\n#define G\n")
+    assert placement.top_position(b"#ifndef G\n#define H\n") == 0  # not a guard
+    assert placement.runtime_first(b"// c\n#include <hip/hip_runtime.h>\n#define T double\n")
+    assert not placement.runtime_first(b"#define T double\n#include <hip/hip_runtime.h>\n")
+
+
+def _translate_tree(tmp_path: Path) -> Path:
+    src = tmp_path / "cuda"
+    shutil.copytree(TREE, src)
+    out = tmp_path / "hip"
+    assert main([str(src), "--out-dir", str(out), "--rocm", "5.2"]) == 0
+    return out
+
+
+def test_tree_translation_puts_the_runtime_first_in_every_unit_that_needs_it(tmp_path: Path) -> None:
+    out = _translate_tree(tmp_path)
+    for unit in ("src/solver.hip", "src/driver.cpp"):
+        text = (out / unit).read_bytes()
+        assert placement.runtime_first(text), unit
+        assert text.startswith(b"// "), unit  # after the leading comment only
+    # A unit that reaches no HIP header stays as it was.
+    assert (out / "src/stats.cc").read_text() == (TREE / "src/stats.cc").read_text()
+    # The header includes the runtime itself (single-file rule), inside its guard.
+    header = (out / "include/particles.cuh").read_text()
+    assert "#define PARTICLES_CUH\n#include <hip/hip_runtime.h>\n" in header
+
+
+def test_the_translated_tree_compiles_with_clang(tmp_path: Path) -> None:
+    out = _translate_tree(tmp_path)
+    compiler = toolchains.hip_invocation("gfx1100", "5.2")
+    for unit in ("src/solver.hip", "src/driver.cpp"):
+        result = proc.run([*compiler.argv, "-fsyntax-only", "-w", f"-I{out / 'include'}", str(out / unit)],
+                          timeout=_TIMEOUT_S, env=compiler.env)
+        assert result.ok, result.text()
+
+
+def test_without_the_tree_rule_the_host_file_breaks(tmp_path: Path) -> None:
+    """The failure the tree rule prevents is real: the header's own include comes after ``T``."""
+    out = _translate_tree(tmp_path)
+    driver = out / "src/driver.cpp"
+    text = driver.read_text()
+    driver.write_text(text.replace("#include <hip/hip_runtime.h>\n", "", 1))
+    compiler = toolchains.hip_invocation("gfx1100", "5.2")
+    result = proc.run([*compiler.argv, "-fsyntax-only", "-w", f"-I{out / 'include'}", str(driver)],
+                      timeout=_TIMEOUT_S, env=compiler.env)
+    assert not result.ok
+
+
+def test_the_original_tree_compiles_with_nvcc(tmp_path: Path) -> None:
+    nvcc = toolchains.nvcc_invocation("sm_90")
+    for unit in ("src/solver.cu", "src/driver.cpp"):
+        result = proc.run([*nvcc.argv, "-x", "cu", "-c", "-o", str(tmp_path / "o.o"), f"-I{TREE / 'include'}",
+                           str(TREE / unit)], timeout=_TIMEOUT_S, env=nvcc.env)
+        assert result.ok, result.text()
