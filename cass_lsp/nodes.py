@@ -63,6 +63,8 @@ FUNCTION_DECLARATOR = "function_declarator"
 OPERATOR_NAME = "operator_name"  # ``operator-=``
 POINTER_DECLARATOR = "pointer_declarator"
 REFERENCE_DECLARATOR = "reference_declarator"
+ARRAY_DECLARATOR = "array_declarator"
+COMPOUND_STATEMENT = "compound_statement"  # a block: ``{ ... }``
 HOST_QUALIFIER = "__host__"
 
 
@@ -92,7 +94,7 @@ DECLARING_FIELDS: dict[str, tuple[str, ...]] = {
     INIT_DECLARATOR: (Field.DECLARATOR,),
     "pointer_declarator": (Field.DECLARATOR,),
     "reference_declarator": (Field.DECLARATOR,),
-    "array_declarator": (Field.DECLARATOR,),
+    ARRAY_DECLARATOR: (Field.DECLARATOR,),
     "parameter_declaration": (Field.DECLARATOR,),
     "optional_parameter_declaration": (Field.DECLARATOR,),
     DECLARATION: (Field.DECLARATOR,),

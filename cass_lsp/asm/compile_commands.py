@@ -59,6 +59,11 @@ def flags_for(path: str | Path, database: Path) -> list[str]:
     return _relevant(arguments, directory)
 
 
+def files(database: Path) -> list[str]:
+    """The files the database has entries for, absolute."""
+    return list(_load(str(database), database.stat().st_mtime_ns))
+
+
 Entry = tuple[str, list[str]]
 
 

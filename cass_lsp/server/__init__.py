@@ -10,6 +10,7 @@ from cass_lsp.server import (
     diagnostics,
     documents,
     hover,
+    includes,
     lifecycle,
     model,
     progress,
@@ -28,4 +29,5 @@ def create_server() -> CassServer:
     listings = assembly.register(server, hover.register(server))
     model.register(server, action_providers, listings)
     verification.register(server)
+    includes.register(server)
     return server

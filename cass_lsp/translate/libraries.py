@@ -5,7 +5,8 @@ hipBLAS, hipSPARSE, hipRAND and hipSOLVER (the tables' ``hip`` column). ``"roc"`
 ``-roc``) turns them into rocBLAS, rocSPARSE, rocRAND and rocSOLVER, the tables' ROC ``alt`` column:
 no marshalling layer, the native API. cuFFT keeps hipFFT in both: the tables carry no rocFFT column,
 since rocFFT's plan-description API has no function-for-function equivalent of cuFFT (hipFFT is
-the thin layer over rocFFT). cuDNN becomes MIOpen (the MIOPEN ``alt`` column) in both settings: HIP
+the thin layer over rocFFT); under "roc" the first cuFFT name of a file says so
+(:data:`FFT_UNDER_ROC`). cuDNN becomes MIOpen (the MIOPEN ``alt`` column) in both settings: HIP
 has no cuDNN layer of its own (hipDNN is named by HIPIFY but never shipped).
 
 A name whose ROC or MIOpen counterpart behaves differently is still renamed, with a warning that
@@ -51,6 +52,28 @@ DROPPED_ARGUMENTS: dict[str, tuple[int, int]] = {name: (5, 7) for name in _POTRF
 WORKSPACE_QUERIES = frozenset(f"{name}_bufferSize" for name in _POTRF)
 CALL_RULES = frozenset({*DROPPED_ARGUMENTS, *WORKSPACE_QUERIES})
 _WORKSPACE_QUERY = ("_bufferSize", "_bufferSizeExt", "WorkspaceSize")
+
+
+# cuFFT stays hipFFT under "roc" too, said once per file so the choice is not silent.
+FFT_UNDER_ROC = ("cuFFT becomes hipFFT, also with --roc: hipFFT is AMD's cuFFT-compatible layer over rocFFT, and "
+                 "rocFFT's plan-description API (rocfft_plan_create with plan descriptions and execution info) "
+                 "has no call-for-call equivalent of cuFFT's plans")
+# <cublas.h> is cuBLAS's legacy (v1) API: cublasSgemm(transa, ...) takes no handle, scalars by value
+# and reports errors through cublasGetError. <cublas_v2.h>, which nvcc rejects together with it,
+# makes the same names the v2 functions (cublasSgemm_v2(handle, ...)), which are what the tables'
+# rows, hipBLAS and rocBLAS have. In a file that includes <cublas.h> a rename would give a v2 call
+# with the v1 arguments.
+LEGACY_BLAS_HEADER = "cublas.h"
+
+
+def legacy_blas_call(row: tables.Row) -> Note | None:
+    """The finding, instead of a rename, for a cuBLAS v1 compute call (the file includes <cublas.h>)."""
+    if row.family != "blas" or "Level" not in row.section or tables.row(f"{row.cuda}_v2") is None:
+        return None
+    return (fc.UNSUPPORTED_API, "error",
+            f"{row.cuda} here is the legacy cuBLAS API (<cublas.h>: no handle, scalars by value), which hipBLAS "
+            f"and rocBLAS do not have: port it to cuBLAS v2 ({row.cuda}_v2(handle, ...), the {row.cuda} of "
+            "<cublas_v2.h>, with alpha and beta by pointer), then translate")
 
 
 class HeaderRule(NamedTuple):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from cass_lsp.translate import headers
 
@@ -24,6 +24,8 @@ _GUARD = re.compile(rb"#[ \t]*pragma[ \t]+once\b[^\n]*(?:\n|\Z)"
                     rb"|#[ \t]*(?:ifndef[ \t]+(\w+)|if[ \t]+!\s*defined\s*\(?\s*(\w+)\s*\)?)[^\n]*\n"
                     rb"(?:\s+|//[^\n]*|/\*.*?\*/)*#[ \t]*define[ \t]+(\w+)[^\n]*(?:\n|\Z)", re.S)
 _RUNTIME_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*[<"]hip/hip_runtime\.h[>"]')
+# In CUDA text not yet translated, cuda_runtime.h first becomes hip_runtime.h first.
+_ANY_RUNTIME_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*[<"](?:hip/hip_runtime|cuda_runtime)\.h[>"]')
 # Directives that may change what the HIP headers see when they come after them: a macro, or a
 # project header (quoted), which may define macros of its own.
 _USER_DIRECTIVE = re.compile(rb'^[ \t]*#[ \t]*(?:define|undef|include[ \t]*")', re.M)
@@ -44,11 +46,11 @@ def top_position(src: bytes) -> int:
     return pos
 
 
-def runtime_first(src: bytes) -> bool:
+def runtime_first(src: bytes, pattern: re.Pattern[bytes] = _RUNTIME_INCLUDE) -> bool:
     """The file includes the HIP runtime at :func:`top_position`, before any other directive."""
     pos = top_position(src)
     pos = _SPACE.match(src, pos).end()  # type: ignore[union-attr]
-    return _RUNTIME_INCLUDE.match(src, pos) is not None
+    return pattern.match(src, pos) is not None
 
 
 def user_directive_before(src: bytes, pos: int) -> bool:
@@ -74,7 +76,7 @@ def _includes(src: bytes) -> Iterable[tuple[bool, str]]:
         yield m[1] == b'"', m[2].decode("utf-8", "surrogateescape")
 
 
-def _uses_hip(src: bytes) -> bool:
+def uses_hip(src: bytes) -> bool:
     return any(not quoted and headers.reverse(path) is not None for quoted, path in _includes(src))
 
 
@@ -105,7 +107,7 @@ def tree_fixes(translations: Mapping[str, bytes], roots: Iterable[str] = ()) -> 
             return needs[path]
         needs[path] = False  # an include cycle adds nothing
         src = translations[path]
-        found = _uses_hip(src)
+        found = uses_hip(src)
         for quoted, name in _includes(src):
             if found:
                 break
@@ -121,3 +123,49 @@ def tree_fixes(translations: Mapping[str, bytes], roots: Iterable[str] = ()) -> 
         if path.lower().endswith(".cu") or reaches_hip(path):
             fixes[path] = with_runtime_first(src)
     return fixes
+
+
+def units_reaching(header: str, units: Iterable[str], read: Callable[[str], bytes | None],
+                   include_dirs: Callable[[str], Sequence[str]] = lambda unit: ()) -> dict[str, tuple[int, int]]:
+    """The translation units among ``units`` whose quoted includes reach ``header`` (directly or
+    through other headers) and that do not already include a runtime first, each with the byte
+    span of its own include directive that leads there.
+
+    Single-file translation puts the HIP runtime include at the top of a header whose translation
+    uses HIP; a unit that includes the header after its own macros then gets it after them, where
+    nvcc's implicit include came before: such units are the ones to tell. ``read`` gives a file's
+    text (an editor's unsaved one first), None when there is none; a quoted include is looked up
+    beside the including file, then in ``include_dirs(unit)`` (its ``-I`` folders)."""
+    target = os.path.realpath(header)
+    found: dict[str, tuple[int, int]] = {}
+    for unit in units:
+        src = read(unit)
+        if src is None or not unit.lower().endswith(UNIT_SUFFIXES) or runtime_first(src, _ANY_RUNTIME_INCLUDE):
+            continue
+        folders = [os.path.realpath(d) for d in include_dirs(unit)]
+        seen: set[str] = set()
+
+        def reaches(path: str, text: bytes, folders: list[str] = folders, seen: set[str] = seen) -> bool:
+            for m in _INCLUDE.finditer(text):
+                if m[1] != b'"':
+                    continue
+                name = m[2].decode("utf-8", "surrogateescape")
+                for folder in (os.path.dirname(path), *folders):
+                    candidate = os.path.realpath(os.path.join(folder, name))
+                    if candidate == target:
+                        return True
+                    if candidate in seen:
+                        break
+                    included = read(candidate)
+                    if included is not None:
+                        seen.add(candidate)
+                        if reaches(candidate, included):
+                            return True
+                        break
+            return False
+
+        for m in _INCLUDE.finditer(src):
+            if m[1] == b'"' and reaches(unit, src[m.start():m.end()]):
+                found[unit] = m.span()
+                break
+    return found

@@ -118,6 +118,9 @@ def _text(raw: bytes) -> str:
 _MEMBER_RULES = frozenset({"meta_group_rank", "meta_group_size"})
 _RUNTIME_FAMILIES = frozenset({"runtime", "driver", "device"})
 _DECLARING_PARENTS = frozenset({*nodes.DECLARING_FIELDS, *nodes.TAG_SPECIFIERS})
+# Nodes between a declared name and its declaration.
+_DECLARATORS = frozenset({nodes.INIT_DECLARATOR, nodes.FUNCTION_DECLARATOR, nodes.POINTER_DECLARATOR,
+                          nodes.REFERENCE_DECLARATOR, nodes.ARRAY_DECLARATOR})
 
 
 def _not_cancelled() -> None:
@@ -145,6 +148,13 @@ class Engine:
         self.active_masks: set[str] = set()  # variables set from __activemask()
         self.uses_runtime = False
         self.helpers: dict[str, int] = {}  # compatibility helper -> its first use (original offset)
+        self.fft_told = False  # the file's first cuFFT name said why it stays hipFFT under "roc"
+
+    @functools.cached_property
+    def legacy_blas(self) -> bool:
+        """The file includes cuBLAS's legacy API (libraries.LEGACY_BLAS_HEADER)."""
+        return any(m[1] == libraries.LEGACY_BLAS_HEADER.encode() and _at_line_start(self.source, m.start())
+                   for m in _INCLUDE.finditer(self.source))
 
     def define_body(self, name: str) -> str | None:
         span = self.defines.get(name)
@@ -177,6 +187,7 @@ class Pass:
         self.active_masks = eng.active_masks
         self._macro_bodies: dict[int, tree_sitter.Node] = {}
         self._error_spans: dict[int, list[tuple[int, int]]] = {}
+        self._misread: set[int] = set()  # misread declarations reported (their start)
         self._device_functions: list[tuple[int, int, bool]] | None = None
         self._device_starts: list[int] = []
 
@@ -338,6 +349,8 @@ class Pass:
         if not positions:
             return
         hits: list[tuple[str, tree_sitter.Node, str, tree_sitter.Node | None, str]] = []
+        # Names in code the grammar could not read, translated by name once every declaration is known.
+        unparsed: list[tuple[str, int, int]] = []
         rewrite_opaque = self.eng.settings.rewrite_opaque
         user_names = self.eng.user_names
         descend = self.root.descendant_for_byte_range
@@ -355,18 +368,67 @@ class Pass:
                 if where != "code":
                     continue
                 if node.is_named and (node.start_byte, node.end_byte) != (start, end):
-                    # A name swallowed by an unparsable region: only the plain table rename is safe.
-                    if name not in user_names and name not in _FORWARD_SPECIAL:
-                        self._rename_unparsed(name, start, end)
+                    unparsed.append((name, start, end))  # swallowed by an unparsable region
                     continue
                 kind = node.type if node.is_named else ""
             parent = node.parent
             parent_kind = parent.type if parent is not None else ""
             if parent_kind in declaring and parent is not None and self._declares(node, parent):
-                user_names.add(name)
+                if not self._misread_declaration(name, node):
+                    user_names.add(name)
+                else:
+                    unparsed.append((name, start, end))
+                    continue
             hits.append((name, node, kind, parent, parent_kind))
+        for name, start, end in unparsed:
+            self._translate_by_name(name, start, end)
         for hit in hits:
             self._dispatch(*hit)
+
+    def _misread_declaration(self, name: str, node: tree_sitter.Node) -> bool:
+        """Whether the tree declares this API name only by misreading statements (then the file
+        does not declare it, and its other uses stay API uses).
+
+        A declaration inside an unparsable region is a guess. So is a block-scope declaration whose
+        type is a bare name on an earlier line, or that holds an unparsable part: a macro used as a
+        statement without a semicolon (``TIMER_START`` on its own line, then ``cudaMemcpy(...);``)
+        reads as the type of a declaration of the next statement's callee."""
+        declaration = node.parent
+        while declaration is not None and declaration.type in _DECLARATORS:
+            declaration = declaration.parent
+        if declaration is None:
+            return False
+        if declaration.type == nodes.ERROR:
+            return True  # the region's parse-error finding covers it
+        block = declaration.parent
+        kind = declaration.child_by_field_name(nodes.Field.TYPE)
+        if (declaration.type != nodes.DECLARATION or block is None
+                or block.type not in (nodes.COMPOUND_STATEMENT, nodes.ERROR)
+                or kind is None or kind.type != nodes.TYPE_NAME
+                or not (declaration.has_error or kind.end_point.row < node.start_point.row)):
+            return False
+        if declaration.start_byte not in self._misread:
+            self._misread.add(declaration.start_byte)
+            before = " ".join(self.src[declaration.start_byte:node.start_byte].decode("utf-8", "replace").split())
+            self.find(fc.PARSE_ERROR, "warning", f"`{before} {name}` reads as a declaration of {name} (a macro "
+                      "used as a statement without a semicolon?): this statement was translated by name, without "
+                      "a full parse", declaration.start_byte, declaration.end_byte)
+        return True
+
+    def _translate_by_name(self, name: str, start: int, end: int) -> None:
+        """A name in code the grammar could not read gets the plain table rename, which needs no
+        tree. A name whose translation depends on its call (arguments HIP wants wrapped, a dropped
+        warp mask) is reported instead: renaming it alone would give code that does not compile."""
+        if name in self.eng.user_names or name in self.local_names:
+            return
+        if name not in (_REVERSE_SPECIAL if self.reverse else _FORWARD_SPECIAL):
+            self._rename_unparsed(name, start, end)
+            return
+        found = None if self.reverse else tables.row(name)
+        if found is not None:
+            self.find(fc.UNTRANSLATED, "warning", f"{name} is in code the parser could not read, and its "
+                      "translation depends on the call around it: translate this use by hand", start, end,
+                      name=name, family=found.family)
 
     @staticmethod
     def _declares(node: tree_sitter.Node, parent: tree_sitter.Node) -> bool:
@@ -498,6 +560,15 @@ class Pass:
         """Table-driven rename of one CUDA name in code, with its findings."""
         eng = self.eng
         new, family, notes = self._planned(name)
+        if family == "blas" and eng.legacy_blas:
+            found = tables.row(name)
+            legacy = libraries.legacy_blas_call(found) if found is not None else None
+            if legacy is not None:
+                self.find(*legacy, start, end, name=name, family=family)
+                return
+        if family == "fft" and eng.settings.libraries == "roc" and not eng.fft_told:
+            eng.fft_told = True
+            self.find(fc.UNTRANSLATED, "info", libraries.FFT_UNDER_ROC, start, end, name=name, family=family)
         if family in _RUNTIME_FAMILIES:
             eng.uses_runtime = True
             if family == "runtime" and self._device_side_call(start, end, node):
@@ -700,9 +771,10 @@ class Pass:
             if node.type == nodes.ERROR or node.is_missing:
                 if (node.end_byte > self.lo and node.start_byte < self.hi
                         and not any(s <= node.start_byte and node.end_byte <= e for s, e in rewritten)):
-                    what = f"missing {node.type}" if node.is_missing else "unparsable code"
-                    self.find(fc.PARSE_ERROR, "warning", f"{what}: only unambiguous names here were translated",
-                              node.start_byte, node.end_byte)
+                    message = (f"missing {node.type}: the code around it was read on a guess, and translated "
+                               "as read" if node.is_missing else "unparsable code: translated by name, without a "
+                               "full parse (table names outside strings and comments were renamed)")
+                    self.find(fc.PARSE_ERROR, "warning", message, node.start_byte, node.end_byte)
                     reported += 1
                 continue
             stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))

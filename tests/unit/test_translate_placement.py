@@ -103,3 +103,27 @@ def test_the_original_tree_compiles_with_nvcc(tmp_path: Path) -> None:
         result = proc.run([*nvcc.argv, "-x", "cu", "-c", "-o", str(tmp_path / "o.o"), f"-I{TREE / 'include'}",
                            str(TREE / unit)], timeout=_TIMEOUT_S, env=nvcc.env)
         assert result.ok, result.text()
+
+
+def test_units_reaching_a_header_through_quoted_includes(tmp_path: Path) -> None:
+    files = {
+        "inc/kernels.cuh": b"#pragma once\n__global__ void k();\n",
+        "inc/all.h": b'#pragma once\n#include "kernels.cuh"\n',
+        "a.cpp": b'#define T double\n#include <vector>\n#include "all.h"\n',  # through -Iinc and all.h
+        "b.cu": b'#include <cuda_runtime.h>\n#include "inc/kernels.cuh"\n',  # the runtime comes first already
+        "c.cpp": b'#include "other.h"\n',
+        "inc/all_copy.h": b'#include "all_copy.h"\n',  # an include cycle ends
+        "d.cpp": b'#include "inc/all_copy.h"\n',
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_bytes(text)
+
+    def read(path: str) -> bytes | None:
+        return (Path(path).read_bytes() if Path(path).is_file() else None)
+
+    units = [str(tmp_path / u) for u in ("a.cpp", "b.cu", "c.cpp", "d.cpp")]
+    found = placement.units_reaching(str(tmp_path / "inc/kernels.cuh"), units, read,
+                                     lambda unit: [str(tmp_path / "inc")])
+    src = files["a.cpp"]
+    assert found == {str(tmp_path / "a.cpp"): (src.index(b'#include "all.h"'), len(src) - 1)}
