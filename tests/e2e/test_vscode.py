@@ -264,7 +264,7 @@ def test_vscode_end_to_end(tmp_path: Path, artifacts: Path) -> None:
         f"the VS Code e2e failed at {result.get('failure')} after steps {steps}; see {artifacts} "
         f"(99-failure.png, driver.log, code-server.log)\n{driver.stdout[-3000:]}\n{driver.stderr[-2000:]}"
     )
-    assert steps == ["workbench", "open", "diagnostic", "assembly", "translate"]
+    assert steps == ["workbench", "open", "diagnostic", "assembly", "verify", "translate"]
     seen = result["seen"]
     assert "inline PTX cannot be translated" in seen["problem"]
     assert "== sm_90" in seen["sassVisible"] and "SHFL.DOWN" in seen["sassVisible"]
@@ -273,6 +273,8 @@ def test_vscode_end_to_end(tmp_path: Path, artifacts: Path) -> None:
     highlighted = "\n".join(seen["highlightedText"])
     assert seen["highlightedRows"] > 0 and "__shfl_down_sync" in highlighted and "SHFL.DOWN" in highlighted, highlighted
     assert "atomicAdd" not in highlighted, highlighted
+    assert "HIP: verification failed" in seen["verifyStatus"], seen["verifyStatus"]
+    assert "invalid instruction" in seen["verifyProblem"], seen["verifyProblem"]
     assert any("Translate kernel warp_sum to HIP" in row for row in seen["actionMenu"])
     print(f"translated via {seen['via']} (tries: {seen['tries']})")
     assert "__shfl_down(v, offset)" in seen["translated"] and "__shfl_down_sync" not in seen["translated"]
@@ -284,5 +286,6 @@ def test_vscode_end_to_end(tmp_path: Path, artifacts: Path) -> None:
         "04-assembly-amd.png",
         "05-code-action.png",
         "06-translated.png",
+        "07-verify.png",
     ]:
         assert (artifacts / shot).stat().st_size > 10_000, shot

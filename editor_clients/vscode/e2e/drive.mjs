@@ -11,8 +11,10 @@
 //   diagnostic  the server's inline-PTX warning is a squiggle and a row in Problems
 //   assembly    "cass-lsp: Show Assembly" opens kernel.cu.asm in a second editor group with SASS and
 //               AMD instructions, and the lines of the cursor's source line are highlighted
+//   verify      "cass-lsp: Verify Now": the status bar shows the verdict (the rule translation keeps
+//               the PTX, which clang's device compile rejects) and Problems a cass-verify error
 //   translate   the lightbulb's "Translate kernel warp_sum to HIP" rewrites __shfl_down_sync
-// Screenshots 01-… to 06-… go to the artifacts dir; result.json records the steps and texts seen.
+// Screenshots 01-… to 07-… go to the artifacts dir; result.json records the steps and texts seen.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -155,6 +157,27 @@ try {
   if (!/\b(s_|v_|ds_|global_)[a-z0-9_]+/.test(fullText)) throw new Error('no AMD instructions in the listing');
   step('assembly');
   await shot('04-assembly-amd.png');
+
+  current = 'verify';
+  // Verify Now on kernel.cu: nvcc and clang-19 compile it and its rule translation; the PTX left
+  // in the translation fails clang's device compile, so the status bar says so and Problems gets
+  // the cass-verify error (before any verdict the item reads "HIP: not verified")
+  await source.click();
+  await palette('cass-lsp: Verify Now');
+  const statusText = () => page.evaluate(() => [...document.querySelectorAll('.statusbar-item')]
+    .map((e) => e.textContent ?? '').find((t) => t.includes('HIP:')) ?? '');
+  await page.waitForFunction(() => [...document.querySelectorAll('.statusbar-item')]
+    .some((e) => /HIP: (verified|verification failed)/.test(e.textContent ?? '')));
+  result.seen.verifyStatus = (await statusText()).trim();
+  note(`status bar after Verify Now: ${result.seen.verifyStatus}`);
+  await page.keyboard.press('Control+Shift+M');
+  const verifyMarker = page.locator('.markers-panel .monaco-list-row', { hasText: 'cass-verify' }).first();
+  await verifyMarker.waitFor();
+  result.seen.verifyProblem = (await verifyMarker.innerText()).replace(/\s+/g, ' ');
+  note(`verification problem: ${result.seen.verifyProblem}`);
+  step('verify');
+  await shot('07-verify.png');
+  await page.keyboard.press('Control+Shift+M');
 
   current = 'translate';
   const translated = (timeout) => page.waitForFunction(() => {
