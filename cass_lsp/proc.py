@@ -11,8 +11,10 @@ from __future__ import annotations
 import contextlib
 import os
 import selectors
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -116,13 +118,51 @@ def run(
     args = _argv(argv)
     if cancel is not None and cancel.is_set():
         return ProcResult(returncode=-signal.SIGTERM, stdout=b"", stderr=b"", duration=0.0, cancelled=True)
+    child_env, scratch = _private_tmpdir(env)
+    try:
+        return _run(args, timeout, cwd, child_env, input, cancel, nice, output_limit, pass_fds, start)
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _private_tmpdir(env: Mapping[str, str] | None) -> tuple[dict[str, str] | None, str | None]:
+    """The child's environment with TMPDIR set to a fresh folder of its own, removed after the run.
+
+    A program that is killed (a superseded compile, a timeout) cannot delete its temp files: nvcc
+    leaves its ``tmpxft_*`` intermediates, clang its ``/tmp/*.o``. In a folder of the run's own they
+    go with it. A caller that chose a TMPDIR (the sandbox's fresh workdir) keeps its choice."""
+    inherited = os.environ.get("TMPDIR")
+    if env is not None and env.get("TMPDIR") != inherited:
+        return dict(env), None
+    try:
+        scratch = tempfile.mkdtemp(prefix="cass-proc-")
+    except OSError:  # a full or read-only temp folder: the program may still run without one
+        return (dict(env) if env is not None else None), None
+    child_env = dict(env if env is not None else os.environ)
+    child_env.update(TMPDIR=scratch, TMP=scratch, TEMP=scratch)
+    return child_env, scratch
+
+
+def _run(
+    args: list[str],
+    timeout: float,
+    cwd: str | Path | None,
+    env: dict[str, str] | None,
+    input: bytes | None,
+    cancel: threading.Event | None,
+    nice: int,
+    output_limit: int | None,
+    pass_fds: Sequence[int],
+    start: float,
+) -> ProcResult:
     proc = subprocess.Popen(
         args,
         stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=cwd,
-        env=dict(env) if env is not None else None,
+        env=env,
         start_new_session=True,
         pass_fds=tuple(pass_fds),
     )

@@ -222,12 +222,24 @@ def build_listing(
             if hit is not None:
                 result: TargetResult = hit
                 return result
-    result = asm_compile.run(
-        job,
-        timeout=resolved.compile_timeout_s,
-        cancel=token.event if token else None,
-        nice=BACKGROUND_NICE if background else 0,
-    )
+    try:
+        result = asm_compile.run(
+            job,
+            timeout=resolved.compile_timeout_s,
+            cancel=token.event if token else None,
+            nice=BACKGROUND_NICE if background else 0,
+        )
+    except (OSError, ValueError) as error:
+        # a compiler that exits 0 without writing its listing, or writes one that cannot be read:
+        # a failure of the tool, said as such (not a job that failed, which the editor would
+        # show as "compiling…" for ever); not cached, the tool may be fixed
+        return CompileFailure(
+            target=target,
+            source=path,
+            diagnostics=[],
+            output="",
+            note=f"the compiler ran but its listing could not be read: {error}",
+        )
     kept = not (isinstance(result, CompileFailure) and (result.timed_out or result.cancelled))
     if cache is not None and kept:
         cache.put(LISTING.name, job.key, result)

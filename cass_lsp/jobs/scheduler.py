@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import threading
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -111,6 +112,21 @@ class Scheduler:
             running.token.cancel()
         for pool in self._pools.values():
             pool.shutdown(wait=False, cancel_futures=True)
+
+    def join(self, timeout: float) -> bool:
+        """Block (never on the event loop) until every job's thread has ended, at most ``timeout``
+        seconds; after :meth:`shutdown` that is when their process groups are killed. False when
+        some thread still runs."""
+        pools = list(self._pools.values())
+
+        def wait_all() -> None:
+            for pool in pools:
+                pool.shutdown(wait=True)
+
+        waiter = threading.Thread(target=wait_all, daemon=True)
+        waiter.start()
+        waiter.join(timeout)
+        return not waiter.is_alive()
 
     # ------------------------------------------------------------------ internals
     def _take_slot(self, running: _Running, slot: Hashable) -> None:

@@ -315,7 +315,7 @@ def register(server: CassServer, diagnostics: Diagnostics) -> ActionProviders:
             return action
         try:
             data = msgspec.convert(action.data, ActionData)
-        except msgspec.ValidationError as error:
+        except (msgspec.ValidationError, UnicodeEncodeError) as error:  # a lone surrogate: not our data either
             raise JsonRpcInvalidParams(message=f"cass-lsp: not an action of this server: {error}") from error
         try:
             action.edit = await build_edit(ls, data)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 
 from cass_lsp.document import CudaDocument, FunctionInfo
 from cass_lsp.jobs import kinds
@@ -26,7 +27,7 @@ from cass_lsp.jobs.cancel import Cancelled, CancelToken
 from cass_lsp.jobs.progress import Progress
 from cass_lsp.jobs.resolved import ResolvedSettings
 from cass_lsp.server.app import CassServer
-from cass_lsp.server.convert import file_path, json_value
+from cass_lsp.server.convert import decode_params, file_path, refused, uri_argument
 from cass_lsp.server.hover import HoverProviders, HoverSection
 
 if TYPE_CHECKING:
@@ -195,17 +196,14 @@ class AssemblyService:
         `wait_seconds` (None: wait, following the text when a newer version supersedes a compile)."""
         for _ in range(_SUPERSEDED_RETRIES):
             futures = self.ensure(doc, targets)
-            if wait_seconds != 0:
+            if wait_seconds != 0 and futures:  # no targets (cass.asm.targets empty): nothing to wait for
                 await asyncio.wait([asyncio.shield(f) for f in futures.values()], timeout=wait_seconds)
             superseded = any(
                 f.done() and not f.cancelled() and isinstance(f.exception(), Cancelled) for f in futures.values()
             )
             if not superseded or wait_seconds is not None:
                 break
-        return {
-            t: f.result() if f.done() and not f.cancelled() and f.exception() is None else COMPILING
-            for t, f in futures.items()
-        }
+        return {t: _outcome(t, f) for t, f in futures.items()}
 
     def ready_or_previous(
         self, doc: CudaDocument, targets: Sequence[str], line: int | None
@@ -249,6 +247,19 @@ class AssemblyService:
             if done is not None and isinstance(done.result, CompileFailure):
                 diagnostics += compile_diagnostics(doc, done.result)
         self._server.publish_diagnostics(doc.uri, SOURCE, diagnostics, doc.version)
+
+
+def _outcome(target: str, future: asyncio.Future[TargetResult]) -> Any:
+    """A target's result, "compiling…" while it runs, and the error when the job itself failed
+    (which "compiling…" would hide for ever)."""
+    from cass_lsp.asm.listing import Unavailable
+
+    if not future.done() or future.cancelled() or isinstance(future.exception(), Cancelled):
+        return COMPILING
+    error = future.exception()
+    if error is not None:
+        return Unavailable(target=target, message=f"the listing failed: {error}")
+    return future.result()
 
 
 def compile_diagnostics(doc: CudaDocument, failure: Any) -> list[types.Diagnostic]:
@@ -331,9 +342,16 @@ def register(server: CassServer, hover_providers: HoverProviders) -> AssemblySer
     async def assembly(ls: CassServer, params: AssemblyParams) -> dict[str, Any]:
         doc = ls.document(params.uri)
         if doc is None:
-            raise ValueError(f"{params.uri} is not open in cass-lsp")
+            raise refused(f"{params.uri} is not open in cass-lsp")
         targets = params.targets or list(ls.resolved.asm_targets)
-        results = await service.results(doc, targets, None)
+        try:
+            results = await service.results(doc, targets, None)
+        except Cancelled as cancelled:
+            # the scheduler refuses new compiles once `shutdown` has arrived: the request ends
+            # cancelled, as LSP has it, not as a server failure
+            raise JsonRpcException(
+                message=f"cass-lsp: {cancelled}", code=types.LSPErrorCodes.RequestCancelled
+            ) from cancelled
         line = None if params.line is None else params.line + 1
         reply = {
             "uri": params.uri,
@@ -351,20 +369,22 @@ def register(server: CassServer, hover_providers: HoverProviders) -> AssemblySer
 
     @server.feature(ASSEMBLY_REQUEST)
     async def assembly_request(ls: CassServer, params: Any) -> dict[str, Any]:
-        return await assembly(ls, msgspec.convert(json_value(params), AssemblyParams))
+        return await assembly(ls, decode_params(params, AssemblyParams))
 
     @server.feature(DESCRIBE_OPCODE_REQUEST)
     def describe_opcode(ls: CassServer, params: Any) -> dict[str, str | None]:
         """What an opcode does, for clients that hover inside their listing view."""
         from cass_lsp.asm.opcodes import describe
 
-        request = msgspec.convert(json_value(params), OpcodeParams)
+        request = decode_params(params, OpcodeParams)
         description = describe(request.opcode, "sass" if request.target.startswith("sm_") else "amdgcn")
         return {"opcode": request.opcode, "description": description}
 
     @server.command(SHOW_ASSEMBLY_COMMAND)
     async def show_assembly(ls: CassServer, uri: str, line: int | None = None) -> dict[str, Any]:
-        return await assembly(ls, AssemblyParams(uri=uri, line=line))
+        if line is not None and (not isinstance(line, int) or isinstance(line, bool)):
+            line = None
+        return await assembly(ls, AssemblyParams(uri=uri_argument(uri, SHOW_ASSEMBLY_COMMAND), line=line))
 
     return service
 

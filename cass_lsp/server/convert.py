@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any, TypeVar
 
+import msgspec
 from lsprotocol import types
 from pygls import uris
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from cass_lsp.document import CudaDocument, Span
+
+if TYPE_CHECKING:
+    from cass_lsp.server.app import CassServer
+
+T = TypeVar("T")
 
 
 def position(doc: CudaDocument, offset: int) -> types.Position:
@@ -44,3 +52,53 @@ def json_value(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [json_value(item) for item in value]
     return value
+
+
+def decode_params(params: Any, kind: type[T]) -> T:
+    """A custom request's params as ``kind``; params of the wrong shape are the client's error
+    (InvalidParams with what is wrong), not the server's (an internal error with a traceback)."""
+    try:
+        return msgspec.convert(json_value(params), kind)
+    except (msgspec.ValidationError, UnicodeEncodeError) as error:  # a lone surrogate: no str msgspec can hold
+        raise JsonRpcInvalidParams(message=f"Invalid Params: {error}") from error
+
+
+def uri_argument(value: Any, command: str) -> str:
+    """A command's URI argument, checked to be a string (commands take positional JSON values)."""
+    if not isinstance(value, str):
+        raise JsonRpcInvalidParams(
+            message=f"Invalid Params: {command} takes a document URI, got {type(value).__name__}"
+        )
+    return value
+
+
+def workspace_roots(ls: CassServer) -> list[str]:
+    """The client's workspace folders (or its root) as real paths."""
+    workspace = ls.workspace
+    roots = [file_path(folder.uri) for folder in workspace.folders.values()]
+    if not roots and workspace.root_path:
+        roots = [workspace.root_path]
+    return [os.path.realpath(r) for r in roots if r]
+
+
+def workspace_file(ls: CassServer, uri: str, what: str) -> str:
+    """The real path of a ``file:`` URI that a request wants the server to read from disk, refused
+    (RequestFailed, with why) when it is another scheme or lies outside every workspace folder
+    (after ``..`` and symbolic links are resolved). With no workspace folder at all (a single file
+    opened in an editor), only a file open in the editor is accepted."""
+    path = file_path(uri)
+    if path is None:
+        raise refused(f"{what}: {uri} is not a file: URI")
+    real = os.path.realpath(path)
+    roots = workspace_roots(ls)
+    if any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots):
+        return real
+    if not roots and any(os.path.realpath(p) == real for p in map(file_path, ls.documents) if p):
+        return real
+    where = ", ".join(roots) if roots else "no workspace folder, and the file is not open in the editor"
+    raise refused(f"{what}: {path} is outside the workspace ({where}); refused")
+
+
+def refused(message: str) -> JsonRpcException:
+    """A request the server understood and declines (LSP RequestFailed), with why, for the user."""
+    return JsonRpcException(message=f"cass-lsp: {message}", code=types.LSPErrorCodes.RequestFailed)

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import msgspec
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 from cass_lsp.document import CudaDocument
 from cass_lsp.infer.backend import ModelError
@@ -31,7 +32,7 @@ from cass_lsp.server import translations
 from cass_lsp.server.actions import ActionProviders, enclosing_function, is_reverse
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.assembly import AssemblyParams, AssemblyService
-from cass_lsp.server.convert import byte_range, json_value, range_offsets
+from cass_lsp.server.convert import byte_range, decode_params, range_offsets
 from cass_lsp.server.edits import supports_change_annotations, supports_document_changes, text_edits
 from cass_lsp.translate import codes
 from cass_lsp.translate.carry import declarations_for
@@ -72,6 +73,13 @@ class ModelEdit(msgspec.Struct, frozen=True):
     code: str
     rules_code: str
     """The rule translation of the region the model replaced, for "Use rule translation instead"."""
+
+
+def _on_characters(source: bytes, start: int, end: int) -> bool:
+    """Whether ``start..end`` lies in ``source`` and starts and ends between UTF-8 characters."""
+    if not 0 <= start <= end <= len(source):
+        return False
+    return all(at == len(source) or source[at] & 0xC0 != 0x80 for at in (start, end))
 
 
 def configured(ls: CassServer) -> bool:
@@ -171,6 +179,12 @@ class ModelService:
                 "cass-lsp: the document changed since the action was offered; ask again", types.MessageType.Warning
             )
             return {"applied": False, "reason": "stale"}
+        if not _on_characters(doc.source, request.start, request.end):
+            # the offsets come from the client (the action's arguments): a range outside the text,
+            # or one that cuts a UTF-8 character, is not a region of this document
+            raise JsonRpcInvalidParams(
+                message=f"cass-lsp: bytes {request.start}..{request.end} are not a range of characters of {doc.uri}"
+            )
         regions = self._regions(ls, doc, request)
         if isinstance(regions, str):
             ls.show_message(f"cass-lsp: {regions}", types.MessageType.Warning)
@@ -447,10 +461,10 @@ def register(server: CassServer, providers: ActionProviders, assembly: AssemblyS
 
     @server.command(COMMAND)
     async def translate_with_model(ls: CassServer, *args: Any) -> dict[str, Any]:
-        return await service.run(ls, msgspec.convert(json_value(args[0]), ModelRequest))
+        return await service.run(ls, decode_params(args[0] if args else None, ModelRequest))
 
     @server.feature(REQUEST)
     async def translate_request(ls: CassServer, params: Any) -> dict[str, Any]:
-        return await service.run(ls, msgspec.convert(json_value(params), ModelRequest))
+        return await service.run(ls, decode_params(params, ModelRequest))
 
     return service

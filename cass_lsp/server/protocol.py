@@ -29,12 +29,24 @@ from collections.abc import Generator
 from typing import Any
 
 import attrs
+import cattrs
 import msgspec
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInternalError
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 log = logging.getLogger(__name__)
+
+_ANSWERED = object()
+"""What ``structure_message`` hands pygls for a request it already answered with an error."""
+
+
+def _request_id(data: Any) -> int | str | None:
+    """The id of a JSON-RPC request (a dict with a method and an int or string id), else None."""
+    if not isinstance(data, dict) or not isinstance(data.get("method"), str):
+        return None
+    msg_id = data.get("id")
+    return msg_id if isinstance(msg_id, int | str) and not isinstance(msg_id, bool) else None
 
 
 class CassProtocol(LanguageServerProtocol):
@@ -44,6 +56,9 @@ class CassProtocol(LanguageServerProtocol):
         # json.dumps(default=...)
         self._encoder = msgspec.json.Encoder(enc_hook=self._serialize_message)
         self._writes: set[asyncio.Future[Any]] = set()
+        # set when `shutdown` arrives, not when its handler (which lets jobs settle) returns: a
+        # request sent after it is refused, whenever it is read
+        self._shutdown_requested = False
 
     # pygls keeps a copy of every open document in its Workspace, re-joining the whole text on each
     # didChange (~0.5 ms a keystroke on a 5k-line file). cass-lsp keeps its own CudaDocument per file
@@ -65,6 +80,59 @@ class CassProtocol(LanguageServerProtocol):
         # pygls runs a builtin handler's yielded (handler, args, kwargs) as the server's own feature
         if (handler := self.fm.features.get(method)) is not None:
             yield handler, (params,), None
+
+    # ------------------------------------------------------------------ malformed requests
+    # pygls structures each message inside ``json.loads``; when a request's params do not fit its
+    # type (a position that is a string, a negative line), the exception ends in its reader loop's
+    # log and the request is never answered: the editor waits forever. Every request with a usable
+    # id gets an answer here instead: InvalidParams, or InvalidRequest when it is not JSON-RPC 2.0
+    # or comes after `shutdown` (LSP: "requests after shutdown are answered with InvalidRequest").
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            msg_id = _request_id(data)
+            if msg_id is None:
+                raise
+            cause = error.__cause__
+            detail = "; ".join(cattrs.transform_error(cause)) if isinstance(cause, cattrs.ClassValidationError) else ""
+            # pygls says InternalError when structuring fails other than by validation (params
+            # missing altogether): either way the client's message does not fit the method
+            answer: JsonRpcException = JsonRpcInvalidParams(
+                message=f"{JsonRpcInvalidParams.MESSAGE}: {data['method']}: {detail or cause or error}"
+            )
+            if self._shutdown or self._shutdown_requested:
+                answer = JsonRpcInvalidRequest(
+                    message=f"Invalid Request: {data['method']}: the server is shutting down"
+                )
+            self._send_response(msg_id, None, answer.to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is _ANSWERED:
+            return
+        msg_id = _request_id(message) if isinstance(message, dict) else None
+        method = getattr(message, "method", None)
+        if msg_id is None and isinstance(method, str) and hasattr(message, "id"):
+            msg_id = message.id
+        if msg_id is not None:
+            version = message.get("jsonrpc") if isinstance(message, dict) else getattr(message, "jsonrpc", None)
+            why = None
+            if isinstance(message, dict) or version != self.VERSION:
+                why = 'not a JSON-RPC 2.0 request (no "jsonrpc": "2.0")'
+            elif (self._shutdown or self._shutdown_requested) and method != types.EXIT:
+                why = f"{method}: the server is shutting down"
+            if why is not None:
+                self._send_response(
+                    msg_id, None, JsonRpcInvalidRequest(message=f"Invalid Request: {why}").to_response_error()
+                )
+                return
+            self._shutdown_requested = method == types.SHUTDOWN
+        if not attrs.has(type(message)):
+            # a body that is JSON but no message (an array, a number, an object without "jsonrpc")
+            log.warning("ignoring a message that is not JSON-RPC: %.200r", message)
+            return
+        super().handle_message(message)
 
     def encode_message(self, data: Any) -> bytes:
         """The JSON body of one outgoing message: the values pygls's ``json.dumps`` would write."""

@@ -55,6 +55,8 @@ def register(server: CassServer) -> None:
     def initialize(ls: CassServer, params: types.InitializeParams) -> None:
         options = params.initialization_options
         ls.workspace_trusted = _trusted(options)
+        if isinstance(options, dict):  # the trust flag sits beside the settings, it is not one
+            options = {key: value for key, value in options.items() if key != TRUST_KEY}
         ls.update_settings("initializationOptions", _section(options))
         for hook in ls.on_initialize:
             hook()

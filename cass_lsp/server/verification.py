@@ -34,7 +34,7 @@ from cass_lsp.jobs.kinds import BACKGROUND_NICE, VERIFY_COMPILE, VERIFY_RUN
 from cass_lsp.jobs.progress import Progress
 from cass_lsp.jobs.resolved import ResolvedSettings
 from cass_lsp.server.app import CassServer
-from cass_lsp.server.convert import file_path
+from cass_lsp.server.convert import file_path, uri_argument, workspace_file, workspace_roots
 from cass_lsp.verify import engine, pairs
 from cass_lsp.verify import run as run_stage
 from cass_lsp.verify.alignment import LineAlignment
@@ -78,6 +78,7 @@ class Verification:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._watcher: Watcher | None = None
         self._dropped = 0
+        self._watched = _watcher_settings(server.resolved)
 
     # ------------------------------------------------------------------ triggers
     def document_saved(self, doc: CudaDocument) -> None:
@@ -132,9 +133,13 @@ class Verification:
 
     async def verify_now(self, uri: str) -> dict[str, Any]:
         """The `cass.verify` command: verify the pair of ``uri`` now, and answer its verdict."""
-        path = file_path(uri)
+        # the command reads, compiles (and, where allowed, runs) files named by the client: only
+        # files of the workspace, never a path smuggled in through `..`, a link or another scheme
+        path = workspace_file(self._server, uri, COMMAND)
+        if not Path(path).is_file() and file_path(uri) not in self._open_paths():
+            raise ValueError(f"{uri}: no such file")
         settings = self._server.resolved.verification
-        pair = pairs.pair_for(path, settings.translation_patterns) if path else None
+        pair = pairs.pair_for(path, settings.translation_patterns)
         if pair is None:
             raise ValueError(f"{uri}: not a .cu file, and no .cu original names it as its translation")
         self._server.cancel_debounce(self._key(pair.original))
@@ -287,15 +292,19 @@ class Verification:
             watcher.stop()
 
     def _roots(self) -> list[str]:
-        workspace = self._server.workspace
-        roots = [file_path(folder.uri) for folder in workspace.folders.values()]
-        if not roots and workspace.root_path:
-            roots = [workspace.root_path]
-        return [r for r in roots if r]
+        return workspace_roots(self._server)
 
     def settings_changed(self, resolved: ResolvedSettings) -> None:
-        if self._watcher is not None or resolved.verification.watch:
+        # restarting the observer re-walks every watched folder: only when what it reads changed
+        watched = _watcher_settings(resolved)
+        if watched != self._watched:
+            self._watched = watched
             self.start_watching()
+
+
+def _watcher_settings(resolved: ResolvedSettings) -> tuple[object, ...]:
+    settings = resolved.verification
+    return settings.enabled, settings.watch, tuple(settings.ignore), settings.debounce_ms
 
 
 def _ignore(_: object) -> None:
@@ -348,6 +357,6 @@ def register(server: CassServer) -> Verification:
 
     @server.command(COMMAND)
     async def verify(ls: CassServer, uri: str) -> dict[str, Any]:
-        return await verification.verify_now(uri)
+        return await verification.verify_now(uri_argument(uri, COMMAND))
 
     return verification

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -150,10 +151,19 @@ async def test_saving_a_broken_translation_marks_the_line_and_fixing_it_clears(t
 
 async def test_two_quick_saves_give_one_result(tmp_path: Path) -> None:
     _, hip, tag = pair(tmp_path, BROKEN)
-    async with session(tmp_path, FAST) as client:
+    settings = {**FAST, "verification": {"debounceMs": 300, "watch": False}}  # only the editor's saves
+    async with session(tmp_path, settings) as client:
+        open_document(client, hip.as_uri(), hip.read_text(), language_id="hip")
         save(client, hip)
         await asyncio.sleep(0.02)
-        hip.write_text(GOOD.format(tag=tag))
+        fixed = GOOD.format(tag=tag)
+        hip.write_text(fixed)
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=hip.as_uri(), version=2),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)],
+            )
+        )
         save(client, hip)
         status = await final_status(client, hip.as_uri())
         assert status["state"] == "passed", status
@@ -241,3 +251,7 @@ async def test_verify_now_answers_the_verdict(tmp_path: Path) -> None:
             )
         )
         assert reply["verdict"] == "failed" and "cudaDeviceSynchronize" in reply["summary"]
+        with pytest.raises(Exception, match="no such file"):
+            await client.workspace_execute_command_async(
+                types.ExecuteCommandParams(command="cass.verify", arguments=[(tmp_path / "gone.cu").as_uri()])
+            )
