@@ -95,6 +95,17 @@ def save(client: LanguageClient, path: Path) -> None:
     )
 
 
+def editor_writes(client: LanguageClient, path: Path, text: str, version: int) -> None:
+    """What an editor does before a save: the new text on disk and in a didChange."""
+    path.write_text(text)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
 def verify_diagnostics(client: LanguageClient, path: Path) -> list[types.Diagnostic]:
     return [d for d in client.diagnostics.get(path.as_uri(), []) if d.source == "cass-verify"]
 
@@ -134,13 +145,7 @@ async def test_saving_a_broken_translation_marks_the_line_and_fixing_it_clears(t
         assert elapsed < 60, elapsed  # the compile (a few s) plus the debounce, generously
         # the editor writes the fixed text and saves
         fixed = GOOD.format(tag=tag)
-        hip.write_text(fixed)
-        client.text_document_did_change(
-            types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(uri=hip.as_uri(), version=2),
-                content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)],
-            )
-        )
+        editor_writes(client, hip, fixed, version=2)
         seen = len(client.statuses)  # type: ignore[attr-defined]
         save(client, hip)
         status = await final_status(client, hip.as_uri(), after=seen)
@@ -157,13 +162,7 @@ async def test_two_quick_saves_give_one_result(tmp_path: Path) -> None:
         save(client, hip)
         await asyncio.sleep(0.02)
         fixed = GOOD.format(tag=tag)
-        hip.write_text(fixed)
-        client.text_document_did_change(
-            types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(uri=hip.as_uri(), version=2),
-                content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)],
-            )
-        )
+        editor_writes(client, hip, fixed, version=2)
         save(client, hip)
         status = await final_status(client, hip.as_uri())
         assert status["state"] == "passed", status
