@@ -134,6 +134,28 @@ class CassProtocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    # pygls keeps the future of every handler it runs in ``_request_futures`` (so a $/cancelRequest can
+    # find it), under a fresh uuid for notifications and generator steps; only a request's reply
+    # removes its entry. Every didChange (a generator handler here) and every async notification
+    # handler left one entry behind for good: over a long session, an unbounded dict.
+    def _execute_handler(
+        self, msg_id: Any, handler: Any, callback: Any, args: Any = None, kwargs: Any = None
+    ) -> None:
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        future = self._request_futures.get(msg_id)
+        if future is not None:
+            # later, on the loop: a concurrent future runs its callbacks in the thread that completes
+            # or cancels it, and pygls's shutdown cancels them while iterating over the dict
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # a step run from a worker thread: pygls keeps the entry, as before
+                return
+            future.add_done_callback(lambda done: loop.call_soon_threadsafe(self._forget_future, msg_id, done))
+
+    def _forget_future(self, msg_id: Any, future: Any) -> None:
+        if self._request_futures.get(msg_id) is future:
+            del self._request_futures[msg_id]
+
     def encode_message(self, data: Any) -> bytes:
         """The JSON body of one outgoing message: the values pygls's ``json.dumps`` would write."""
         # the top level is unstructured first: msgspec would otherwise write an attrs message

@@ -208,6 +208,25 @@ def test_a_lone_surrogate_falls_back_to_pygls_encoding() -> None:
     assert written.startswith(header) and assert_same_meaning(protocol, message, written)
 
 
+async def test_handled_notifications_leave_no_future_behind() -> None:
+    """pygls keeps each handler's future under a uuid for notifications; CassProtocol drops it once
+    done (a long session sends hundreds of thousands of didChange)."""
+    session = Session()
+    await session.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    session.notify("initialized", {})
+    session.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "cuda", "version": 1, "text": SOURCE}})
+    change = {"range": {"start": {"line": 5, "character": 2}, "end": {"line": 5, "character": 2}}, "text": " "}
+    for version in range(2, 202):
+        session.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": version}, "contentChanges": [change]})
+        session.notify("workspace/didChangeConfiguration", {"settings": None})  # an async handler
+    await session.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}})
+    for _ in range(100):
+        if len(session.protocol._request_futures) <= 2:
+            break
+        await asyncio.sleep(0.02)
+    assert len(session.protocol._request_futures) <= 2, len(session.protocol._request_futures)
+
+
 def test_pygls_still_sends_through_the_methods_protocol_py_replaces() -> None:
     """Fails when a pygls upgrade changes what CassProtocol overrides: re-check protocol.py against
     the new pygls, then update this test."""
@@ -217,6 +236,8 @@ def test_pygls_still_sends_through_the_methods_protocol_py_replaces() -> None:
     )
     for caller in (JsonRPCProtocol._send_response, JsonRPCProtocol.notify, JsonRPCProtocol.send_request):
         assert "self._send_data(" in inspect.getsource(caller), caller
+    # the handler runner whose futures CassProtocol forgets (see _execute_handler there)
+    assert "self._request_futures[msg_id] = future" in inspect.getsource(JsonRPCProtocol._execute_handler)
     builtin = create_server().protocol.fm.builtin_features
     for method, name in (
         (types.TEXT_DOCUMENT_DID_OPEN, "lsp_text_document__did_open"),
