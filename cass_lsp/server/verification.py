@@ -34,7 +34,7 @@ from cass_lsp.jobs.kinds import BACKGROUND_NICE, VERIFY_COMPILE, VERIFY_RUN
 from cass_lsp.jobs.progress import Progress
 from cass_lsp.jobs.resolved import ResolvedSettings
 from cass_lsp.server.app import CassServer
-from cass_lsp.server.convert import file_path, uri_argument, workspace_file, workspace_roots
+from cass_lsp.server.convert import file_path, refused, uri_argument, workspace_file, workspace_roots
 from cass_lsp.verify import engine, pairs
 from cass_lsp.verify import run as run_stage
 from cass_lsp.verify.alignment import LineAlignment
@@ -137,11 +137,11 @@ class Verification:
         # files of the workspace, never a path smuggled in through `..`, a link or another scheme
         path = workspace_file(self._server, uri, COMMAND)
         if not Path(path).is_file() and file_path(uri) not in self._open_paths():
-            raise ValueError(f"{uri}: no such file")
+            raise refused(f"{COMMAND}: {uri}: no such file")
         settings = self._server.resolved.verification
         pair = pairs.pair_for(path, settings.translation_patterns)
         if pair is None:
-            raise ValueError(f"{uri}: not a .cu file, and no .cu original names it as its translation")
+            raise refused(f"{COMMAND}: {uri}: not a .cu file, and no .cu original names it as its translation")
         self._server.cancel_debounce(self._key(pair.original))
         report = await self._start(pair)
         if report is None:

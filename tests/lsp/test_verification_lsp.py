@@ -250,7 +250,8 @@ async def test_verify_now_answers_the_verdict(tmp_path: Path) -> None:
             )
         )
         assert reply["verdict"] == "failed" and "cudaDeviceSynchronize" in reply["summary"]
-        with pytest.raises(Exception, match="no such file"):
+        with pytest.raises(Exception, match="no such file") as refusal:
             await client.workspace_execute_command_async(
                 types.ExecuteCommandParams(command="cass.verify", arguments=[(tmp_path / "gone.cu").as_uri()])
             )
+        assert getattr(refusal.value, "code", None) == types.LSPErrorCodes.RequestFailed, refusal.value  # not -32603
