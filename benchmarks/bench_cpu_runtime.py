@@ -29,6 +29,7 @@ WORKLOADS = {
     "reduction 1M (256-thread blocks)": ("reduce_shared.cu", ["1048576"]),
 }
 FIBERS = {"asm": [], "ucontext": ["-DCASS_CPU_UCONTEXT"]}
+GOAL_S = 2.0  # seconds per workload on 2 cores: verification stays interactive
 
 OS_THREADS_SOURCE = r"""
 #include <pthread.h>
@@ -58,7 +59,9 @@ def _stat(text: str, key: str) -> float:
     return float(m.group(1)) if m else float("nan")
 
 
-def bench_runtime(tmp: Path, repeat: int) -> None:
+def bench_runtime(tmp: Path, repeat: int) -> dict[tuple[str, str, str], tuple[float, float]]:
+    """Kernel seconds and crossings/s by (workload, fibers, workers)."""
+    measured: dict[tuple[str, str, str], tuple[float, float]] = {}
     print(f"{'workload':34} {'fibers':9} {'workers':>7} {'kernel s':>9} {'process s':>9} {'crossings':>11} {'crossings/s':>12}")
     for label, (name, args) in WORKLOADS.items():
         source = KERNELS / name
@@ -79,9 +82,25 @@ def bench_runtime(tmp: Path, repeat: int) -> None:
                 k = statistics.median(kernel)
                 print(f"{label:34} {kind:9} {workers:>7} {k:9.3f} {statistics.median(wall):9.3f} "
                       f"{crossings:11.0f} {crossings / k:12.3e}")
+                measured[(label, kind, workers)] = (k, crossings / k)
+    return measured
 
 
-def bench_os_threads(tmp: Path) -> None:
+def report(measured: dict[tuple[str, str, str], tuple[float, float]], os_thread_rate: float) -> None:
+    """Ratios between the runs above, and the goal (each workload under 2 s on 2 cores)."""
+    print("\nratios, measured in this run (2 workers):")
+    for label in WORKLOADS:
+        fast, _ = measured[(label, "asm", "2")]
+        for kind in FIBERS:
+            if kind != "asm":
+                print(f"  {label}: asm fibers {measured[(label, kind, '2')][0] / fast:.1f}x faster than {kind}")
+        verdict = "met" if fast < GOAL_S else "NOT met"
+        print(f"  {label}: {fast:.2f} s, goal < {GOAL_S:.0f} s: {verdict}")
+    best = max(rate for (_, kind, _), (_, rate) in measured.items() if kind == "asm")
+    print(f"  barrier crossings/s: asm fibers {best / os_thread_rate:.0f}x one OS thread per GPU thread")
+
+
+def bench_os_threads(tmp: Path) -> float:
     source = tmp / "os_threads.cpp"
     source.write_text(OS_THREADS_SOURCE)
     exe = tmp / "os_threads"
@@ -94,6 +113,7 @@ def bench_os_threads(tmp: Path) -> None:
     crossings = threads * rounds
     print(f"\none OS thread per GPU thread, pthread_barrier, {threads} threads x {rounds} barriers: "
           f"{seconds:.3f} s, {crossings / seconds:.3e} crossings/s")
+    return crossings / seconds
 
 
 def main() -> None:
@@ -101,8 +121,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     ns = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cass-cpu-bench-") as tmp:
-        bench_runtime(Path(tmp), ns.repeat)
-        bench_os_threads(Path(tmp))
+        measured = bench_runtime(Path(tmp), ns.repeat)
+        report(measured, bench_os_threads(Path(tmp)))
 
 
 if __name__ == "__main__":
