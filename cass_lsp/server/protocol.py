@@ -10,7 +10,9 @@ decode to the same values on real replies.
 What differs in the bytes, not in the values: no spaces after separators, and non-ASCII characters
 written as UTF-8 rather than ``\\u`` escapes (Content-Length counts bytes, as LSP says). What msgspec
 cannot write (a string with a lone surrogate, which document text may hold) falls back to pygls's
-encoding, so no message is lost that pygls would have sent.
+encoding, so no message is lost that pygls would have sent. Parts of a message may already be JSON
+(``msgspec.Raw``: the outline's symbols, see symbols.py); msgspec copies them, and the fallback
+decodes them first.
 
 pygls has no public hook for the encoding: every outgoing message (response, notification, request)
 goes through ``JsonRPCProtocol._send_data``, which this class replaces. Written against pygls 2.1
@@ -155,6 +157,12 @@ class CassProtocol(LanguageServerProtocol):
     def _forget_future(self, msg_id: Any, future: Any) -> None:
         if self._request_futures.get(msg_id) is future:
             del self._request_futures[msg_id]
+
+    def _serialize_message(self, data: Any) -> Any:
+        # JSON kept as msgspec.Raw (symbols.py): msgspec copies it; json.dumps needs its values
+        if isinstance(data, msgspec.Raw):
+            return msgspec.json.decode(data)
+        return super()._serialize_message(data)
 
     def encode_message(self, data: Any) -> bytes:
         """The JSON body of one outgoing message: the values pygls's ``json.dumps`` would write."""

@@ -16,7 +16,8 @@ from typing import Any
 from lsprotocol import types
 from pygls.protocol import JsonRPCProtocol, LanguageServerProtocol
 
-from cass_lsp.server import create_server
+from cass_lsp.document import CudaDocument, TextChange
+from cass_lsp.server import create_server, symbols
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.protocol import CassProtocol
 
@@ -214,10 +215,14 @@ async def test_handled_notifications_leave_no_future_behind() -> None:
     session = Session()
     await session.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
     session.notify("initialized", {})
-    session.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "cuda", "version": 1, "text": SOURCE}})
+    session.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "cuda", "version": 1, "text": SOURCE}}
+    )
     change = {"range": {"start": {"line": 5, "character": 2}, "end": {"line": 5, "character": 2}}, "text": " "}
     for version in range(2, 202):
-        session.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": version}, "contentChanges": [change]})
+        session.notify(
+            "textDocument/didChange", {"textDocument": {"uri": URI, "version": version}, "contentChanges": [change]}
+        )
         session.notify("workspace/didChangeConfiguration", {"settings": None})  # an async handler
     await session.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}})
     for _ in range(100):
@@ -246,3 +251,45 @@ def test_pygls_still_sends_through_the_methods_protocol_py_replaces() -> None:
     ):
         assert getattr(LanguageServerProtocol, name).method_name == method
         assert builtin[method].__func__ is getattr(CassProtocol, name)
+
+
+def test_outline_json_is_kept_for_the_symbols_outlines_hold_only() -> None:
+    """symbols.py keeps each symbol's JSON (and its children's) while an outline holds the symbol:
+    edits that rebuild a function's symbol must not leave the old one's JSON behind."""
+    protocol = create_server().protocol
+    reply = protocol.get_result_type(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    d = CudaDocument(URI, SOURCE)
+    line = SOURCE.splitlines().index("  __shared__ float tile[32];")
+    for round_ in range(200):
+        # renames the __shared__ child of `fill`: its symbol and its child are built anew each time
+        d.apply_changes(
+            [TextChange(f"t{round_}", ((line, 19), (line, 23 if round_ == 0 else 19 + len(f"t{round_ - 1}"))))]
+        )
+        outline = symbols.document_symbols(d)
+        protocol.encode_message(reply(id=round_, result=outline, jsonrpc="2.0"))
+    in_outline = len(outline) + sum(len(symbol.children or []) for symbol in outline)
+    assert in_outline <= len(symbols._json_forms) <= 2 * in_outline
+
+
+def test_an_outline_with_a_lone_surrogate_goes_out() -> None:
+    protocol = create_server().protocol
+    assert isinstance(protocol, CassProtocol)
+    protocol.set_writer(Recorder())
+    launch = types.DocumentSymbol(
+        name='k<<<1, f("\ud800")>>>',
+        kind=types.SymbolKind.Event,
+        range=types.Range(types.Position(1, 0), types.Position(1, 9)),
+        selection_range=types.Range(types.Position(1, 0), types.Position(1, 1)),
+    )
+    function = types.DocumentSymbol(
+        name="main",
+        kind=types.SymbolKind.Function,
+        range=types.Range(types.Position(0, 0), types.Position(2, 1)),
+        selection_range=types.Range(types.Position(0, 4), types.Position(0, 8)),
+        children=[launch],
+    )
+    message = protocol.get_result_type(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(id=1, result=[function], jsonrpc="2.0")
+    protocol._send_data(message)
+    written = protocol.writer.chunks[0]  # type: ignore[union-attr]
+    decoded = assert_same_meaning(protocol, message, written)
+    assert decoded["result"][0]["children"][0]["name"] == 'k<<<1, f("\ud800")>>>'
