@@ -6,9 +6,12 @@ namespace registered with a msgspec record type also persists to disk, under
 memory. Keys are content hashes of everything a result depends on, so a record never goes stale: it
 is either found or not.
 
-Bounds: memory holds at most ``memory_bytes`` (sizes estimated by the caller or taken from the
-encoded record); the disk store at most ``max_bytes`` over all namespaces: past it, the least
-recently used records go until it is back under 80%. Reading a disk record touches its mtime.
+Bounds: memory holds at most ``memory_bytes`` (a record's size is its encoded msgpack size, or the
+caller's estimate); the disk store at most ``max_bytes`` over all namespaces: past it, the least
+recently used records go until it is back under 80%. Reading a disk record touches its mtime. The
+store's size is counted as records are written, so a write scans the folder only when the count
+says the bound is crossed (and the first time, to learn what earlier runs left); records another
+process adds are found at that scan.
 A record that cannot be decoded (an older schema, a torn write, garbage) is dropped, never raised;
 a cache folder that cannot be written only costs the disk layer.
 """
@@ -55,6 +58,7 @@ class ResultCache:
         self._memory_used = 0
         self._lock = threading.Lock()
         self._disk_warned = False
+        self._disk_used: int | None = None  # bytes on disk as of the last scan plus writes since
 
     def register(self, namespace: str, record_type: Any) -> None:
         """Records of ``namespace`` are instances of ``record_type`` and persist on disk (idempotent)."""
@@ -103,12 +107,15 @@ class ResultCache:
 
     # ------------------------------------------------------------------ writing
     def put(self, namespace: str, key: str, record: Any, size: int | None = None) -> None:
-        """Keep ``record``; ``size`` estimates its memory for records that never reach the disk."""
+        """Keep ``record`` (a msgspec-encodable value); ``size`` overrides its encoded size as the
+        estimate of its memory. Encoding a large record takes a while: call from a worker thread."""
         if namespace in self._decoders:
             data = _ENCODER.encode(record)
-            size = len(data)
             self._write(self._path(namespace, key), data)
-        self._remember(namespace, key, record, size if size is not None else 1024)
+            size = len(data) if size is None else size
+        elif size is None:
+            size = len(_ENCODER.encode(record))
+        self._remember(namespace, key, record, size)
 
     def _write(self, path: Path, data: bytes) -> None:
         try:
@@ -120,12 +127,21 @@ class ResultCache:
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
+            try:
+                replaced = path.stat().st_size
+            except OSError:
+                replaced = 0
             os.replace(tmp, path)
         except OSError as error:
             Path(tmp).unlink(missing_ok=True)
             self._warn_disk(error)
             return
-        self.evict()
+        with self._lock:
+            if self._disk_used is not None:
+                self._disk_used += len(data) - replaced
+            counted = self._disk_used
+        if counted is None or counted > self.max_bytes:
+            self.evict()
 
     def _warn_disk(self, error: OSError) -> None:
         # a full or read-only cache folder costs the disk layer only; say so once
@@ -160,6 +176,8 @@ class ResultCache:
                     records.append((st.st_mtime_ns, st.st_size, Path(entry.path)))
                     total += st.st_size
         if total <= self.max_bytes:
+            with self._lock:
+                self._disk_used = total
             return 0
         removed = 0
         for _, size, path in sorted(records):
@@ -174,6 +192,8 @@ class ResultCache:
                 dropped = self._memory.pop(memory_key, None)
                 if dropped is not None:
                     self._memory_used -= dropped[1]
+        with self._lock:
+            self._disk_used = total
         return removed
 
     def clear_memory(self) -> None:

@@ -154,9 +154,12 @@ class Scheduler:
             token.check()  # superseded while it queued for a worker
             progress = self.progress.begin(title, token) if title else SILENT.begin("", None)
             try:
-                return work(token, progress)
+                result = work(token, progress)
             finally:
                 progress.end()
+            if kind.memoize:  # here, not on the event loop: the cache encodes it to learn its size
+                self.cache.put(kind.name, key, result)
+            return result
 
         def finished(done: asyncio.Future[T]) -> None:
             self._running.pop((kind.name, key), None)
@@ -171,10 +174,7 @@ class Scheduler:
             elif done.exception() is not None:
                 future.set_exception(done.exception())  # type: ignore[arg-type]
             else:
-                result = done.result()
-                if kind.memoize:
-                    self.cache.put(kind.name, key, result)
-                future.set_result(result)
+                future.set_result(done.result())
 
         inner = loop.run_in_executor(self._pool(kind), call)
         inner.add_done_callback(finished)

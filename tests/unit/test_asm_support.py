@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import msgspec
+import pytest
 
 from cass_lsp.asm import compile_commands, includes
 from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Listing
@@ -149,3 +150,40 @@ def test_local_headers_follow_quote_includes(tmp_path: Path) -> None:
     found = includes.local_headers(text, main, [tmp_path / "inc"])
     assert sorted(p.name for p in found) == ["a.cuh", "b.cuh", "c.cuh"]
     assert all(p.is_absolute() for p in found)
+
+
+def test_writes_count_the_store_instead_of_scanning_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write scans the cache folder only the first time (to learn what is there) and when its count
+    says the bound is crossed: under load every listing and verification stage writes a record."""
+    from cass_lsp.jobs import cache as cache_module
+
+    scans = []
+    scandir = cache_module._scandir
+
+    def counting(path: Path) -> list[os.DirEntry[str]]:
+        if path == tmp_path:
+            scans.append(path)
+        return scandir(path)
+
+    monkeypatch.setattr(cache_module, "_scandir", counting)
+    listing = samples.sass_listing()
+    size = len(msgspec.msgpack.encode(listing))
+    cache = listing_cache(tmp_path, max_bytes=int(size * 10.5))
+    for i in range(10):
+        cache.put(ASM, f"{i:064x}", listing)
+    cache.put(ASM, f"{3:064x}", listing)  # a rewrite replaces a record: the count stays
+    assert len(scans) == 1
+    cache.put(ASM, f"{10:064x}", listing)  # the 11th crosses the bound: one scan, back under 80%
+    assert len(scans) == 2
+    assert len(list(tmp_path.rglob("*.msgpack"))) == 8
+
+
+def test_memory_records_are_weighed_by_their_encoded_size(tmp_path: Path) -> None:
+    """A record kept in memory only (a translation) counts what it holds, not a fixed guess: 50
+    documents edited for minutes make tens of thousands of them."""
+    cache = ResultCache(tmp_path, memory_bytes=100_000)
+    record = {"text": "x" * 30_000, "findings": []}
+    for i in range(10):
+        cache.put("translate", f"{i:064x}", record)
+    assert cache._memory_used <= 100_000
+    assert cache.peek("translate", f"{9:064x}") is record and cache.peek("translate", f"{0:064x}") is None
