@@ -24,10 +24,10 @@ or break this.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import inspect
 import json
 import logging
-from collections.abc import Generator
 from typing import Any
 
 import attrs
@@ -64,24 +64,25 @@ class CassProtocol(LanguageServerProtocol):
 
     # pygls keeps a copy of every open document in its Workspace, re-joining the whole text on each
     # didChange (~0.5 ms a keystroke on a 5k-line file). cass-lsp keeps its own CudaDocument per file
-    # (server.documents) and reads nothing from that copy, so these builtin handlers only hand the
-    # notification on. ``workspace.get_text_document`` is therefore not the editor's text here.
+    # (server.documents) and reads nothing from that copy, so these builtin handlers only call the
+    # server's own. ``workspace.get_text_document`` is therefore not the editor's text here.
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
-    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Generator[Any, Any, None]:
-        yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
-        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
-    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Generator[Any, Any, None]:
-        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
 
-    def _user_handler(self, method: str, params: Any) -> Generator[Any, Any, None]:
-        # pygls runs a builtin handler's yielded (handler, args, kwargs) as the server's own feature
+    def _user_handler(self, method: str, params: Any) -> None:
+        # Called, not yielded to pygls's generator runner (a uuid, two futures and their callbacks
+        # per keystroke): the server's text-sync handlers are synchronous (server/documents.py).
         if (handler := self.fm.features.get(method)) is not None:
-            yield handler, (params,), None
+            handler(params)
 
     # ------------------------------------------------------------------ malformed requests
     # pygls structures each message inside ``json.loads``; when a request's params do not fit its
@@ -134,18 +135,27 @@ class CassProtocol(LanguageServerProtocol):
             # a body that is JSON but no message (an array, a number, an object without "jsonrpc")
             log.warning("ignoring a message that is not JSON-RPC: %.200r", message)
             return
+        is_notification = not hasattr(message, "id")
+        if isinstance(method, str) and is_notification and message.jsonrpc == self.VERSION and not self._shutdown:
+            # a notification: what pygls's handle_message does with one, without its isinstance
+            # checks against typing Protocols (~0.08 ms each; an editor sends a didChange a keystroke)
+            contextvars.copy_context().run(self._handle_notification, method, message.params)
+            return
         super().handle_message(message)
 
     # pygls keeps the future of every handler it runs in ``_request_futures`` (so a $/cancelRequest can
     # find it), under a fresh uuid for notifications and generator steps; only a request's reply
-    # removes its entry. Every didChange (a generator handler here) and every async notification
-    # handler left one entry behind for good: over a long session, an unbounded dict.
+    # removes its entry. Every async notification handler (didChangeConfiguration, didSave's
+    # followers) and every generator step left one entry behind for good: over a long session, an
+    # unbounded dict.
     def _execute_handler(
         self, msg_id: Any, handler: Any, callback: Any, args: Any = None, kwargs: Any = None
     ) -> None:
         super()._execute_handler(msg_id, handler, callback, args, kwargs)
         future = self._request_futures.get(msg_id)
-        if future is not None:
+        if future is not None and future.done():  # it ran to its end already, on this thread
+            del self._request_futures[msg_id]
+        elif future is not None:
             # later, on the loop: a concurrent future runs its callbacks in the thread that completes
             # or cancels it, and pygls's shutdown cancels them while iterating over the dict
             try:

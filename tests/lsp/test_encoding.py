@@ -241,6 +241,10 @@ def test_pygls_still_sends_through_the_methods_protocol_py_replaces() -> None:
     )
     for caller in (JsonRPCProtocol._send_response, JsonRPCProtocol.notify, JsonRPCProtocol.send_request):
         assert "self._send_data(" in inspect.getsource(caller), caller
+    # notifications: CassProtocol.handle_message dispatches them as pygls does, without its isinstance checks
+    dispatch = inspect.getsource(JsonRPCProtocol.handle_message)
+    assert "ctx = contextvars.copy_context()" in dispatch
+    assert "ctx.run(self._handle_notification, message.method, message.params)" in dispatch
     # the handler runner whose futures CassProtocol forgets (see _execute_handler there)
     assert "self._request_futures[msg_id] = future" in inspect.getsource(JsonRPCProtocol._execute_handler)
     builtin = create_server().protocol.fm.builtin_features
