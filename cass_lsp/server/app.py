@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, BinaryIO
 
 import cattrs
 from lsprotocol import types
+from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import default_converter
 
@@ -20,6 +23,7 @@ from cass_lsp.jobs.progress import ProgressSink
 from cass_lsp.jobs.resolved import ResolvedSettings, resolve
 from cass_lsp.jobs.scheduler import Scheduler
 from cass_lsp.server.protocol import CassProtocol
+from cass_lsp.server.stdio import ChunkedReader
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +100,33 @@ class CassServer(LanguageServer):
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=combined, version=version)
         )
+
+    def _start_io_async(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        # pygls 2.1's JsonRPCServer._start_io_async with stdin read by server/stdio.py's reader
+        # (tests/lsp/test_encoding.py fails when pygls's version changes)
+        self._stop_event = threading.Event()
+        source = stdin or sys.stdin.buffer
+        try:
+            reader: Any = ChunkedReader(source.fileno(), self.thread_pool)
+        except (AttributeError, OSError, ValueError):  # no file descriptor (an in-memory stream)
+            reader = StdinAsyncReader(source, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(
+                run_async(
+                    stop_event=self._stop_event,
+                    reader=reader,
+                    protocol=self.protocol,
+                    logger=log,
+                    error_handler=self.report_server_error,
+                )
+            )
+        except BrokenPipeError:
+            log.error("Connection to the client is lost! Shutting down the server.")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
 
     def shutdown(self) -> None:
         # jobs first: a running generation stops within a token, so the hooks that release what

@@ -15,6 +15,7 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.protocol import JsonRPCProtocol, LanguageServerProtocol
+from pygls.server import JsonRPCServer
 
 from cass_lsp.document import CudaDocument, TextChange
 from cass_lsp.server import create_server, symbols
@@ -45,6 +46,8 @@ __device__ int lane_id() {
 
 # pygls 2.1.1's JsonRPCProtocol._send_data, which CassProtocol._send_data replaces (see protocol.py)
 PYGLS_SEND_DATA_SHA256 = "40e0a5bb70951777ded5be692256b90a8aed4a3a4438d4e25e5080f05ebc127e"
+# pygls 2.1.1's JsonRPCServer._start_io_async, which CassServer._start_io_async replaces (see app.py)
+PYGLS_START_IO_SHA256 = "22f42491d202610a7e2bd08eb224e44f915eb29e8b0d0b713028ec0465478e1a"
 
 
 class Recorder:
@@ -239,6 +242,11 @@ def test_pygls_still_sends_through_the_methods_protocol_py_replaces() -> None:
     assert hashlib.sha256(source.encode()).hexdigest() == PYGLS_SEND_DATA_SHA256, (
         "pygls changed JsonRPCProtocol._send_data: compare it with CassProtocol._send_data"
     )
+    source = inspect.getsource(JsonRPCServer._start_io_async)
+    assert hashlib.sha256(source.encode()).hexdigest() == PYGLS_START_IO_SHA256, (
+        "pygls changed JsonRPCServer._start_io_async: compare it with CassServer._start_io_async"
+    )
+    assert "self._start_io_async(stdin, stdout)" in inspect.getsource(JsonRPCServer.start_io)
     for caller in (JsonRPCProtocol._send_response, JsonRPCProtocol.notify, JsonRPCProtocol.send_request):
         assert "self._send_data(" in inspect.getsource(caller), caller
     # notifications: CassProtocol.handle_message dispatches them as pygls does, without its isinstance checks
