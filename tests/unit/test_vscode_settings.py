@@ -76,10 +76,16 @@ def test_client_settings_are_not_server_settings() -> None:
 
 
 def test_restricted_settings_exist_or_are_announced() -> None:
-    """Workspace trust: the settings that let a workspace run programs or choose the server."""
+    """Workspace trust: the settings that let a workspace run programs, choose the server, put
+    arguments on the compilers' command line or send code and a key to an endpoint."""
     package = json.loads(PACKAGE_JSON.read_text())
     restricted = package["capabilities"]["untrustedWorkspaces"]["restrictedConfigurations"]
     assert {"cass.verification.run", "cass.server.path", "cass.server.pythonPath"} <= set(restricted)
+    # a compiler flag can load a plugin; an endpoint with an API key variable can send code and a
+    # secret of the user's environment anywhere
+    assert {"cass.asm.extraArgs.clang", "cass.asm.extraArgs.nvcc", "cass.model.endpoint", "cass.model.apiKeyEnv"} <= set(
+        restricted
+    )
     declared = _declared()
     expected = _expected(json_schema())
     for key in restricted:
