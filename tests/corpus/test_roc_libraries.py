@@ -1,5 +1,8 @@
 """``translate --roc``: library-heavy programs become rocBLAS/rocSPARSE/rocRAND/rocSOLVER (and
-cuDNN MIOpen) code that compiles with clang-19 against the real library headers.
+cuDNN MIOpen) code that compiles with clang-19 against the real library headers. cuFFT becomes
+hipFFT, as with hipify's ``--roc`` (HIPIFY's "CUDA APIs supported by ROC" are cuBLAS, cuSPARSE,
+cuRAND and cuDNN, and the API tables carry no rocFFT column): a program mixing cuFFT and cuBLAS
+gets hipFFT and rocBLAS, and a note that says why.
 
 Targets: ROCm 5.2 and 7.1 HIP headers, each for gfx1100 (wave32) and gfx942 (wave64). Library
 headers: rocBLAS and rocSOLVER 5.5 from Debian 13 (``python -m cass_lsp.toolchains setup
@@ -19,7 +22,7 @@ from typing import NamedTuple
 import pytest
 
 from cass_lsp.toolchains import hiplibs
-from cass_lsp.translate import TargetProfile, TranslateOptions, TranslationResult, cli, translate
+from cass_lsp.translate import TargetProfile, TranslateOptions, TranslationResult, cli, libraries, translate
 from tests.corpus.amd import Target, error_file, full_compile, missing_header, probe, syntax_check
 from tests.corpus.manifest import ROCM_VERSIONS, WAVE32_ARCH, WAVE64_ARCH
 
@@ -39,6 +42,7 @@ PROGRAMS = (
     Program("sparse_csr_convert.cu", ("rocsparse/rocsparse.h",)),
     Program("rand_host_device.cu", ("rocrand/rocrand.h", "rocrand/rocrand_kernel.h")),
     Program("solver_cholesky.cu", ("rocblas/rocblas.h", "rocsolver/rocsolver.h")),
+    Program("fft_spectral_blas.cu", ("hipfft/hipfft.h", "rocblas/rocblas.h")),
     Program("dnn_activation_softmax.cu", ("miopen/miopen.h",),
             ("cudnnSetTensor4dDescriptor",)),
 )
@@ -78,6 +82,14 @@ def test_unsupported_cudnn_names_the_missing_function() -> None:
     messages = [f.message for f in result.findings if f.name == "cudnnSetTensor4dDescriptor"]
     assert messages == ["cudnnSetTensor4dDescriptor has no MIOpen equivalent"]
     assert "miopenSoftmaxForward_V2(" in result.text and "miopenCreate(&handle)" in result.text
+
+
+def test_cufft_stays_hipfft_beside_rocblas_and_says_so_once() -> None:
+    result = translated("fft_spectral_blas.cu", Target("7.1", WAVE32_ARCH))
+    notes = [f for f in result.findings if f.message == libraries.FFT_UNDER_ROC]
+    assert len(notes) == 1 and notes[0].severity == "info"
+    assert "hipfftPlanMany(&plan, 1, lengths, nullptr, 1, n, nullptr, 1, n, HIPFFT_C2C, batch)" in result.text
+    assert "rocblas_snrm2(blas, 2 * total," in result.text
 
 
 def test_solver_workspace_arguments_are_rewritten() -> None:

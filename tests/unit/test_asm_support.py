@@ -187,3 +187,39 @@ def test_memory_records_are_weighed_by_their_encoded_size(tmp_path: Path) -> Non
         cache.put("translate", f"{i:064x}", record)
     assert cache._memory_used <= 100_000
     assert cache.peek("translate", f"{9:064x}") is record and cache.peek("translate", f"{0:064x}") is None
+
+
+def test_a_full_disk_keeps_records_in_memory_and_leaves_no_partial_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """ENOSPC in the middle of a record: the half-written temp file goes, the record stays in memory,
+    and the warning comes once however many writes fail."""
+    import errno
+    import io
+
+    from cass_lsp.jobs import cache as cache_module
+
+    class FullDisk(io.RawIOBase):
+        def __init__(self, fd: int) -> None:
+            self.fd = fd
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data: bytes) -> int:  # type: ignore[override]
+            os.write(self.fd, data[:100])  # some bytes land, then the disk is full
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def close(self) -> None:
+            os.close(self.fd)
+            super().close()
+
+    monkeypatch.setattr(cache_module.os, "fdopen", lambda fd, mode: FullDisk(fd))
+    cache = listing_cache(tmp_path)
+    listing = samples.sass_listing()
+    with caplog.at_level("WARNING", logger="cass_lsp.jobs.cache"):
+        for i in range(5):
+            cache.put(ASM, f"{i:064x}", listing)
+    assert [f for f in tmp_path.rglob("*") if f.is_file()] == []
+    assert cache.get(ASM, f"{4:064x}") is listing
+    assert len([r for r in caplog.records if "not writable" in r.getMessage()]) == 1
