@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import cattrs
 from lsprotocol import types
+from pygls.exceptions import FeatureRequestError
 from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import default_converter
@@ -24,6 +26,9 @@ from cass_lsp.jobs.resolved import ResolvedSettings, resolve
 from cass_lsp.jobs.scheduler import Scheduler
 from cass_lsp.server.protocol import CassProtocol
 from cass_lsp.server.stdio import ChunkedReader
+
+if TYPE_CHECKING:
+    from pygls.server import ServerErrors
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +62,7 @@ class CassServer(LanguageServer):
         self._diagnostics: dict[str, dict[str, list[types.Diagnostic]]] = {}
         self.on_document_closed: list[Callable[[str], None]] = []
         self.on_settings_changed: list[SettingsHook] = []
+        self._errors_shown: set[tuple[type[Exception], type[Exception]]] = set()
         self._debounced: dict[str, asyncio.TimerHandle] = {}
 
     def document(self, uri: str) -> CudaDocument | None:
@@ -127,6 +133,19 @@ class CassServer(LanguageServer):
             pass
         finally:
             self.shutdown()
+
+    def report_server_error(self, error: Exception, source: ServerErrors) -> None:
+        """Errors no reply carries (a notification that cannot be read or whose handler failed, a
+        message that cannot be sent): logged each time, shown to the user once per kind. pygls
+        shows every one, so a client repeating a broken notification opened a popup a keystroke."""
+        if source is FeatureRequestError:  # the request's reply carries it
+            return
+        what = f"a message from the editor is not JSON ({error})" if isinstance(error, json.JSONDecodeError) else error
+        log.warning("%s: %s", source.__name__, what)
+        kind = (source, type(error))
+        if kind not in self._errors_shown:
+            self._errors_shown.add(kind)
+            self.show_message(f"cass-lsp: {what} (errors like it are only logged from now on)", types.MessageType.Error)
 
     def shutdown(self) -> None:
         # jobs first: a running generation stops within a token, so the hooks that release what

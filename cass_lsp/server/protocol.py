@@ -90,15 +90,22 @@ class CassProtocol(LanguageServerProtocol):
     # log and the request is never answered: the editor waits forever. Every request with a usable
     # id gets an answer here instead: InvalidParams, or InvalidRequest when it is not JSON-RPC 2.0
     # or comes after `shutdown` (LSP: "requests after shutdown are answered with InvalidRequest").
+    # A notification has no answer: its error names the method and what did not fit, for the log
+    # and the one message the server shows (CassServer.report_server_error).
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
             msg_id = _request_id(data)
-            if msg_id is None:
-                raise
             cause = error.__cause__
             detail = "; ".join(cattrs.transform_error(cause)) if isinstance(cause, cattrs.ClassValidationError) else ""
+            if msg_id is None:
+                method = data.get("method")
+                if not isinstance(method, str):
+                    raise
+                raise JsonRpcInvalidParams(
+                    message=f"ignored a {method} notification that does not fit its type: {detail or cause or error}"
+                ) from error
             # pygls says InternalError when structuring fails other than by validation (params
             # missing altogether): either way the client's message does not fit the method
             answer: JsonRpcException = JsonRpcInvalidParams(

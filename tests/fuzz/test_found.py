@@ -131,3 +131,21 @@ def test_the_trust_flag_beside_flat_settings_is_no_unknown_setting(tmp_path: Pat
         assert not any("workspaceTrusted" in m for m in shown), shown
     finally:
         assert server.close() == 0
+
+
+def test_broken_notifications_are_shown_once_not_once_each(served: tuple[WireServer, str]) -> None:
+    """pygls shows "Error in server" for every notification it cannot read: a client stuck in a loop
+    of bad didChange would open a popup per keystroke. Shown once per kind, logged each time."""
+    server, uri = served  # shared: earlier tests of this module sent broken messages too
+    for version in range(2, 22):
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": 7})
+        server.send_bytes(frame(b"{not json"))
+    reply = server.call("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    assert reply["result"][0]["name"] == "k"
+    shown = [n["params"]["message"] for n in server.notifications_of("window/showMessage")]
+    errors = [m for m in shown if "errors like it are only logged" in m]
+    # one per kind over the whole session: params that do not fit, a body that is not JSON
+    assert len(errors) == 2, shown
+    assert any("notification that does not fit its type" in m for m in errors), errors
+    assert any("not JSON" in m for m in errors), errors
+    assert server.stderr().count("contentChanges") >= 20  # each one is still logged
