@@ -132,17 +132,28 @@ def plan(row: tables.Row, libraries: str, rocm: tuple[int, int]) -> Plan | None:
     return (row.alt if row.alt != name else None), family, tuple(_notes(row, library, rocm))
 
 
-def _notes(row: tables.Row, library: str, rocm: tuple[int, int]) -> list[Note]:
-    name, alt = row.cuda, row.alt
+def lifecycle_notes(row: tables.Row, rocm: tuple[int, int], library: str = "HIP") -> list[Note]:
+    """Where the target name (the row's ``hip`` columns; :func:`as_target` puts a ROC or MIOpen name
+    there) and the CUDA name stand in their APIs' lives: removed, deprecated, experimental on the
+    target ROCm."""
+    name, target = row.cuda, row.hip
     notes: list[Note] = []
-    if row.alt_deprecated and tables.version_tuple(row.alt_deprecated) <= rocm:
-        notes.append((fc.DEPRECATED_API, "warning", f"{alt} is deprecated since {library} {row.alt_deprecated}"))
+    if row.hip_removed and tables.version_tuple(row.hip_removed) <= rocm:
+        notes.append((fc.DEPRECATED_API, "error", f"{target} was removed in {library} {row.hip_removed}"))
+    elif row.hip_deprecated and tables.version_tuple(row.hip_deprecated) <= rocm:
+        notes.append((fc.DEPRECATED_API, "warning", f"{target} is deprecated since {library} {row.hip_deprecated}"))
     elif row.cuda_removed:
         notes.append((fc.DEPRECATED_API, "warning", f"{name} was removed in CUDA {row.cuda_removed}"))
     elif row.cuda_deprecated:
         notes.append((fc.DEPRECATED_API, "warning", f"{name} is deprecated since CUDA {row.cuda_deprecated}"))
-    if row.alt_experimental and tables.version_tuple(row.alt_experimental) <= rocm:
-        notes.append((fc.EXPERIMENTAL_API, "info", f"{alt} is experimental in ROCm {row.alt_experimental}"))
+    if row.hip_experimental and tables.version_tuple(row.hip_experimental) <= rocm:
+        notes.append((fc.EXPERIMENTAL_API, "info", f"{target} is experimental in {library} {row.hip_experimental}"))
+    return notes
+
+
+def _notes(row: tables.Row, library: str, rocm: tuple[int, int]) -> list[Note]:
+    name, alt = row.cuda, row.alt
+    notes = lifecycle_notes(as_target(row, "roc"), rocm, library)
     severity: Severity = "warning"
     why: str | None = None
     if name in SEMANTICS:

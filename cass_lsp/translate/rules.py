@@ -610,24 +610,7 @@ class Pass:
             return None, family, ((fc.API_NEWER_THAN_TARGET, "error",
                                    f"{found.hip} (for {name}) needs ROCm {found.hip_added} or newer; the target "
                                    f"is ROCm {self.eng.settings.target.rocm_text}"),)
-        return (found.hip if found.hip != name else None), family, tuple(self._lifecycle_findings(found))
-
-    def _lifecycle_findings(self, found: tables.Row) -> list[tuple[str, Severity, str]]:
-        rocm = self.eng.rocm
-        name = found.cuda
-        notes: list[tuple[str, Severity, str]] = []
-        if found.hip_removed and tables.version_tuple(found.hip_removed) <= rocm:
-            notes.append((fc.DEPRECATED_API, "error", f"{found.hip} was removed in HIP {found.hip_removed}"))
-        elif found.hip_deprecated and tables.version_tuple(found.hip_deprecated) <= rocm:
-            notes.append((fc.DEPRECATED_API, "warning", f"{found.hip} is deprecated since HIP {found.hip_deprecated}"))
-        elif found.cuda_removed:
-            notes.append((fc.DEPRECATED_API, "warning", f"{name} was removed in CUDA {found.cuda_removed}"))
-        elif found.cuda_deprecated:
-            notes.append((fc.DEPRECATED_API, "warning", f"{name} is deprecated since CUDA {found.cuda_deprecated}"))
-        if found.hip_experimental and tables.version_tuple(found.hip_experimental) <= rocm:
-            notes.append((fc.EXPERIMENTAL_API, "info",
-                          f"{found.hip} is experimental in HIP {found.hip_experimental}"))
-        return notes
+        return (found.hip if found.hip != name else None), family, tuple(libraries.lifecycle_notes(found, self.eng.rocm))
 
     def _scan_launches(self) -> None:
         """``<<<`` launches (HIP's hipLaunchKernelGGL is a name: the word scan finds it)."""
