@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 TRANSLATION_FIELDS = ("arch", "rocm", "launch_style", "rewrite_opaque", "libraries", "cuda")
 # What a listing depends on: an AMD listing of a CUDA file compiles its rule translation.
 LISTING_FIELDS = (*TRANSLATION_FIELDS, "nvcc_args", "clang_args", "compile_commands", "compile_timeout_s")
+# What a verification reads: the pair's rule translation and compiles, and its own settings.
+VERIFICATION_FIELDS = (*LISTING_FIELDS, "wave_size", "verification")
 
 
 class JobKind(NamedTuple):

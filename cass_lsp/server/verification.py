@@ -1,7 +1,11 @@
 """Background verification in the server: triggers, the per-pair queue, and outcomes as diagnostics.
 
 Triggers: didSave of a CUDA/HIP file, watchdog events for files changed outside the editor (only
-pairs with a translation file, or with a file open in the editor), and the `cass.verify` command.
+pairs with a translation file, or with a file open in the editor), the `cass.verify` command, and a
+settings change that reaches what a verification reads (the pairs verified so far go again; stages
+whose inputs did not change answer from the cache). A deleted translation file re-pairs its original
+(with its rule translation when it is open) or ends the pair, clearing its diagnostics; so does
+turning verification off.
 Each pair is debounced (`cass.verification.debounceMs`) and coalesced; at most
 `cass.verification.maxQueued` pairs wait, the oldest waiting change dropped beyond that (logged).
 
@@ -30,7 +34,7 @@ from pygls import uris
 from cass_lsp.asm.scratch import HipTarget
 from cass_lsp.document import CudaDocument
 from cass_lsp.jobs.cancel import Cancelled
-from cass_lsp.jobs.kinds import BACKGROUND_NICE, VERIFY_COMPILE, VERIFY_RUN
+from cass_lsp.jobs.kinds import BACKGROUND_NICE, VERIFICATION_FIELDS, VERIFY_COMPILE, VERIFY_RUN
 from cass_lsp.jobs.progress import Progress
 from cass_lsp.jobs.resolved import ResolvedSettings
 from cass_lsp.server.app import CassServer
@@ -79,6 +83,7 @@ class Verification:
         self._watcher: Watcher | None = None
         self._dropped = 0
         self._watched = _watcher_settings(server.resolved)
+        self._verified_with = server.resolved.digest(VERIFICATION_FIELDS)
 
     # ------------------------------------------------------------------ triggers
     def document_saved(self, doc: CudaDocument) -> None:
@@ -96,14 +101,31 @@ class Verification:
             pair = pairs.pair_for(path, settings.translation_patterns, rule_translation=from_editor or path in open_paths)
             if pair is not None:
                 touched[pair.original] = pair
+            elif (gone := self._known_pair_of(path)) is not None and not Path(path).exists():
+                # a file of a verified pair was deleted: its original pairs anew (with its rule
+                # translation when it is open), or the pair ends and its diagnostics go
+                again = None
+                if Path(gone.original).is_file():
+                    again = pairs.pair_for(
+                        gone.original, settings.translation_patterns, rule_translation=gone.original in open_paths
+                    )
+                if again is not None:
+                    touched[again.original] = again
+                else:
+                    self._forget(gone, f"{path} was deleted")
             elif not pairs.is_original(path) and not path.lower().endswith(".hip"):
                 # a header: the pairs verified before that live beside it may include it
                 folder = str(Path(path).parent)
                 touched.update((k.original, k) for k in self._known.values() if str(Path(k.original).parent) == folder)
-        for pair in touched.values():
+        self._queue(touched.values())
+
+    def _queue(self, batch: Iterable[Pair]) -> None:
+        originals = set()
+        for pair in batch:
             self._enqueue(pair)
+            originals.add(pair.original)
         # told after the batch: in a storm, only the pairs the bounded queue kept
-        for original in touched.keys() & self._waiting.keys():
+        for original in originals & self._waiting.keys():
             pair = self._waiting[original]
             self._status(pair, "queued", f"{pair.describe()}: waiting to verify")
 
@@ -122,6 +144,19 @@ class Verification:
     @staticmethod
     def _key(original: str) -> str:
         return f"verify:{original}"
+
+    def _known_pair_of(self, path: str) -> Pair | None:
+        return next((pair for pair in self._known.values() if path in pair.files), None)
+
+    def _forget(self, pair: Pair, why: str) -> None:
+        """The pair is no more: nothing of it waits or runs, and its diagnostics are cleared."""
+        self._server.cancel_debounce(self._key(pair.original))
+        self._waiting.pop(pair.original, None)
+        self._generation[pair.original] = self._generation.get(pair.original, 0) + 1  # a running one is dropped
+        self._known.pop(pair.original, None)
+        for uri in self._published.pop(pair.original, set()):
+            self._server.publish_diagnostics(uri, SOURCE, [], self._version(uri))
+        self._status(pair, "off", f"{pair.describe()}: not verified any more: {why}")
 
     def _start(self, pair: Pair) -> asyncio.Task[Report | None]:
         self._waiting.pop(pair.original, None)
@@ -300,6 +335,16 @@ class Verification:
         if watched != self._watched:
             self._watched = watched
             self.start_watching()
+        # verdicts for another target or other flags describe nothing now: verify the known pairs
+        # again (stages whose inputs did not change come from the result cache)
+        digest = resolved.digest(VERIFICATION_FIELDS)
+        if digest != self._verified_with:
+            self._verified_with = digest
+            if resolved.verification.enabled:
+                self._queue(list(self._known.values()))
+            else:
+                for pair in list(self._known.values()):
+                    self._forget(pair, "verification is off")
 
 
 def _watcher_settings(resolved: ResolvedSettings) -> tuple[object, ...]:

@@ -1,7 +1,8 @@
 """Background verification through the real server over stdio, with the real nvcc and clang-19:
 a saved broken translation gets a `cass-verify` diagnostic on the right line (fixing it clears it),
-quick saves coalesce, files changed outside the editor are verified, a storm of changes stays
-bounded, a restarted server answers from the cache, and an untrusted workspace runs nothing."""
+quick saves coalesce, files changed outside the editor are verified, a deleted translation leaves no
+diagnostics, new settings verify known pairs again, a storm of changes stays bounded, a restarted
+server answers from the cache, and an untrusted workspace runs nothing."""
 
 from __future__ import annotations
 
@@ -182,6 +183,65 @@ async def test_a_file_changed_outside_the_editor_is_verified(tmp_path: Path) -> 
                 break
             await asyncio.sleep(0.1)
         assert [d.range.start.line for d in verify_diagnostics(client, hip)] == [BROKEN_LINE]
+
+
+async def wait_for_diagnostics(client: LanguageClient, path: Path, present: bool) -> list[types.Diagnostic]:
+    for _ in range(100):
+        if bool(verify_diagnostics(client, path)) == present:
+            break
+        await asyncio.sleep(0.1)
+    return verify_diagnostics(client, path)
+
+
+async def test_deleting_a_translation_clears_its_diagnostics(tmp_path: Path) -> None:
+    """A deleted translation file keeps no errors in the editor: its original is verified against
+    its rule translation when it is open, and otherwise the pair ends."""
+    original, hip, tag = pair(tmp_path, GOOD)
+    async with session(tmp_path, FAST) as client:
+        await asyncio.sleep(0.5)  # the watcher starts after `initialized`
+        hip.write_text(BROKEN.format(tag=tag))
+        assert (await final_status(client, hip.as_uri()))["state"] == "failed"
+        assert await wait_for_diagnostics(client, hip, present=True)
+        seen = len(client.statuses)  # type: ignore[attr-defined]
+        hip.unlink()
+        assert await wait_for_diagnostics(client, hip, present=False) == []
+        ended = [s for s in client.statuses[seen:] if s["uri"] == original.as_uri()]  # type: ignore[attr-defined]
+        assert ended and ended[-1]["state"] == "off" and "was deleted" in ended[-1]["summary"], ended
+
+        # again with the original open: it is verified against its rule translation instead
+        hip.write_text(BROKEN.format(tag=tag))
+        open_document(client, original.as_uri(), original.read_text())
+        seen = len(client.statuses)  # type: ignore[attr-defined]
+        assert (await final_status(client, hip.as_uri(), after=seen))["state"] == "failed"
+        assert await wait_for_diagnostics(client, hip, present=True)
+        seen = len(client.statuses)  # type: ignore[attr-defined]
+        hip.unlink()
+        status = await final_status(client, original.as_uri(), after=seen)
+        assert status["state"] == "passed" and "rule translation" in status["summary"], status
+        assert await wait_for_diagnostics(client, hip, present=False) == []
+
+
+async def test_a_settings_change_verifies_known_pairs_again(tmp_path: Path) -> None:
+    """Verdicts for one AMD target say nothing about another: a new target re-verifies what was
+    verified, with no file touched; turning verification off clears its diagnostics."""
+    _, hip, tag = pair(tmp_path, GOOD)
+    async with session(tmp_path, FAST) as client:
+        await asyncio.sleep(0.5)  # the watcher starts after `initialized`
+        hip.write_text(BROKEN.format(tag=tag))
+        first = await final_status(client, hip.as_uri())
+        assert first["state"] == "failed" and {s["target"] for s in first["stages"]} >= {"gfx1100"}, first
+        seen = len(client.statuses)  # type: ignore[attr-defined]
+        client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"cass": {**FAST, "verification": {"debounceMs": 100, "arches": ["gfx942"]}}})
+        )
+        again = await final_status(client, hip.as_uri(), after=seen)
+        assert again["state"] == "failed", again
+        assert "gfx942" in {s["target"] for s in again["stages"]} and "gfx1100" not in {s["target"] for s in again["stages"]}
+        assert await wait_for_diagnostics(client, hip, present=True)
+        client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"cass": {**FAST, "verification": {"enabled": False}}})
+        )
+        assert await wait_for_diagnostics(client, hip, present=False) == []
 
 
 async def test_a_thousand_files_touched_at_once_stay_bounded(tmp_path: Path) -> None:
