@@ -90,7 +90,6 @@ _FAMILY = {
     "dnn": "cuDNN",
     "cub": "CUB",
 }
-_ROC_LIBRARY = {"blas": "rocBLAS", "rand": "rocRAND", "fft": "rocFFT", "sparse": "rocSPARSE", "solver": "rocSOLVER"}
 
 
 def _in_code(doc: CudaDocument, span: Span) -> bool:
@@ -138,6 +137,8 @@ def _hip_status(entry: ApiEntry, profile: TargetProfile) -> str:
 
 def render(entry: ApiEntry, name: str, profile: TargetProfile) -> str:
     """Markdown facts for `name`, a CUDA name or the HIP name of `entry`."""
+    from cass_lsp.translate.libraries import LIBRARY
+
     family = _FAMILY.get(entry.family, entry.family)
     if name == entry.cuda:
         arrow = "same name in HIP" if entry.hip == entry.cuda else f"→ HIP **`{entry.hip}`**" if entry.hip else ""
@@ -151,7 +152,7 @@ def render(entry: ApiEntry, name: str, profile: TargetProfile) -> str:
     hip_name = f" `{entry.hip}`" if entry.hip else ""
     lines.append(f"- **HIP**{hip_name}: {_hip_status(entry, profile)}" + (f"; {hip_versions}" if hip_versions else ""))
     if entry.alt:
-        library = "MIOpen" if entry.alt_kind == "MIOPEN" else _ROC_LIBRARY.get(entry.family, "ROC library")
+        library = LIBRARY.get(entry.family, "ROC library")
         alt_versions = _lifecycle(
             entry.alt_added, entry.alt_deprecated, entry.alt_changed, entry.alt_removed, entry.alt_experimental
         )
