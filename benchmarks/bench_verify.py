@@ -28,32 +28,13 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from cass_lsp.verify.watcher import Watcher
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-ORIGINAL = """#include <cstdio>
-#include <cuda_runtime.h>
-// {tag}
-__global__ void scale(float* data, float factor, int n) {{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) data[i] *= factor;
-}}
-int main() {{
-  float* device = nullptr;
-  cudaMalloc(&device, 256 * sizeof(float));
-  scale<<<2, 128>>>(device, 2.0f, 256);
-  cudaDeviceSynchronize();
-  cudaFree(device);
-  printf("done\\n");
-  return 0;
-}}
-"""
-TRANSLATION = (
-    ORIGINAL.replace("cuda_runtime.h", "hip/hip_runtime.h")
-    .replace("cudaMalloc", "hipMalloc")
-    .replace("cudaDeviceSynchronize", "hipDeviceSynchronize")
-    .replace("cudaFree", "hipFree")
-)
-API_LINE, API_COLUMN = 9, 4  # cudaMalloc in the open file
+from cass_lsp.verify.watcher import Watcher
+from tests.lsp.test_verification_lsp import GOOD as TRANSLATION
+from tests.lsp.test_verification_lsp import ORIGINAL
+
+API_LINE, API_COLUMN = ORIGINAL.splitlines().index("  cudaMalloc(&device, n * sizeof(float));"), 4
 GOAL_P99_MS = 50.0
 SAMPLES = 500
 
