@@ -25,7 +25,7 @@ from cass_lsp.jobs.progress import ProgressSink
 from cass_lsp.jobs.resolved import ResolvedSettings, resolve
 from cass_lsp.jobs.scheduler import Scheduler
 from cass_lsp.server.protocol import CassProtocol
-from cass_lsp.server.stdio import ChunkedReader
+from cass_lsp.server.stdio import ChunkedReader, message_loop_logger
 
 if TYPE_CHECKING:
     from pygls.server import ServerErrors
@@ -123,7 +123,7 @@ class CassServer(LanguageServer):
                     stop_event=self._stop_event,
                     reader=reader,
                     protocol=self.protocol,
-                    logger=log,
+                    logger=message_loop_logger(),
                     error_handler=self.report_server_error,
                 )
             )

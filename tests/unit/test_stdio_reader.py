@@ -1,11 +1,15 @@
-"""server/stdio.py's reader: LSP framing read from a pipe in chunks, whatever the chunk boundaries."""
+"""server/stdio.py: LSP framing read from a pipe in chunks, whatever the chunk boundaries; the message
+loop's log, one line for what the client got wrong."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import threading
+
+from pygls.exceptions import JsonRpcInvalidParams
 
 from cass_lsp.server import stdio
 
@@ -78,3 +82,25 @@ def test_input_ending_inside_a_message_returns_what_is_left() -> None:
 
     assert asyncio.run(read()) == (b"Content-Length: 100\r\n", b"\r\n", b"{\"jsonrpc\"", b"")
     os.close(read_fd)
+
+
+def record_of(message: str, error: BaseException | None) -> logging.LogRecord:
+    exc_info = (type(error), error, None) if error is not None else None
+    return logging.LogRecord("pygls.protocol.json_rpc", logging.ERROR, __file__, 1, message, ("7",), exc_info)
+
+
+def test_client_faults_are_one_line_and_server_faults_keep_their_traceback() -> None:
+    logger = stdio.message_loop_logger()
+    client_faults = logger.filters[0]
+    assert client_faults in logging.getLogger("pygls.protocol.json_rpc").filters
+
+    refused = record_of('Exception occurred for message "%s"', JsonRpcInvalidParams(message="not open"))
+    assert client_faults.filter(refused)
+    assert refused.getMessage() == 'Exception occurred for message "7": not open' and refused.exc_info is None
+
+    ours = record_of('Exception occurred for message "%s"', RuntimeError("a bug"))
+    assert client_faults.filter(ours) and ours.exc_info is not None  # the traceback stays
+
+    assert not client_faults.filter(record_of("Unable to deserialize message\n%s", None))
+    not_json = json.JSONDecodeError("Expecting value", "{x", 1)
+    assert not client_faults.filter(record_of("Unable to handle message", not_json))  # reported in a line
