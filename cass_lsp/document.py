@@ -1,7 +1,8 @@
 """One open CUDA/HIP file: its text, its tree-sitter tree, and what CUDA constructs it holds.
 
 The text is kept as UTF-8 bytes because tree-sitter works in bytes; LSP positions arrive in UTF-16
-code units and are converted at the edge (`offset_at` / `position_at`). Edits re-parse incrementally.
+code units and are converted at the edge (`offset_at` / `position_at`). Edits mark the tree edited;
+the first read of `tree` after them re-parses incrementally, once for however many edits came.
 Nothing here knows LSP types: positions are plain (line, character) tuples.
 """
 
@@ -143,7 +144,8 @@ class CudaDocument:
         self._text: str | None = None
         self._line_starts: list[int] = [0]
         self._lines_known_to = 0  # byte offset up to which _line_starts is complete
-        self.tree: tree_sitter.Tree | None = None
+        self._tree: tree_sitter.Tree | None = None
+        self._unparsed = False  # edits since the last parse: _tree is edited, not yet re-parsed
         self._constructs: Constructs | None = None
         self._stale: _StaleConstructs | None = None  # an older construct list and what changed since
         self._api_uses: list[ApiUse] | None = None
@@ -163,6 +165,15 @@ class CudaDocument:
     @property
     def too_large(self) -> bool:
         return len(self._source) > self.max_parse_bytes
+
+    @property
+    def tree(self) -> tree_sitter.Tree | None:
+        """The syntax tree of the current text (None over the parse limit). Edits only mark the tree
+        edited; the re-parse happens here, on the first read after them, so a burst of keystrokes
+        (or fifty documents' worth) costs one incremental parse each time something looks."""
+        if self._unparsed:
+            self._parse()
+        return self._tree
 
     @property
     def has_syntax_errors(self) -> bool:
@@ -190,8 +201,9 @@ class CudaDocument:
         self._source = _encode(text)
         self._text = text
         self._invalidate_lines_from(0)
-        self.tree = None
-        self._reparse()
+        self._tree = None
+        self._stale = None
+        self._changed()
 
     def _replace_range(self, start: Position, end: Position, new_text: str) -> None:
         start_byte = self.offset_at(start)
@@ -202,13 +214,13 @@ class CudaDocument:
         self._source = self._source[:start_byte] + new_bytes + self._source[end_byte:]
         self._text = None
         self._move_lines(start_byte, end_byte, new_bytes)
-        if self.tree is not None and not self.too_large:
+        if self._tree is not None and not self.too_large:
             newlines = new_bytes.count(b"\n")
             if newlines:
                 new_end_point = (start_point[0] + newlines, len(new_bytes) - new_bytes.rfind(b"\n") - 1)
             else:
                 new_end_point = (start_point[0], start_point[1] + len(new_bytes))
-            self.tree.edit(
+            self._tree.edit(
                 start_byte=start_byte,
                 old_end_byte=end_byte,
                 new_end_byte=start_byte + len(new_bytes),
@@ -216,19 +228,26 @@ class CudaDocument:
                 old_end_point=old_end_point,
                 new_end_point=new_end_point,
             )
+            # a construct list that was current becomes stale rather than dropped: the next read
+            # re-extracts only what changed
+            stale = self._stale_after((start_byte, end_byte, start_byte + len(new_bytes)))
+            self._stale = stale if stale is not None and stale.edit(
+                start_byte, end_byte, start_byte + len(new_bytes), len(self._source)
+            ) else None
         else:
-            self.tree = None
-        self._reparse((start_byte, end_byte, start_byte + len(new_bytes)))
+            self._tree = None
+            self._stale = None
+        self._changed()
 
-    def _reparse(self, edit: tuple[int, int, int] | None = None) -> None:
-        """Parse the current source, reusing the (already edited) tree when there is one. `edit` is
-        (start, old end, new end) in bytes for a range replacement; with it, a construct list that was
-        current becomes stale rather than dropped, so the next read re-extracts only what changed."""
-        old_tree = self.tree if edit is not None else None
-        stale = self._stale_after(edit) if old_tree is not None and edit is not None else None
+    def _changed(self) -> None:
         self._constructs = None
-        self._stale = None
         self._api_uses = None
+        self._unparsed = True
+
+    def _parse(self) -> None:
+        """Parse the current source, reusing the (already edited) tree when there is one; the ranges
+        whose structure the re-parse changed join the stale construct list's regions."""
+        self._unparsed = False
         if self.too_large:
             log.warning(
                 "%s: %d bytes is over the parse limit (%d); syntax features are off for it",
@@ -236,20 +255,19 @@ class CudaDocument:
                 len(self._source),
                 self.max_parse_bytes,
             )
-            self.tree = None
+            self._tree = None
+            self._stale = None
             return
-        if self.tree is None:
-            self.tree = self._parser.parse(self._source)
-        else:
-            self.tree = self._parser.parse(self._source, self.tree)
-        if stale is not None and old_tree is not None and edit is not None:
-            changed = [(r.start_byte, r.end_byte) for r in old_tree.changed_ranges(self.tree)]
-            if stale.edit(*edit, changed, len(self._source)):
-                self._stale = stale
+        old_tree = self._tree
+        self._tree = self._parser.parse(self._source, old_tree) if old_tree is not None else self._parser.parse(self._source)
+        if self._stale is not None and old_tree is not None:
+            changed = [(r.start_byte, r.end_byte) for r in old_tree.changed_ranges(self._tree)]
+            if not self._stale.reparsed(changed, len(self._source)):
+                self._stale = None
 
     def _stale_after(self, edit: tuple[int, int, int]) -> _StaleConstructs | None:
         # Only worth tracking when someone has read the constructs: otherwise the first read extracts
-        # everything anyway, and tracking would cost every keystroke a changed-ranges walk.
+        # everything anyway, and tracking would cost every parse a changed-ranges walk.
         if self._constructs is not None:
             _, old_end, new_end = edit
             return _StaleConstructs(self._constructs, len(self._source) - (new_end - old_end))
@@ -634,17 +652,27 @@ class _StaleConstructs:
         self.dirty: list[ByteRange] = []  # in current offsets, merged
         self.edits = 0
 
-    def edit(self, start: int, old_end: int, new_end: int, changed: Sequence[ByteRange], length: int) -> bool:
-        """Record one edit (current offsets before it) and the ranges the re-parse changed (offsets
-        after it). False when the old list is no longer worth carrying."""
+    def edit(self, start: int, old_end: int, new_end: int, length: int) -> bool:
+        """Record one edit (current offsets before it; ``length``: the text's after it). False when
+        the old list is no longer worth carrying."""
         delta = new_end - old_end
         self.pieces = [part for piece in self.pieces for part in _split(piece, start, old_end, delta)]
         moved = [
             (_moved_offset(a, start, old_end, new_end, True), _moved_offset(b, start, old_end, new_end, False))
             for a, b in self.dirty
         ]
-        self.dirty = _merge([*moved, (start, new_end), *changed])
+        self.dirty = _merge([*moved, (start, new_end)])
         self.edits += 1
+        return self._worth_carrying(length)
+
+    def reparsed(self, changed: Sequence[ByteRange], length: int) -> bool:
+        """Record the ranges whose structure the re-parse after the edits changed (current offsets:
+        tree-sitter compares the edited old tree with the new one, over all edits since the last
+        parse). False when the old list is no longer worth carrying."""
+        self.dirty = _merge([*self.dirty, *changed])
+        return self._worth_carrying(length)
+
+    def _worth_carrying(self, length: int) -> bool:
         dirty_bytes = sum(b - a + 1 for a, b in self.dirty)
         return self.edits <= _MAX_STALE_EDITS and dirty_bytes <= length * _MAX_DIRTY_FRACTION
 
