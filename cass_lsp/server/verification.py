@@ -308,7 +308,7 @@ class Verification:
         self.stop_watching()
         if not (settings.enabled and settings.watch):
             return
-        roots = self._roots()
+        roots = workspace_roots(self._server)
         if not roots:
             return
         loop = asyncio.get_running_loop()
@@ -325,9 +325,6 @@ class Verification:
         watcher, self._watcher = self._watcher, None
         if watcher is not None:
             watcher.stop()
-
-    def _roots(self) -> list[str]:
-        return workspace_roots(self._server)
 
     def settings_changed(self, resolved: ResolvedSettings) -> None:
         # restarting the observer re-walks every watched folder: only when what it reads changed
