@@ -58,9 +58,6 @@ class Scheduler:
         """A memoized result for ``key`` if one is in memory (no waiting, no I/O)."""
         return self.cache.peek(kind.name, key) if kind.memoize else None
 
-    def is_running(self, kind: JobKind, key: str) -> bool:
-        return (kind.name, key) in self._running
-
     def submit(
         self, kind: JobKind, slot: Hashable, key: str, work: Work[T], *, title: str | None = None
     ) -> asyncio.Future[T]:
@@ -72,7 +69,9 @@ class Scheduler:
             done.set_result(hit)
             return done
         running = self._running.get((kind.name, key))
-        if running is None:
+        # A cancelled run of this key (A -> B -> A: an undo, a reverted save) is still winding down
+        # but will only ever end in Cancelled: the key needs a run of its own, not that one's end.
+        if running is None or running.token.cancelled:
             if self._closed:
                 raise Cancelled("the scheduler is shut down")
             running = self._start(kind, slot, key, work, title)
@@ -162,17 +161,21 @@ class Scheduler:
             return result
 
         def finished(done: asyncio.Future[T]) -> None:
-            self._running.pop((kind.name, key), None)
+            if self._running.get((kind.name, key)) is running:  # a newer run of the key may hold it
+                del self._running[(kind.name, key)]
             if self._slots.get((kind.name, running.slot)) is running:
                 del self._slots[(kind.name, running.slot)]
+            # read the thread's outcome first, whatever wins below: an exception nobody reads is
+            # logged at ERROR ("Future exception was never retrieved") for every superseded job
+            error = None if done.cancelled() else done.exception()
             if future.done():
                 return
             if token.cancelled:
                 future.set_exception(token.reason())
             elif done.cancelled():
                 future.set_exception(Cancelled())
-            elif done.exception() is not None:
-                future.set_exception(done.exception())  # type: ignore[arg-type]
+            elif error is not None:
+                future.set_exception(error)
             else:
                 future.set_result(done.result())
 
