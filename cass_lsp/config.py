@@ -98,8 +98,19 @@ class VerificationSettings(msgspec.Struct, rename="camel", forbid_unknown_fields
     the client marks untrusted: it executes the workspace's code."""
     runner: Runner = "auto"
     command: list[str] = msgspec.field(default_factory=list)
-    """For runner "command": an argv template with {exe} and {workdir}, e.g. ["ssh", "gpu-box", "{exe}"]
-    (no shell unless you write one)."""
+    """For runner "command": the argv template that runs each program, {exe} the program and {workdir}
+    the directory holding it and its input files (also the working directory), e.g. ["srun",
+    "--gres=gpu:1", "{exe}"]; no shell unless you write one. Without commandHost it runs here (a
+    wrapper, or srun with the server's TMPDIR on a shared file system); with it, on that host, where
+    empty means the program itself."""
+    command_host: str = ""
+    """For runner "command": an ssh destination ("gpu-box", "me@gpu-box"). Each run's directory is
+    copied to it (ssh and tar), the command runs there, and the copy is removed afterwards."""
+    command_dir: str = "/tmp"
+    """On commandHost: where each run's copy is made (relative paths and ~/ are from the home
+    directory). For srun, a directory the compute nodes share."""
+    command_ssh: list[str] = msgspec.field(default_factory=lambda: ["ssh"])
+    """The ssh client and its options for commandHost, e.g. ["ssh", "-p", "2222", "-i", "/home/me/.ssh/gpu"]."""
     command_builds_for: Literal["nvidia", "amd", "cpu"] = "nvidia"
     """Which toolchain builds the programs the "command" runner runs."""
     args: list[str] = msgspec.field(default_factory=list)

@@ -12,7 +12,7 @@ APT_PACKAGES=(
   python3 python3-venv python3-dev build-essential cmake git
   clang-19 lld-19 llvm-19 libamdhip64-dev rocm-device-libs
   libhipsparse-dev libhiprand-dev librocrand-dev librocprim-dev librocsparse-dev
-  neovim
+  neovim openssh-server openssh-client
 )
 apt_ensure "${APT_PACKAGES[@]}"
 

@@ -7,7 +7,8 @@
 - ``cpu``: both on the CPU runtime of :mod:`cass_lsp.cpu` (the translation with the target's wave
   size, so code that assumes 32-wide warps shows on wave-64 targets).
 - ``command``: built for ``commandBuildsFor`` here and run through the user's argv template
-  (``{exe}``, ``{workdir}``), e.g. on a GPU box over ssh.
+  (``{exe}``, ``{workdir}``): here (a wrapper, srun on a shared file system), or with ``commandHost``
+  on a GPU box, the program copied there over ssh (:mod:`cass_lsp.verify.remote`).
 
 :func:`detect` picks for ``"auto"``: an NVIDIA GPU, else an AMD GPU, else the CPU runtime.
 """
@@ -172,7 +173,7 @@ def availability() -> dict[str, tuple[bool, str]]:
             "an AMD GPU and ROCm" if amd_gpu() else "needs /dev/kfd and a ROCm runtime (libamdhip64) under ROCM_PATH or /opt/rocm",
         ),
         "cpu": (cpu_ok, cpu_why),
-        "command": (True, "runs the argv template of cass.verification.command"),
+        "command": (True, "runs the argv template of cass.verification.command, here or on commandHost over ssh"),
     }
 
 
@@ -193,9 +194,18 @@ def detect() -> Literal["nvidia", "amd", "cpu", "none"]:
 
 
 def command_argv(template: Sequence[str], exe: Path, workdir: Path) -> list[str]:
-    """The user's template with its placeholders filled; each element stays one argument."""
+    """The user's template with its placeholders filled; each element stays one argument.
+
+    A template that starts with ssh is refused: ``{exe}`` is a path on this machine, absent on the
+    other one, and both programs failing alike there would look like agreement. commandHost copies
+    the program over (:mod:`cass_lsp.verify.remote`)."""
     if not template:
-        raise CannotRun("cass.verification.command is empty: give an argv template such as [\"ssh\", \"gpu\", \"{exe}\"]")
+        raise CannotRun('cass.verification.command is empty: give an argv template such as ["srun", "{exe}"]')
+    if Path(template[0]).name == "ssh":
+        raise CannotRun(
+            "cass.verification.command runs ssh, but the program is built on this machine and does not exist on"
+            " the other one: set cass.verification.commandHost (and commandSsh for ssh options) instead"
+        )
     try:
         return [part.format(exe=str(exe), workdir=str(workdir)) for part in template]
     except (KeyError, IndexError, ValueError) as error:
