@@ -98,14 +98,16 @@ def verification_status() -> list[ToolStatus]:
     applied = [
         label
         for label, on in (
+            ("files confined", isolation.files),
             ("no network", isolation.network),
             ("own PID namespace", isolation.pid_namespace),
             ("process cap", isolation.process_cap),
         )
         if on
     ]
+    level = f"level {isolation.level}" + ("" if isolation.files else f": runs refused unless {sandbox.UNCONFINED_SETTING}")
     statuses.append(
-        ToolStatus(name="sandbox", found=True, version=", ".join(applied) or "rlimits and process group only", hint=isolation.note or None)
+        ToolStatus(name="sandbox", found=True, version=", ".join([level, *applied]), hint=isolation.note or None)
     )
     return statuses
 

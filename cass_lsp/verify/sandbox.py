@@ -10,11 +10,26 @@ print forever or daemonize. Each run gets
   kernel enforces one (root is exempt, so a root server drops the program to uid 65534);
 * its own process group, killed on timeout or cancel by :func:`cass_lsp.proc.run`, whose output
   capture is bounded so a chatty program cannot grow the server;
-* user, network and PID namespaces where the OS allows them without privileges: no network, and
-  the kernel kills everything the program started when it ends, even children that setsid().
+* no new sockets (seccomp), unless the run is allowed the network;
+* one of three levels, said by :func:`isolation` (``cass-lsp doctor`` prints it):
+
+  - ``full``: user, mount, PID and network namespaces; the system read-only, the work dir the only
+    writable place on disk, tmpfs over the home folders, /tmp, /var/tmp, /run/user and /dev/shm, a
+    fresh /proc where the server's processes do not exist; the kernel kills everything the program
+    started when it ends, even children that setsid().
+  - ``landlock``, where namespaces are refused (Docker's seccomp profile, Ubuntu 24.04's AppArmor):
+    Landlock lets the program read only system folders and write only its work dir, refuses TCP,
+    scopes signals (it cannot kill the launcher or the server) and ptrace-class access to other
+    processes (``/proc/PID/mem``, ``environ``); the launcher is a subreaper that kills every
+    descendant at the end.
+  - ``none``: neither is available. Runs are refused (:class:`SandboxError` naming the user setting
+    ``cass.verification.allowUnconfinedRuns``) unless the caller passes ``allow_unconfined=True``.
+
+``CASS_LSP_SANDBOX_LEVEL`` (``full``, ``landlock`` or ``none``) caps the level below what the OS
+allows: tests and ``benchmarks/attack_lsp.py`` use it to exercise every level on one machine.
 
 The confinement is applied by :mod:`cass_lsp.verify.confine`, a launcher run as a fresh
-interpreter between the server and the program; :func:`isolation` says what this OS allowed.
+interpreter between the server and the program.
 """
 
 from __future__ import annotations
@@ -23,6 +38,7 @@ import contextlib
 import functools
 import json
 import os
+import pwd
 import shutil
 import signal
 import stat
@@ -31,7 +47,7 @@ import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 import msgspec
 
@@ -39,6 +55,14 @@ from cass_lsp import proc
 from cass_lsp.verify.confine import NOBODY
 
 _LAUNCHER = Path(__file__).with_name("confine.py")
+Level = Literal["full", "landlock", "none"]
+LEVELS: tuple[Level, ...] = get_args(Level)  # strongest first
+LEVEL_ENV = "CASS_LSP_SANDBOX_LEVEL"
+UNCONFINED_SETTING = "cass.verification.allowUnconfinedRuns"
+# Hidden from the program at the full level (tmpfs over them); the home folders only while it has
+# no network: a run allowed the network is the user's own remote command (ssh), which reads its keys.
+_ALWAYS_HIDDEN = ("/tmp", "/var/tmp", "/dev/shm")
+_HOMES = ("/home", "/root", "/run/user")
 # Fraction of the memory limit a program's peak RSS must reach before a crash is blamed on it.
 _MEMORY_BLAME = 0.8
 # What a C library prints (perror, strerror, std::bad_alloc) when a limit refused a request; the
@@ -51,8 +75,9 @@ _ERRNO_TEXT = {
 
 
 class SandboxError(RuntimeError):
-    """The sandbox itself failed (the launcher crashed, or isolation probed earlier went away);
-    says nothing about the program, which did not run or whose end is unknown."""
+    """The sandbox itself failed or refused (the launcher crashed, a level probed earlier went
+    away, no level confines runs here and they are not allowed unconfined); says nothing about the
+    program, which did not run or whose end is unknown: the caller's verdict is "could not verify"."""
 
 
 class Limits(msgspec.Struct, frozen=True, rename="camel"):
@@ -68,8 +93,10 @@ class Limits(msgspec.Struct, frozen=True, rename="camel"):
 class Isolation(msgspec.Struct, frozen=True, rename="camel"):
     """What this OS allowed: see :func:`isolation`."""
 
+    level: Level
     network: bool  # no network reachable, loopback included
-    pid_namespace: bool  # descendants cannot outlive the program, setsid() or not
+    files: bool  # the file system is confined (only the work dir writable, the user's files unseen)
+    pid_namespace: bool  # descendants die with the program's namespace, setsid() or not
     process_cap: bool  # RLIMIT_NPROC is enforced (not while running as root)
     note: str
 
@@ -150,22 +177,46 @@ def _make_removable(top: Path) -> None:
             pending.extend(Path(e.path) for e in entries if e.is_dir(follow_symlinks=False))
 
 
-@functools.cache
 def isolation() -> Isolation:
-    """Probe once which isolation this OS allows, by launching ``true`` the way :func:`run` would."""
+    """The strongest level this OS allows, at most the one ``CASS_LSP_SANDBOX_LEVEL`` names."""
+    named = os.environ.get(LEVEL_ENV) or LEVELS[0]
+    cap = next((level for level in LEVELS if level == named), None)
+    if cap is None:
+        raise SandboxError(f"{LEVEL_ENV}={named!r}: use one of {', '.join(LEVELS)}")
+    return _isolation(cap)
+
+
+@functools.cache
+def _isolation(cap: Level) -> Isolation:
+    refused = []
+    for level in LEVELS[LEVELS.index(cap) :]:
+        applied = _probe(level)
+        if isinstance(applied, str):
+            refused.append(f"{level} level unavailable: {applied}")
+            continue
+        confined = level != "none"
+        return Isolation(
+            level=level,
+            network=True,  # the seccomp filter refuses sockets at every level
+            files=confined,
+            pid_namespace=level == "full",
+            process_cap=applied["processCap"],
+            note="; ".join([applied["note"], *refused]),
+        )
+    raise AssertionError("the none level needs nothing from the OS")
+
+
+@functools.cache
+def _probe(level: Level) -> dict[str, Any] | str:
+    """Launch ``true`` at ``level`` the way :func:`run` would: what the launcher applied, or why it failed."""
     with fresh_workdir("cass-probe-") as workdir:
         try:
-            _, applied, _ = _launch(["true"], workdir, Limits(), None, None, None, namespaces="try", network=False)
+            _, applied, end = _launch(["true"], workdir, Limits(), None, None, None, level=level, network=False)
         except SandboxError as e:
-            return Isolation(network=False, pid_namespace=False, process_cap=False, note=f"probe failed: {e}")
-    if applied is None:
-        return Isolation(network=False, pid_namespace=False, process_cap=False, note="probe timed out")
-    return Isolation(
-        network=applied["namespaces"],
-        pid_namespace=applied["namespaces"],
-        process_cap=applied["processCap"],
-        note=applied["note"],
-    )
+            return str(e)
+    if applied is None or end is None or end["waitStatus"] != 0:
+        return "the probe did not run to the end"
+    return applied
 
 
 def run(
@@ -177,6 +228,7 @@ def run(
     env: Mapping[str, str] | None = None,
     cancel: threading.Event | None = None,
     network: bool = False,
+    allow_unconfined: bool = False,
 ) -> RunOutcome:
     """Run ``argv`` confined, with ``workdir`` as its working directory, HOME and TMPDIR.
 
@@ -185,11 +237,19 @@ def run(
     steer the program. When the server runs as root, ``workdir`` is handed to uid 65534, which the
     program runs as; it and the program must then be reachable by that user, as a
     :func:`fresh_workdir` is. ``network`` lets a program that needs it (a remote runner command)
-    keep the host's network; every other isolation still applies. Raises :class:`SandboxError`
-    when the sandbox, not the program, failed.
+    keep the host's network (and the home folders, read-only); every other isolation still applies.
+    Where no level confines the program (:func:`isolation` says "none") it runs only with
+    ``allow_unconfined``, which the caller takes from the user-level setting
+    ``cass.verification.allowUnconfinedRuns`` (never from a workspace's). Raises
+    :class:`SandboxError` when the sandbox, not the program, failed or refused.
     """
-    namespaces = "require" if isolation().pid_namespace else "skip"
-    result, _, end = _launch(argv, workdir, limits, stdin, env, cancel, namespaces=namespaces, network=network)
+    level = isolation().level
+    if level == "none" and not allow_unconfined:
+        raise SandboxError(
+            f"no sandbox level confines programs here ({isolation().note}); runs are refused unless the user"
+            f" setting {UNCONFINED_SETTING} is true"
+        )
+    result, _, end = _launch(argv, workdir, limits, stdin, env, cancel, level=level, network=network)
     if end is not None:
         wait_status: int = end["waitStatus"]
         exit_code = os.WEXITSTATUS(wait_status) if os.WIFEXITED(wait_status) else None
@@ -240,26 +300,33 @@ def _launch(
     env: Mapping[str, str] | None,
     cancel: threading.Event | None,
     *,
-    namespaces: str,
+    level: Level,
     network: bool,
 ) -> tuple[proc.ProcResult, dict[str, Any] | None, dict[str, Any] | None]:
     """Run ``argv`` through the launcher; returns the run, the isolation it applied, and how the
-    program ended (each None when the run was stopped before the launcher could tell)."""
+    program ended (each None when the run was stopped before the launcher could tell). Every
+    failure of the sandbox itself raises SandboxError."""
     if isinstance(argv, str | bytes):
         raise TypeError("argv must be a list of arguments, not a string")
     program = [os.fspath(a) for a in argv]
-    if os.geteuid() == 0:
-        os.chown(workdir, NOBODY, NOBODY)
-    read_end, write_end = os.pipe()
+    try:
+        if os.geteuid() == 0:
+            os.chown(workdir, NOBODY, NOBODY)
+        read_end, write_end = os.pipe()
+    except OSError as e:
+        raise SandboxError(f"cannot prepare the run: {e}") from e
     try:
         plan = {
             "statusFd": write_end,
-            "namespaces": namespaces,
+            "level": level,
             "network": network,
             "limits": msgspec.to_builtins(limits),
+            "workdir": os.path.realpath(workdir),
+            "hide": _hidden(network),
+            "keep": _kept(program, env, os.path.realpath(workdir)),
         }
         scrubbed = {"PATH": "/usr/bin:/bin", "HOME": str(workdir), "TMPDIR": str(workdir), "LANG": "C.UTF-8"}
-        result = proc.run(
+        result = _proc_run(
             [sys.executable, "-I", "-S", str(_LAUNCHER), json.dumps(plan), "--", *program],
             timeout=limits.timeout_seconds,
             cwd=workdir,
@@ -276,11 +343,43 @@ def _launch(
         for fd in (read_end, write_end):
             if fd >= 0:
                 os.close(fd)
-    if lines and "error" in lines[0]:
-        raise SandboxError(lines[0]["error"])
-    if not lines and not (result.timed_out or result.cancelled or result.truncated):
-        raise SandboxError(f"sandbox launcher failed: {result.text()[-2000:]}")
-    return result, lines[0] if lines else None, lines[1] if len(lines) > 1 else None
+    errors = [line["error"] for line in lines if "error" in line]
+    if errors:
+        raise SandboxError("; ".join(errors))
+    applied = next((line for line in lines if "level" in line), None)
+    end = next((line for line in lines if "waitStatus" in line), None)
+    if end is None and not (result.timed_out or result.cancelled or result.truncated):
+        # The launcher left without saying how the program ended (it crashed, or was killed):
+        # its exit status is not the program's.
+        raise SandboxError(f"sandbox launcher ended early (status {result.returncode}): {result.text()[-2000:]}")
+    return result, applied, end
+
+
+def _proc_run(argv: list[str], **kwargs: Any) -> proc.ProcResult:
+    try:
+        return proc.run(argv, **kwargs)
+    except OSError as e:  # no fork, no interpreter: the sandbox could not start
+        raise SandboxError(f"cannot start the sandbox launcher: {e}") from e
+
+
+def _hidden(network: bool) -> list[str]:
+    """Folders covered by an empty tmpfs at the full level (real paths, as the launcher compares them)."""
+    folders: list[str] = [*_ALWAYS_HIDDEN]
+    if not network:
+        folders += [*_HOMES, os.path.expanduser("~"), pwd.getpwuid(os.getuid()).pw_dir]
+    return sorted({os.path.realpath(f) for f in folders if f and os.path.isabs(f)})
+
+
+def _kept(program: list[str], env: Mapping[str, str] | None, workdir: str) -> list[str]:
+    """What the program needs to see even below a hidden folder: this Python's prefixes (the venv
+    holds the CUDA libraries), the library folders ``env`` names, the program's own folder; the
+    work dir is visible anyway."""
+    paths = {sys.prefix, sys.base_prefix}
+    paths.update(p for p in (env or {}).get("LD_LIBRARY_PATH", "").split(":") if p)
+    if os.path.isabs(program[0]):
+        paths.add(os.path.dirname(program[0]))
+    real = {os.path.realpath(p) for p in paths if os.path.isabs(p)}
+    return sorted(p for p in real if p != workdir and not p.startswith(workdir + "/"))
 
 
 def _read_status(fd: int) -> list[dict[str, Any]]:

@@ -1,12 +1,15 @@
 """cass_lsp.verify.sandbox against real misbehaving C programs, compiled here with the system gcc.
 
-Every test runs twice: with the isolation this OS allows (user, network and PID namespaces where
-unshare works) and with namespaces forced off, the path taken where the OS refuses them. After each
-test no process whose command line names the test's work directory may be left.
+Every test runs at each sandbox level (``CASS_LSP_SANDBOX_LEVEL`` caps it): "full" (namespaces),
+"landlock" (the path taken where the OS refuses namespaces) and "none" (allowed unconfined). A level
+this kernel cannot give is skipped with the reason the probe found. After each test no process whose
+command line names the test's work directory may be left. The hostile programs that try to escape
+are in test_sandbox_levels.py.
 """
 
 from __future__ import annotations
 
+import functools
 import shutil
 import socket
 import subprocess
@@ -111,11 +114,6 @@ int main(int argc, char **argv) {
 }""",
 }
 
-NO_NAMESPACES = Isolation(
-    network=False, pid_namespace=False, process_cap=True, note="namespaces forced off by the test"
-)
-
-
 @pytest.fixture(scope="module")
 def binaries(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("sandbox-programs")
@@ -127,11 +125,15 @@ def binaries(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture(params=["probed", "no-namespaces"])
+@pytest.fixture(params=sandbox.LEVELS)
 def isolation(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Isolation:
-    if request.param == "no-namespaces":
-        monkeypatch.setattr(sandbox, "isolation", lambda: NO_NAMESPACES)
-    return sandbox.isolation()
+    monkeypatch.setenv(sandbox.LEVEL_ENV, request.param)
+    got = sandbox.isolation()
+    if got.level != request.param:
+        pytest.skip(f"this kernel has no {request.param} level: {got.note}")
+    if request.param == "none":
+        monkeypatch.setattr(sandbox, "run", functools.partial(sandbox.run, allow_unconfined=True))
+    return got
 
 
 def _leftovers(marker: str) -> list[str]:
@@ -264,18 +266,16 @@ def test_environment_is_scrubbed(binaries: Path, work: Path, monkeypatch: pytest
     }
 
 
-def test_network_follows_isolation(binaries: Path, work: Path, isolation: Isolation) -> None:
+def test_network_only_when_allowed(binaries: Path, work: Path, isolation: Isolation) -> None:
+    assert isolation.network
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen(4)
         port = str(server.getsockname()[1])
         program = _program(binaries, work, "connect")
         out = sandbox.run([program, port], workdir=work)
-        if isolation.network:
-            assert out.exit_code == 1 and b"connect" in out.stderr
-        else:
-            assert out.stdout == b"connected\n"
-        # a program allowed the network reaches it even when isolation is available
+        assert out.exit_code == 1 and b"connect" in out.stderr
+        # a program allowed the network reaches it at every level
         assert sandbox.run([program, port], workdir=work, network=True).stdout == b"connected\n"
 
 
@@ -297,5 +297,6 @@ def test_isolation_is_probed_once() -> None:
     first = sandbox.isolation()
     assert sandbox.isolation() is first
     assert first.note
-    # network and PID isolation come from the same unshare(): both or neither
-    assert first.pid_namespace == first.network
+    # the PID namespace comes with the full level only; files are confined at every level but none
+    assert first.pid_namespace == (first.level == "full")
+    assert first.files == (first.level != "none")
