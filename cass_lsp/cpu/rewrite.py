@@ -1,11 +1,14 @@
 """Source preparation for the CPU runtime: what the replacement headers cannot express as macros.
 
 * ``k<<<grid, block, shmem, stream>>>(args)`` becomes
-  ``::cass::launch("k", grid, block, shmem, stream)([&] { k(args); })``: each GPU thread (a fiber)
-  calls the lambda, so it evaluates the arguments into its own copy of the parameters, with the
-  conversions of an ordinary call.
+  ``::cass::launch("k", grid, block, shmem, stream)([&](auto&... cass_a) { k(cass_a...); }, args)``:
+  the arguments are evaluated once, on the launching thread (``k<<<2, 32>>>(d, n++)`` increments
+  ``n`` once), and each GPU thread (a fiber) calls the kernel with them, so its parameters get the
+  conversions of an ordinary call. Template kernels (``k<T, N><<<...>>>``), launches in lambdas and
+  in ``#define`` bodies are rewritten alike; the text may be a header's.
 * ``extern __shared__ T s[];`` (dynamic shared memory) becomes a pointer to the launch's per-block
-  buffer; ``static __shared__`` gets ``thread_local`` in place of ``__shared__`` (the headers define
+  buffer (at file scope an object that converts to one, so no macro takes over the name);
+  ``static __shared__`` gets ``thread_local`` in place of ``__shared__`` (the headers define
   ``__shared__`` as ``static thread_local``, which ``static`` would duplicate).
 
 Every edit keeps the newlines of the text it replaces, so the output has the user's line numbers
@@ -67,16 +70,20 @@ def _launch(source: bytes, match: dict[str, list[tree_sitter.Node]]) -> list[Edi
     if config.child_count < 2 or arguments.child_count < 2:
         return []
     opening, closing = config.children[0], config.children[-1]
-    paren, end_paren = arguments.children[0], arguments.children[-1]
-    kernel_text = _text(source, kernel)
-    name = " ".join(kernel_text.split())
+    paren = arguments.children[0]
+    name = " ".join(_text(source, kernel).split())
     head = source[kernel.start_byte : opening.end_byte].decode("utf-8")
+    has_arguments = any(child.type != nodes.COMMENT for child in arguments.named_children)
     middle = source[closing.start_byte : paren.end_byte].decode("utf-8")
     return [
         (kernel.start_byte, opening.end_byte, _keep_lines(head, f"::cass::launch({_c_string(name)}, ")),
-        (closing.start_byte, paren.end_byte, _keep_lines(middle, f")([&] {{ {name}(")),
-        (end_paren.start_byte, end_paren.end_byte, "); })"),
+        (closing.start_byte, paren.end_byte, _keep_lines(middle, ")(" + _body(name) + (", " if has_arguments else ""))),
     ]
+
+
+def _body(kernel: str) -> str:
+    """The lambda each GPU thread runs: the kernel called with the launch's (once-evaluated) arguments."""
+    return f"[&](auto&... cass_a) {{ {kernel}(cass_a...); }}"
 
 
 def _macro_launches(source: bytes, body: tree_sitter.Node) -> list[Edit]:
@@ -95,7 +102,8 @@ def _macro_launches(source: bytes, body: tree_sitter.Node) -> list[Edit]:
         kernel = " ".join(m["kernel"].split())
         arguments = text[m.end() : close]
         out.append(text[pos : m.start()])
-        out.append(f"::cass::launch({_c_string(kernel)}, {m['config']})([&] {{ {kernel}({arguments}); }})")
+        rest = ", " + arguments if arguments.strip() else ""
+        out.append(f"::cass::launch({_c_string(kernel)}, {m['config']})({_body(kernel)}{rest})")
         pos = close + 1
     if not out:
         return []
@@ -156,18 +164,14 @@ def _dynamic_shared(source: bytes, decl: tree_sitter.Node) -> Edit | None:
     if m is None:
         return None
     type_, name, dims = m["type"], m["name"], "".join(m["dims"].split())
-    pointer = f"{type_} (*){dims}" if dims else f"{type_}*"
-    buffer = f"reinterpret_cast<{pointer}>(::cass::dynamic_shared())"
     if _inside_function(decl):
+        pointer = f"{type_} (*){dims}" if dims else f"{type_}*"
+        buffer = f"reinterpret_cast<{pointer}>(::cass::dynamic_shared())"
         return decl.start_byte, decl.end_byte, _keep_lines(original, f"{type_} (*const {name}){dims} = {buffer};")
-    # At file scope the pointer must be read when a block runs, not at static initialisation: a macro
-    # does that, provided the declaration has its line to itself (a #define must).
-    line_start = source.rfind(b"\n", 0, decl.start_byte) + 1
-    line_end = source.find(b"\n", decl.end_byte)
-    line_end = len(source) if line_end < 0 else line_end
-    if source[line_start : decl.start_byte].strip() or source[decl.end_byte : line_end].strip():
-        return None
-    return decl.start_byte, decl.end_byte, _keep_lines(original, f"#define {name} ({buffer})")
+    # At file scope the buffer must be found when a block runs, not at static initialisation: an
+    # object that converts to the pointer on each use does that (a #define would take the name over
+    # everywhere after it, a member or local variable called `shared` included).
+    return decl.start_byte, decl.end_byte, _keep_lines(original, f"static const ::cass::DynamicShared<{type_}{dims}> {name}{{}};")
 
 
 def _apply(source: bytes, edits: list[Edit]) -> bytes:

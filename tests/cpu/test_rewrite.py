@@ -33,22 +33,23 @@ def test_line_count_is_kept() -> None:
 def test_launches_become_runtime_calls() -> None:
     lines = prepare_source(SOURCE).splitlines()
     assert lines[10].strip() == (
-        '::cass::launch("kern<float>", dim3(2, 2), 256, 64 * sizeof(float), s)([&] { kern<float>(out, n); });'
+        '::cass::launch("kern<float>", dim3(2, 2), 256, 64 * sizeof(float), s)'
+        "([&](auto&... cass_a) { kern<float>(cass_a...); }, out, n);"
     )
     assert lines[11].strip() == '::cass::launch("kern", n,'
-    assert lines[12].strip() == "128)([&] { kern(out,"
-    assert lines[13].strip() == "n); });"
+    assert lines[12].strip() == "128)([&](auto&... cass_a) { kern(cass_a...); }, out,"
+    assert lines[13].strip() == "n);"
 
 
 def test_launch_in_macro_body() -> None:
     lines = prepare_source(SOURCE).splitlines()
-    assert lines[0] == '#define LAUNCH(k, n) ::cass::launch("k", 1, n)([&] { k(out, \\'
-    assert lines[1] == "    n); })"
+    assert lines[0] == '#define LAUNCH(k, n) ::cass::launch("k", 1, n)([&](auto&... cass_a) { k(cass_a...); }, out, \\'
+    assert lines[1] == "    n)"
 
 
 def test_dynamic_shared_declarations() -> None:
     lines = prepare_source(SOURCE).splitlines()
-    assert lines[2] == "#define file_scope (reinterpret_cast<float*>(::cass::dynamic_shared()))"
+    assert lines[2] == "static const ::cass::DynamicShared<float> file_scope{};"
     assert lines[4].strip() == "T (*const dynamic) = reinterpret_cast<T*>(::cass::dynamic_shared());"
     assert lines[5].strip() == (
         "volatile float (*const grid2d)[32] = reinterpret_cast<volatile float (*)[32]>(::cass::dynamic_shared());"
@@ -64,3 +65,32 @@ def test_static_and_plain_shared() -> None:
 def test_source_without_launches_is_unchanged() -> None:
     text = "int main() { return 0; }\n"
     assert prepare_source(text) == text
+
+
+HEADER = """\
+template <typename T, int N> __global__ void scale(T* d);
+#define FILL(T, d, n) fill<T><<<1, (n)>>>((d))
+#define SYNC_ALL() sync_kernel<<<1, 1>>>()
+template <typename T>
+void run(T* d, int n) {
+  scale<T, 2><<<1, n>>>(d);
+  auto again = [&] { scale<T, 1><<<dim3(1), dim3(n >> 1)>>>(d); };
+  tick<<<1, 1>>>();
+  tick<<<1, 1>>>(/* nothing */);
+}
+"""
+
+
+def test_header_templates_lambdas_and_macros() -> None:
+    lines = prepare_source(HEADER).splitlines()
+    assert len(lines) == len(HEADER.splitlines())
+    body = "[&](auto&... cass_a) { {k}(cass_a...); }"
+    assert lines[1] == '#define FILL(T, d, n) ::cass::launch("fill<T>", 1, (n))(' + body.replace("{k}", "fill<T>") + ", (d))"
+    assert lines[2] == '#define SYNC_ALL() ::cass::launch("sync_kernel", 1, 1)(' + body.replace("{k}", "sync_kernel") + ")"
+    assert lines[5].strip() == '::cass::launch("scale<T, 2>", 1, n)(' + body.replace("{k}", "scale<T, 2>") + ", d);"
+    assert lines[6].strip() == (
+        'auto again = [&] { ::cass::launch("scale<T, 1>", dim3(1), dim3(n >> 1))('
+        + body.replace("{k}", "scale<T, 1>") + ", d); };"
+    )
+    assert lines[7].strip() == '::cass::launch("tick", 1, 1)(' + body.replace("{k}", "tick") + ");"
+    assert lines[8].strip() == '::cass::launch("tick", 1, 1)(' + body.replace("{k}", "tick") + "/* nothing */);"

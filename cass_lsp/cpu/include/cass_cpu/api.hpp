@@ -9,23 +9,8 @@
 
 #include "sched.hpp"
 
-enum cudaError_t {
-  cudaSuccess = 0,
-  cudaErrorInvalidValue = 1,
-  cudaErrorMemoryAllocation = 2,
-  cudaErrorInitializationError = 3,
-  cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidSymbol = 13,
-  cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21,
-  cudaErrorNoDevice = 100,
-  cudaErrorInvalidDevice = 101,
-  cudaErrorNotReady = 600,
-  cudaErrorLaunchFailure = 719,
-  cudaErrorNotSupported = 801,
-  cudaErrorUnknown = 999,
-};
-typedef cudaError_t cudaError;
+#include "enums.hpp"
+
 static_assert(cudaErrorInvalidConfiguration == ::cass::detail::kInvalidConfiguration, "launch error code");
 
 enum cudaMemcpyKind {
@@ -62,8 +47,16 @@ typedef CUevent_st* cudaEvent_t;
 #define cudaDeviceMapHost 0x8
 #define cudaCpuDeviceId (-1)
 
+struct cudaUUID_t {
+  char bytes[16];
+};
+// Every field of CUDA 12's cudaDeviceProp (CUDA 13 dropped clockRate, computeMode and a few more;
+// programs written for 12 still read them), then the hipDeviceProp_t fields HIP programs read.
 struct cudaDeviceProp {
   char name[256];
+  cudaUUID_t uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
   size_t totalGlobalMem, sharedMemPerBlock;
   int regsPerBlock, warpSize;
   size_t memPitch;
@@ -72,39 +65,39 @@ struct cudaDeviceProp {
   int major, minor;
   size_t textureAlignment, texturePitchAlignment;
   int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated, canMapHostMemory, computeMode,
-      concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, asyncEngineCount, unifiedAddressing,
-      memoryClockRate, memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize, maxThreadsPerMultiProcessor,
-      streamPrioritiesSupported, globalL1CacheSupported, localL1CacheSupported;
+      maxTexture1D, maxTexture1DMipmap, maxTexture1DLinear, maxTexture2D[2], maxTexture2DMipmap[2],
+      maxTexture2DLinear[3], maxTexture2DGather[2], maxTexture3D[3], maxTexture3DAlt[3], maxTextureCubemap,
+      maxTexture1DLayered[2], maxTexture2DLayered[3], maxTextureCubemapLayered[2], maxSurface1D, maxSurface2D[2],
+      maxSurface3D[3], maxSurface1DLayered[2], maxSurface2DLayered[3], maxSurfaceCubemap,
+      maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver, asyncEngineCount,
+      unifiedAddressing, memoryClockRate, memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize,
+      maxThreadsPerMultiProcessor, streamPrioritiesSupported, globalL1CacheSupported, localL1CacheSupported;
   size_t sharedMemPerMultiprocessor;
-  int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID, singleToDoublePrecisionPerfRatio,
-      pageableMemoryAccess, concurrentManagedAccess, computePreemptionSupported, canUseHostPointerForRegisteredMem,
-      cooperativeLaunch, cooperativeMultiDeviceLaunch;
+  int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID, hostNativeAtomicSupported,
+      singleToDoublePrecisionPerfRatio, pageableMemoryAccess, concurrentManagedAccess, computePreemptionSupported,
+      canUseHostPointerForRegisteredMem, cooperativeLaunch, cooperativeMultiDeviceLaunch;
   size_t sharedMemPerBlockOptin;
-  int maxBlocksPerMultiProcessor;
-  // HIP's hipDeviceProp_t fields, so the one struct serves both APIs.
+  int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost, maxBlocksPerMultiProcessor,
+      accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported, sparseCudaArraySupported, hostRegisterReadOnlySupported,
+      timelineSemaphoreInteropSupported, memoryPoolsSupported, gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported, ipcEventSupported, clusterLaunch, unifiedFunctionPointers,
+      deviceNumaConfig, deviceNumaId, mpsEnabled, hostNumaId;
+  unsigned int gpuPciDeviceID, gpuPciSubsystemID;
+  int hostNumaMultinodeIpcSupported;
+  int reserved[56];
+  // hipDeviceProp_t's own fields.
   char gcnArchName[256];
-  int clockInstructionRate;
+  int gcnArch, asicRevision, isLargeBar, clockInstructionRate, cooperativeMultiDeviceUnmatchedFunc,
+      cooperativeMultiDeviceUnmatchedGridDim, cooperativeMultiDeviceUnmatchedBlockDim,
+      cooperativeMultiDeviceUnmatchedSharedMem;
   size_t maxSharedMemoryPerMultiProcessor;
-};
-
-enum cudaDeviceAttr {
-  cudaDevAttrMaxThreadsPerBlock = 1,
-  cudaDevAttrMaxBlockDimX = 2,
-  cudaDevAttrMaxBlockDimY = 3,
-  cudaDevAttrMaxBlockDimZ = 4,
-  cudaDevAttrMaxGridDimX = 5,
-  cudaDevAttrMaxGridDimY = 6,
-  cudaDevAttrMaxGridDimZ = 7,
-  cudaDevAttrMaxSharedMemoryPerBlock = 8,
-  cudaDevAttrTotalConstantMemory = 9,
-  cudaDevAttrWarpSize = 10,
-  cudaDevAttrClockRate = 13,
-  cudaDevAttrMultiProcessorCount = 16,
-  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
-  cudaDevAttrComputeCapabilityMajor = 75,
-  cudaDevAttrComputeCapabilityMinor = 76,
-  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
-  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
 };
 
 enum cudaFuncAttribute {
@@ -137,38 +130,51 @@ inline void* device_alloc(size_t size) { return std::aligned_alloc(256, (size + 
 }  // namespace cass
 
 // ---- errors -------------------------------------------------------------------------------------
+namespace cass {
+namespace detail {
+// The error a failed device-side assert or trap left; every call that waits for the device reports it.
+inline cudaError_t sticky() { return static_cast<cudaError_t>(__atomic_load_n(&g_sticky_error, __ATOMIC_ACQUIRE)); }
+}  // namespace detail
+}  // namespace cass
 inline cudaError_t cudaGetLastError() {
   cudaError_t e = static_cast<cudaError_t>(::cass::detail::t_last_error);
   ::cass::detail::t_last_error = 0;
-  return e;
+  return e != cudaSuccess ? e : ::cass::detail::sticky();
 }
-inline cudaError_t cudaPeekAtLastError() { return static_cast<cudaError_t>(::cass::detail::t_last_error); }
-inline const char* cudaGetErrorName(cudaError_t e) {
-  switch (e) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInitializationError: return "cudaErrorInitializationError";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
-    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
-    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
-    case cudaErrorNoDevice: return "cudaErrorNoDevice";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-    case cudaErrorNotReady: return "cudaErrorNotReady";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-    case cudaErrorNotSupported: return "cudaErrorNotSupported";
-    default: return "cudaErrorUnknown";
-  }
+inline cudaError_t cudaPeekAtLastError() {
+  cudaError_t e = static_cast<cudaError_t>(::cass::detail::t_last_error);
+  return e != cudaSuccess ? e : ::cass::detail::sticky();
 }
+// The CUDA runtime's own messages for the errors a program commonly prints; the others by name.
 inline const char* cudaGetErrorString(cudaError_t e) {
   switch (e) {
     case cudaSuccess: return "no error";
     case cudaErrorInvalidValue: return "invalid argument";
     case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInitializationError: return "initialization error";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidPitchValue: return "invalid pitch argument";
+    case cudaErrorInvalidSymbol: return "invalid device symbol";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
+    case cudaErrorMissingConfiguration: return "__global__ function call is not configured";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorNoKernelImageForDevice: return "no kernel image is available for execution on the device";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+    case cudaErrorAssert: return "device-side assert triggered";
+    case cudaErrorIllegalInstruction: return "an illegal instruction was encountered";
+    case cudaErrorMisalignedAddress: return "misaligned address";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorNotPermitted: return "operation not permitted";
     case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorUnknown: return "unknown error";
     default: return cudaGetErrorName(e);
   }
 }
@@ -184,9 +190,14 @@ inline cudaError_t cudaGetDevice(int* d) {
 }
 inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : ::cass::detail::fail(cudaErrorInvalidDevice); }
 inline cudaError_t cudaSetDeviceFlags(unsigned) { return cudaSuccess; }
-inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
-inline cudaError_t cudaThreadSynchronize() { return cudaSuccess; }
-inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
+inline cudaError_t cudaDeviceSynchronize() { return ::cass::detail::sticky(); }
+inline cudaError_t cudaThreadSynchronize() { return ::cass::detail::sticky(); }
+// A reset ends the context and with it a sticky error, as on a GPU.
+inline cudaError_t cudaDeviceReset() {
+  __atomic_store_n(&::cass::detail::g_sticky_error, 0, __ATOMIC_RELEASE);
+  ::cass::detail::t_last_error = 0;
+  return cudaSuccess;
+}
 inline cudaError_t cudaDriverGetVersion(int* v) {
   *v = CUDART_VERSION;
   return cudaSuccess;
@@ -195,16 +206,19 @@ inline cudaError_t cudaRuntimeGetVersion(int* v) {
   *v = CUDART_VERSION;
   return cudaSuccess;
 }
+// The emulated device: a compute capability 8.0 GPU whose multiprocessors are the worker threads.
 inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   if (device != 0) return ::cass::detail::fail(cudaErrorInvalidDevice);
   std::memset(p, 0, sizeof *p);
   std::snprintf(p->name, sizeof p->name, "cass-cpu emulated device (warp %d)", CASS_CPU_WARP_SIZE);
   std::snprintf(p->gcnArchName, sizeof p->gcnArchName, "cass-cpu");
+  std::memcpy(p->uuid.bytes, "cass-cpu-device0", 16);
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   p->totalGlobalMem = static_cast<size_t>(pages) * static_cast<size_t>(page);
   p->sharedMemPerBlock = CASS_CPU_SHARED_PER_BLOCK;
   p->sharedMemPerBlockOptin = CASS_CPU_SHARED_PER_BLOCK_OPTIN;
-  p->sharedMemPerMultiprocessor = p->maxSharedMemoryPerMultiProcessor = CASS_CPU_SHARED_PER_BLOCK_OPTIN;
+  p->sharedMemPerMultiprocessor = p->maxSharedMemoryPerMultiProcessor = CASS_CPU_SHARED_PER_BLOCK_OPTIN + 1024;
+  p->reservedSharedMemPerBlock = 1024;
   p->regsPerBlock = p->regsPerMultiprocessor = 65536;
   p->warpSize = CASS_CPU_WARP_SIZE;
   p->memPitch = 2147483647;
@@ -213,44 +227,199 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->maxThreadsDim[2] = 64;
   p->maxGridSize[0] = 2147483647;
   p->maxGridSize[1] = p->maxGridSize[2] = 65535;
-  p->clockRate = p->clockInstructionRate = 1000000;
+  p->clockRate = p->clockInstructionRate = 1410000;  // kHz
+  p->memoryClockRate = 1215000;
+  p->memoryBusWidth = 5120;
   p->totalConstMem = 65536;
   p->major = 8;
   p->minor = 0;
+  p->gcnArch = 800;
   p->textureAlignment = 512;
+  p->texturePitchAlignment = 32;
+  p->surfaceAlignment = 512;
   p->multiProcessorCount = static_cast<int>(::cass::detail::worker_count());
+  p->deviceOverlap = p->concurrentKernels = 1;
+  p->asyncEngineCount = 2;
+  p->computeMode = 0;  // cudaComputeModeDefault
+  p->maxTexture1D = 131072;
+  p->maxTexture1DMipmap = 32768;
+  p->maxTexture1DLinear = 268435456;
+  p->maxTexture2D[0] = 131072;
+  p->maxTexture2D[1] = 65536;
+  p->maxTexture2DMipmap[0] = p->maxTexture2DMipmap[1] = 32768;
+  p->maxTexture2DLinear[0] = p->maxTexture2DLinear[1] = 131072;
+  p->maxTexture2DLinear[2] = 2097120;
+  p->maxTexture2DGather[0] = p->maxTexture2DGather[1] = 32768;
+  p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
+  p->maxTexture3DAlt[0] = p->maxTexture3DAlt[1] = 8192;
+  p->maxTexture3DAlt[2] = 32768;
+  p->maxTextureCubemap = 32768;
+  p->maxTexture1DLayered[0] = 32768;
+  p->maxTexture1DLayered[1] = 2048;
+  p->maxTexture2DLayered[0] = p->maxTexture2DLayered[1] = 32768;
+  p->maxTexture2DLayered[2] = 2048;
+  p->maxTextureCubemapLayered[0] = 32768;
+  p->maxTextureCubemapLayered[1] = 2046;
+  p->maxSurface1D = 32768;
+  p->maxSurface2D[0] = 131072;
+  p->maxSurface2D[1] = 65536;
+  p->maxSurface3D[0] = p->maxSurface3D[1] = p->maxSurface3D[2] = 16384;
+  p->maxSurface1DLayered[0] = 32768;
+  p->maxSurface1DLayered[1] = 2048;
+  p->maxSurface2DLayered[0] = p->maxSurface2DLayered[1] = 32768;
+  p->maxSurface2DLayered[2] = 2048;
+  p->maxSurfaceCubemap = 32768;
+  p->maxSurfaceCubemapLayered[0] = 32768;
+  p->maxSurfaceCubemapLayered[1] = 2046;
   p->canMapHostMemory = p->unifiedAddressing = p->managedMemory = p->concurrentManagedAccess = 1;
-  p->pageableMemoryAccess = 1;
+  p->pageableMemoryAccess = p->pageableMemoryAccessUsesHostPageTables = p->directManagedMemAccessFromHost = 1;
+  p->hostNativeAtomicSupported = p->canUseHostPointerForRegisteredMem = p->hostRegisterSupported = 1;
+  p->streamPrioritiesSupported = p->globalL1CacheSupported = p->localL1CacheSupported = 1;
+  p->computePreemptionSupported = p->memoryPoolsSupported = p->unifiedFunctionPointers = 1;
+  p->singleToDoublePrecisionPerfRatio = 2;
   p->maxThreadsPerMultiProcessor = 2048;
   p->maxBlocksPerMultiProcessor = 32;
-  p->l2CacheSize = 4 << 20;
-  p->memoryBusWidth = 256;
-  p->memoryClockRate = 1000000;
+  p->l2CacheSize = 40 << 20;
+  p->persistingL2CacheMaxSize = 30 << 20;
+  p->accessPolicyMaxWindowSize = 134213632;
+  p->deviceNumaId = p->hostNumaId = -1;
+  p->isLargeBar = 1;
   return cudaSuccess;
 }
+namespace cass {
+namespace detail {
+// cudaDeviceGetAttribute's answers: the property an attribute mirrors; 0 (unsupported feature) for
+// the attributes no field describes.
+inline int device_attribute(const cudaDeviceProp& p, cudaDeviceAttr attr) {
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: return p.maxThreadsPerBlock;
+    case cudaDevAttrMaxBlockDimX: return p.maxThreadsDim[0];
+    case cudaDevAttrMaxBlockDimY: return p.maxThreadsDim[1];
+    case cudaDevAttrMaxBlockDimZ: return p.maxThreadsDim[2];
+    case cudaDevAttrMaxGridDimX: return p.maxGridSize[0];
+    case cudaDevAttrMaxGridDimY: return p.maxGridSize[1];
+    case cudaDevAttrMaxGridDimZ: return p.maxGridSize[2];
+    case cudaDevAttrMaxSharedMemoryPerBlock: return static_cast<int>(p.sharedMemPerBlock);
+    case cudaDevAttrTotalConstantMemory: return static_cast<int>(p.totalConstMem);
+    case cudaDevAttrWarpSize: return p.warpSize;
+    case cudaDevAttrMaxPitch: return static_cast<int>(p.memPitch);
+    case cudaDevAttrMaxRegistersPerBlock: return p.regsPerBlock;
+    case cudaDevAttrClockRate: return p.clockRate;
+    case cudaDevAttrTextureAlignment: return static_cast<int>(p.textureAlignment);
+    case cudaDevAttrGpuOverlap: return p.deviceOverlap;
+    case cudaDevAttrMultiProcessorCount: return p.multiProcessorCount;
+    case cudaDevAttrKernelExecTimeout: return p.kernelExecTimeoutEnabled;
+    case cudaDevAttrIntegrated: return p.integrated;
+    case cudaDevAttrCanMapHostMemory: return p.canMapHostMemory;
+    case cudaDevAttrComputeMode: return p.computeMode;
+    case cudaDevAttrMaxTexture1DWidth: return p.maxTexture1D;
+    case cudaDevAttrMaxTexture2DWidth: return p.maxTexture2D[0];
+    case cudaDevAttrMaxTexture2DHeight: return p.maxTexture2D[1];
+    case cudaDevAttrMaxTexture3DWidth: return p.maxTexture3D[0];
+    case cudaDevAttrMaxTexture3DHeight: return p.maxTexture3D[1];
+    case cudaDevAttrMaxTexture3DDepth: return p.maxTexture3D[2];
+    case cudaDevAttrMaxTexture2DLayeredWidth: return p.maxTexture2DLayered[0];
+    case cudaDevAttrMaxTexture2DLayeredHeight: return p.maxTexture2DLayered[1];
+    case cudaDevAttrMaxTexture2DLayeredLayers: return p.maxTexture2DLayered[2];
+    case cudaDevAttrSurfaceAlignment: return static_cast<int>(p.surfaceAlignment);
+    case cudaDevAttrConcurrentKernels: return p.concurrentKernels;
+    case cudaDevAttrEccEnabled: return p.ECCEnabled;
+    case cudaDevAttrPciBusId: return p.pciBusID;
+    case cudaDevAttrPciDeviceId: return p.pciDeviceID;
+    case cudaDevAttrTccDriver: return p.tccDriver;
+    case cudaDevAttrMemoryClockRate: return p.memoryClockRate;
+    case cudaDevAttrGlobalMemoryBusWidth: return p.memoryBusWidth;
+    case cudaDevAttrL2CacheSize: return p.l2CacheSize;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: return p.maxThreadsPerMultiProcessor;
+    case cudaDevAttrAsyncEngineCount: return p.asyncEngineCount;
+    case cudaDevAttrUnifiedAddressing: return p.unifiedAddressing;
+    case cudaDevAttrMaxTexture1DLayeredWidth: return p.maxTexture1DLayered[0];
+    case cudaDevAttrMaxTexture1DLayeredLayers: return p.maxTexture1DLayered[1];
+    case cudaDevAttrMaxTexture2DGatherWidth: return p.maxTexture2DGather[0];
+    case cudaDevAttrMaxTexture2DGatherHeight: return p.maxTexture2DGather[1];
+    case cudaDevAttrMaxTexture3DWidthAlt: return p.maxTexture3DAlt[0];
+    case cudaDevAttrMaxTexture3DHeightAlt: return p.maxTexture3DAlt[1];
+    case cudaDevAttrMaxTexture3DDepthAlt: return p.maxTexture3DAlt[2];
+    case cudaDevAttrPciDomainId: return p.pciDomainID;
+    case cudaDevAttrTexturePitchAlignment: return static_cast<int>(p.texturePitchAlignment);
+    case cudaDevAttrMaxTextureCubemapWidth: return p.maxTextureCubemap;
+    case cudaDevAttrMaxTextureCubemapLayeredWidth: return p.maxTextureCubemapLayered[0];
+    case cudaDevAttrMaxTextureCubemapLayeredLayers: return p.maxTextureCubemapLayered[1];
+    case cudaDevAttrMaxSurface1DWidth: return p.maxSurface1D;
+    case cudaDevAttrMaxSurface2DWidth: return p.maxSurface2D[0];
+    case cudaDevAttrMaxSurface2DHeight: return p.maxSurface2D[1];
+    case cudaDevAttrMaxSurface3DWidth: return p.maxSurface3D[0];
+    case cudaDevAttrMaxSurface3DHeight: return p.maxSurface3D[1];
+    case cudaDevAttrMaxSurface3DDepth: return p.maxSurface3D[2];
+    case cudaDevAttrMaxSurface1DLayeredWidth: return p.maxSurface1DLayered[0];
+    case cudaDevAttrMaxSurface1DLayeredLayers: return p.maxSurface1DLayered[1];
+    case cudaDevAttrMaxSurface2DLayeredWidth: return p.maxSurface2DLayered[0];
+    case cudaDevAttrMaxSurface2DLayeredHeight: return p.maxSurface2DLayered[1];
+    case cudaDevAttrMaxSurface2DLayeredLayers: return p.maxSurface2DLayered[2];
+    case cudaDevAttrMaxSurfaceCubemapWidth: return p.maxSurfaceCubemap;
+    case cudaDevAttrMaxSurfaceCubemapLayeredWidth: return p.maxSurfaceCubemapLayered[0];
+    case cudaDevAttrMaxSurfaceCubemapLayeredLayers: return p.maxSurfaceCubemapLayered[1];
+    case cudaDevAttrMaxTexture1DLinearWidth: return p.maxTexture1DLinear;
+    case cudaDevAttrMaxTexture2DLinearWidth: return p.maxTexture2DLinear[0];
+    case cudaDevAttrMaxTexture2DLinearHeight: return p.maxTexture2DLinear[1];
+    case cudaDevAttrMaxTexture2DLinearPitch: return p.maxTexture2DLinear[2];
+    case cudaDevAttrMaxTexture2DMipmappedWidth: return p.maxTexture2DMipmap[0];
+    case cudaDevAttrMaxTexture2DMipmappedHeight: return p.maxTexture2DMipmap[1];
+    case cudaDevAttrComputeCapabilityMajor: return p.major;
+    case cudaDevAttrComputeCapabilityMinor: return p.minor;
+    case cudaDevAttrMaxTexture1DMipmappedWidth: return p.maxTexture1DMipmap;
+    case cudaDevAttrStreamPrioritiesSupported: return p.streamPrioritiesSupported;
+    case cudaDevAttrGlobalL1CacheSupported: return p.globalL1CacheSupported;
+    case cudaDevAttrLocalL1CacheSupported: return p.localL1CacheSupported;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return static_cast<int>(p.sharedMemPerMultiprocessor);
+    case cudaDevAttrMaxRegistersPerMultiprocessor: return p.regsPerMultiprocessor;
+    case cudaDevAttrManagedMemory: return p.managedMemory;
+    case cudaDevAttrIsMultiGpuBoard: return p.isMultiGpuBoard;
+    case cudaDevAttrMultiGpuBoardGroupID: return p.multiGpuBoardGroupID;
+    case cudaDevAttrHostNativeAtomicSupported: return p.hostNativeAtomicSupported;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio: return p.singleToDoublePrecisionPerfRatio;
+    case cudaDevAttrPageableMemoryAccess: return p.pageableMemoryAccess;
+    case cudaDevAttrConcurrentManagedAccess: return p.concurrentManagedAccess;
+    case cudaDevAttrComputePreemptionSupported: return p.computePreemptionSupported;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: return p.canUseHostPointerForRegisteredMem;
+    case cudaDevAttrCooperativeLaunch: return p.cooperativeLaunch;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: return static_cast<int>(p.sharedMemPerBlockOptin);
+    case cudaDevAttrHostRegisterSupported: return p.hostRegisterSupported;
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables: return p.pageableMemoryAccessUsesHostPageTables;
+    case cudaDevAttrDirectManagedMemAccessFromHost: return p.directManagedMemAccessFromHost;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: return p.maxBlocksPerMultiProcessor;
+    case cudaDevAttrMaxPersistingL2CacheSize: return p.persistingL2CacheMaxSize;
+    case cudaDevAttrMaxAccessPolicyWindowSize: return p.accessPolicyMaxWindowSize;
+    case cudaDevAttrReservedSharedMemoryPerBlock: return static_cast<int>(p.reservedSharedMemPerBlock);
+    case cudaDevAttrSparseCudaArraySupported: return p.sparseCudaArraySupported;
+    case cudaDevAttrHostRegisterReadOnlySupported: return p.hostRegisterReadOnlySupported;
+    case cudaDevAttrTimelineSemaphoreInteropSupported: return p.timelineSemaphoreInteropSupported;
+    case cudaDevAttrMemoryPoolsSupported: return p.memoryPoolsSupported;
+    case cudaDevAttrGPUDirectRDMASupported: return p.gpuDirectRDMASupported;
+    case cudaDevAttrGPUDirectRDMAFlushWritesOptions: return static_cast<int>(p.gpuDirectRDMAFlushWritesOptions);
+    case cudaDevAttrGPUDirectRDMAWritesOrdering: return p.gpuDirectRDMAWritesOrdering;
+    case cudaDevAttrMemoryPoolSupportedHandleTypes: return static_cast<int>(p.memoryPoolSupportedHandleTypes);
+    case cudaDevAttrClusterLaunch: return p.clusterLaunch;
+    case cudaDevAttrDeferredMappingCudaArraySupported: return p.deferredMappingCudaArraySupported;
+    case cudaDevAttrIpcEventSupport: return p.ipcEventSupported;
+    case cudaDevAttrMemSyncDomainCount: return 1;
+    case cudaDevAttrNumaConfig: return p.deviceNumaConfig;
+    case cudaDevAttrNumaId: return p.deviceNumaId;
+    case cudaDevAttrMpsEnabled: return p.mpsEnabled;
+    case cudaDevAttrHostNumaId: return p.hostNumaId;
+    case cudaDevAttrGpuPciDeviceId: return static_cast<int>(p.gpuPciDeviceID);
+    case cudaDevAttrGpuPciSubsystemId: return static_cast<int>(p.gpuPciSubsystemID);
+    case cudaDevAttrHostNumaMultinodeIpcSupported: return p.hostNumaMultinodeIpcSupported;
+    default: return 0;
+  }
+}
+}  // namespace detail
+}  // namespace cass
 inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
   cudaDeviceProp p;
   if (cudaGetDeviceProperties(&p, device) != cudaSuccess) return cudaErrorInvalidDevice;
-  switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
-    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrClockRate: *value = p.clockRate; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
-    default: return ::cass::detail::fail(cudaErrorInvalidValue);
-  }
+  if (value == nullptr || !cass_known_device_attr(attr)) return ::cass::detail::fail(cudaErrorInvalidValue);
+  *value = ::cass::detail::device_attribute(p, attr);
   return cudaSuccess;
 }
 inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
@@ -281,6 +450,7 @@ inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block,
 
 // ---- memory -------------------------------------------------------------------------------------
 inline cudaError_t cudaMalloc(void** p, size_t size) {
+  if (::cass::detail::sticky() != cudaSuccess) return ::cass::detail::sticky();
   *p = size == 0 ? nullptr : ::cass::detail::device_alloc(size);
   return size != 0 && *p == nullptr ? ::cass::detail::fail(cudaErrorMemoryAllocation) : cudaSuccess;
 }
@@ -327,6 +497,8 @@ inline cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
   return cudaSuccess;
 }
 inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemcpyKind = cudaMemcpyDefault) {
+  // After a failed device-side assert a GPU copies nothing more.
+  if (::cass::detail::sticky() != cudaSuccess) return ::cass::detail::sticky();
   // A GPU runtime refuses a size no allocation can have (programs test their error paths this way);
   // memmove would run off the end of the heap instead.
   if (n > static_cast<size_t>(PTRDIFF_MAX)) return ::cass::detail::fail(cudaErrorInvalidValue);
@@ -348,6 +520,7 @@ inline cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, 
   return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, k);
 }
 inline cudaError_t cudaMemset(void* p, int value, size_t n) {
+  if (::cass::detail::sticky() != cudaSuccess) return ::cass::detail::sticky();
   std::memset(p, value, n);
   return cudaSuccess;
 }
@@ -410,7 +583,7 @@ inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
   if (s != cudaStreamLegacy && s != cudaStreamPerThread) delete s;
   return cudaSuccess;
 }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return ::cass::detail::sticky(); }
 inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
 inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) { return cudaSuccess; }
 inline cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* data) {
@@ -434,7 +607,7 @@ inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) {
   e->ms = ::cass::detail::now_ms();
   return cudaSuccess;
 }
-inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return ::cass::detail::sticky(); }
 inline cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
 inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   *ms = static_cast<float>(end->ms - start->ms);

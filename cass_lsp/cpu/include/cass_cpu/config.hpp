@@ -8,9 +8,12 @@
 #error "CASS_CPU_WARP_SIZE must be 32 or 64"
 #endif
 
-// Bytes of stack per GPU thread (fiber). Reserved lazily with mmap, so only touched pages cost memory.
-#ifndef CASS_CPU_STACK_SIZE
-#define CASS_CPU_STACK_SIZE (256 * 1024)
+// KiB of stack per GPU thread (fiber); the environment variable CASS_CPU_STACK_KB overrides it at
+// run time. 512 KiB is CUDA's limit on local memory per thread, so any thread's local arrays fit.
+// Reserved with MAP_NORESERVE: only touched pages cost memory, but the reservation counts against
+// an address-space limit (RLIMIT_AS), which sched.hpp checks before each launch.
+#ifndef CASS_CPU_STACK_KB
+#define CASS_CPU_STACK_KB 512
 #endif
 
 #define CASS_CPU_MAX_BLOCK_THREADS 1024

@@ -1,6 +1,8 @@
 // Device-side language: qualifiers, built-in variables, barriers, warp intrinsics, atomics.
 #pragma once
+#include <assert.h>  // as CUDA's headers do: device code may assert without including it
 #include <cstring>
+#include <errno.h>
 
 #include "sched.hpp"
 
@@ -23,10 +25,7 @@
 // Blocks never share a worker thread while they run, so storage per OS thread is storage per block.
 #define __shared__ static thread_local
 
-#define threadIdx (::cass::detail::t_fiber->tid)
-#define blockIdx (::cass::detail::t_block_idx)
-#define blockDim (::cass::detail::t_block_dim)
-#define gridDim (::cass::detail::t_grid_dim)
+// threadIdx, blockIdx, blockDim and gridDim are variables declared in sched.hpp.
 static constexpr int warpSize = CASS_CPU_WARP_SIZE;
 
 #if CASS_CPU_HIP
@@ -47,10 +46,30 @@ inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __nanosleep(unsigned) { ::cass::detail::spin_hint(); }
+// __trap ends the kernel with cudaErrorLaunchFailure (719), a failed assert with cudaErrorAssert
+// (710); on the host they abort, as there.
 [[noreturn]] inline void __trap() {
+  if (::cass::detail::t_fiber == nullptr) std::abort();
   std::fflush(stdout);
-  std::fprintf(stderr, "cass-cpu: __trap() called in device code\n");
-  std::abort();
+  std::fprintf(stderr, "cass-cpu: __trap() called in kernel %s\n", ::cass::detail::t_fiber->block->launch->name);
+  ::cass::detail::abort_kernel(719);
+}
+// glibc's assert calls __assert_fail; this definition (weak: the runtime is header-only) takes
+// precedence over libc's. Device code gets CUDA's message and error, host code glibc's behaviour.
+extern "C" __attribute__((weak, noreturn)) void __assert_fail(const char* expr, const char* file, unsigned int line,
+                                                              const char* function) noexcept {
+  const ::cass::detail::Fiber* f = ::cass::detail::t_fiber;
+  std::fflush(stdout);
+  if (f == nullptr) {
+    std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name, file, line,
+                 function, expr);
+    std::fflush(stderr);
+    std::abort();
+  }
+  std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
+               function, f->block->idx.x, f->block->idx.y, f->block->idx.z, f->tid.x, f->tid.y, f->tid.z, expr);
+  std::fflush(stderr);
+  ::cass::detail::abort_kernel(710);
 }
 [[noreturn]] inline void __brkpt() { __trap(); }
 inline void __prof_trigger(int) {}
@@ -239,19 +258,27 @@ inline unsigned __reduce_xor_sync(unsigned long long mask, unsigned v) {
 
 // ---- atomics ------------------------------------------------------------------------------------
 // GCC's __atomic builtins on plain memory: blocks run concurrently on the worker threads.
+// Only the overloads the API declares: CUDA has no atomicMax(float*) or atomicAdd(long long*), and
+// a program may define its own (HIP declares more, so a HIP run gets those too).
 #define CASS_ATOMIC_INT(name, builtin, T) \
   inline T name(T* a, T v) { return builtin(a, v, __ATOMIC_RELAXED); }
-#define CASS_ATOMIC_INTS(name, builtin)           \
-  CASS_ATOMIC_INT(name, builtin, int)             \
-  CASS_ATOMIC_INT(name, builtin, unsigned int)    \
-  CASS_ATOMIC_INT(name, builtin, unsigned long long) \
-  CASS_ATOMIC_INT(name, builtin, long long)
+#define CASS_ATOMIC_INTS(name, builtin)              \
+  CASS_ATOMIC_INT(name, builtin, int)                \
+  CASS_ATOMIC_INT(name, builtin, unsigned int)
 CASS_ATOMIC_INTS(atomicAdd, __atomic_fetch_add)
 CASS_ATOMIC_INTS(atomicSub, __atomic_fetch_sub)
 CASS_ATOMIC_INTS(atomicAnd, __atomic_fetch_and)
 CASS_ATOMIC_INTS(atomicOr, __atomic_fetch_or)
 CASS_ATOMIC_INTS(atomicXor, __atomic_fetch_xor)
 CASS_ATOMIC_INTS(atomicExch, __atomic_exchange_n)
+CASS_ATOMIC_INT(atomicAdd, __atomic_fetch_add, unsigned long long)
+CASS_ATOMIC_INT(atomicAnd, __atomic_fetch_and, unsigned long long)
+CASS_ATOMIC_INT(atomicOr, __atomic_fetch_or, unsigned long long)
+CASS_ATOMIC_INT(atomicXor, __atomic_fetch_xor, unsigned long long)
+CASS_ATOMIC_INT(atomicExch, __atomic_exchange_n, unsigned long long)
+#if CASS_CPU_HIP
+CASS_ATOMIC_INT(atomicSub, __atomic_fetch_sub, unsigned long long)
+#endif
 #undef CASS_ATOMIC_INTS
 #undef CASS_ATOMIC_INT
 
@@ -278,9 +305,7 @@ inline T atomic_update(T* a, Op op) {
 
 inline float atomicAdd(float* a, float v) { return ::cass::detail::atomic_update(a, [v](float x) { return x + v; }); }
 inline double atomicAdd(double* a, double v) { return ::cass::detail::atomic_update(a, [v](double x) { return x + v; }); }
-inline float atomicSub(float* a, float v) { return ::cass::detail::atomic_update(a, [v](float x) { return x - v; }); }
 inline float atomicExch(float* a, float v) { return ::cass::detail::atomic_update(a, [v](float) { return v; }); }
-inline double atomicExch(double* a, double v) { return ::cass::detail::atomic_update(a, [v](double) { return v; }); }
 #define CASS_ATOMIC_MINMAX(T)                                                                                  \
   inline T atomicMin(T* a, T v) { return ::cass::detail::atomic_update(a, [v](T x) { return v < x ? v : x; }); } \
   inline T atomicMax(T* a, T v) { return ::cass::detail::atomic_update(a, [v](T x) { return v > x ? v : x; }); }
@@ -288,8 +313,13 @@ CASS_ATOMIC_MINMAX(int)
 CASS_ATOMIC_MINMAX(unsigned int)
 CASS_ATOMIC_MINMAX(unsigned long long)
 CASS_ATOMIC_MINMAX(long long)
+#if CASS_CPU_HIP
+inline float atomicSub(float* a, float v) { return ::cass::detail::atomic_update(a, [v](float x) { return x - v; }); }
+inline double atomicSub(double* a, double v) { return ::cass::detail::atomic_update(a, [v](double x) { return x - v; }); }
+inline double atomicExch(double* a, double v) { return ::cass::detail::atomic_update(a, [v](double) { return v; }); }
 CASS_ATOMIC_MINMAX(float)
 CASS_ATOMIC_MINMAX(double)
+#endif
 #undef CASS_ATOMIC_MINMAX
 inline unsigned int atomicInc(unsigned int* a, unsigned int limit) {
   return ::cass::detail::atomic_update(a, [limit](unsigned int x) { return x >= limit ? 0u : x + 1; });

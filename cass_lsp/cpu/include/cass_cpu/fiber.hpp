@@ -94,30 +94,45 @@ inline void ctx_init(Context& c, void* stack, std::size_t size, FiberFn fn, void
 inline void ctx_switch(Context& from, Context& to) { swapcontext(&from.uc, &to.uc); }
 #endif
 
-// Stacks for the fibers of one worker, reused block after block; each has a guard page below it so
-// an overflow faults instead of corrupting the neighbouring fiber.
+// Stacks for the fibers of one worker, reused block after block. Each has a guard region below it
+// (64 KiB, and the build adds -fstack-clash-protection so a large frame probes page by page): an
+// overflow faults there, and the SIGSEGV handler in sched.hpp reports it with the setting to raise.
+// The whole pool is one address-space reservation (MAP_NORESERVE: only touched pages cost memory).
 struct StackPool {
+  static constexpr std::size_t kGuard = 64 * 1024;
   char* base = nullptr;
   std::size_t count = 0;
-  std::size_t page = 0;
   std::size_t stride = 0;
+  std::size_t bytes = 0;  // usable stack per fiber
 
-  void ensure(std::size_t n) {
-    if (n <= count) return;
-    if (base != nullptr) munmap(base, count * stride);
-    page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-    stride = CASS_CPU_STACK_SIZE + page;
-    void* p = mmap(nullptr, n * stride, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
-      std::fprintf(stderr, "cass-cpu: cannot reserve fiber stacks for %zu threads\n", n);
-      std::abort();
+  // Room for n fibers of `stack` bytes each; false when the address space for it cannot be had.
+  bool ensure(std::size_t n, std::size_t stack) {
+    if (n <= count) return true;
+    std::size_t new_stride = stack + kGuard;
+    void* p = mmap(nullptr, n * new_stride, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return false;
+    char* b = static_cast<char*>(p);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (mprotect(b + i * new_stride + kGuard, stack, PROT_READ | PROT_WRITE) != 0) {
+        munmap(b, n * new_stride);
+        return false;
+      }
     }
-    base = static_cast<char*>(p);
-    for (std::size_t i = 0; i < n; ++i) mprotect(base + i * stride, page, PROT_NONE);
+    if (base != nullptr) munmap(base, count * stride);
+    base = b;
     count = n;
+    stride = new_stride;
+    bytes = stack;
+    return true;
   }
-  void* stack(std::size_t i) const { return base + i * stride + page; }
-  std::size_t size() const { return CASS_CPU_STACK_SIZE; }
+  void* stack(std::size_t i) const { return base + i * stride + kGuard; }
+  std::size_t size() const { return bytes; }
+  // Whether addr lies in one of the guard regions (a fiber ran off the end of its stack).
+  bool in_guard(const void* addr) const {
+    const char* a = static_cast<const char*>(addr);
+    if (base == nullptr || a < base || a >= base + count * stride) return false;
+    return static_cast<std::size_t>(a - base) % stride < kGuard;
+  }
 };
 
 }  // namespace detail

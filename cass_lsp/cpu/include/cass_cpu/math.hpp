@@ -4,7 +4,9 @@
 #pragma once
 #include <cmath>
 #include <math.h>
+#include <cfenv>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #ifndef CUDART_VERSION
@@ -38,12 +40,6 @@ inline float __tanf(float x) { return tanf(x); }
 inline float __powf(float x, float y) { return powf(x, y); }
 inline void __sincosf(float x, float* s, float* c) { sincosf(x, s, c); }
 inline float __fdividef(float a, float b) { return a / b; }
-inline double __ddiv_rn(double a, double b) { return a / b; }
-inline float __fdiv_rn(float a, float b) { return a / b; }
-inline float __frcp_rn(float x) { return 1.0f / x; }
-inline double __drcp_rn(double x) { return 1.0 / x; }
-inline float __fsqrt_rn(float x) { return sqrtf(x); }
-inline double __dsqrt_rn(double x) { return sqrt(x); }
 inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
 inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 inline double rsqrt(double x) { return 1.0 / sqrt(x); }
@@ -61,27 +57,57 @@ inline double sinpi(double x) { return sin(3.14159265358979323846 * x); }
 inline double cospi(double x) { return cos(3.14159265358979323846 * x); }
 inline void sincospif(float x, float* s, float* c) { sincosf(3.14159265358979323846f * x, s, c); }
 inline float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
-inline float saturate(float x) { return __saturatef(x); }
 inline float normcdff(float x) { return 0.5f * erfcf(-x * 0.70710678118654752f); }
 inline double normcdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752); }
 
-#define CASS_ROUNDED(op, T, sym)                                    \
-  inline T op##_rn(T a, T b) { return a sym b; }                    \
-  inline T op##_rz(T a, T b) { return a sym b; }                    \
-  inline T op##_ru(T a, T b) { return a sym b; }                    \
-  inline T op##_rd(T a, T b) { return a sym b; }
-CASS_ROUNDED(__fadd, float, +)
-CASS_ROUNDED(__fsub, float, -)
-CASS_ROUNDED(__fmul, float, *)
-CASS_ROUNDED(__dadd, double, +)
-CASS_ROUNDED(__dsub, double, -)
-CASS_ROUNDED(__dmul, double, *)
+// ---- arithmetic with a rounding mode ---------------------------------------------------------------
+namespace cass {
+namespace detail {
+// The four IEEE modes of the _rn/_rz/_ru/_rd suffixes, by their <cfenv> values.
+constexpr int kRn = FE_TONEAREST, kRz = FE_TOWARDZERO, kRu = FE_UPWARD, kRd = FE_DOWNWARD;
+// Runs op under rounding mode M. The empty asm statements keep GCC (which assumes the default mode
+// without -frounding-math) from moving the operation out of the window or folding it.
+template <int M, class T, class Op>
+inline T rounded(Op op) {
+  if (M == kRn) return op();
+  const int saved = std::fegetround();
+  std::fesetround(M);
+  T r = op();
+  __asm__ volatile("" : "+m"(r));
+  std::fesetround(saved);
+  return r;
+}
+template <class T>
+inline T opaque(T v) {
+  __asm__ volatile("" : "+m"(v));
+  return v;
+}
+}  // namespace detail
+}  // namespace cass
+#define CASS_ROUNDED(mode, M)                                                                                     \
+  inline float __fadd_##mode(float a, float b) { return ::cass::detail::rounded<M, float>([&] { return ::cass::detail::opaque(a) + b; }); } \
+  inline float __fsub_##mode(float a, float b) { return ::cass::detail::rounded<M, float>([&] { return ::cass::detail::opaque(a) - b; }); } \
+  inline float __fmul_##mode(float a, float b) { return ::cass::detail::rounded<M, float>([&] { return ::cass::detail::opaque(a) * b; }); } \
+  inline float __fdiv_##mode(float a, float b) { return ::cass::detail::rounded<M, float>([&] { return ::cass::detail::opaque(a) / b; }); } \
+  inline float __frcp_##mode(float a) { return ::cass::detail::rounded<M, float>([&] { return 1.0f / ::cass::detail::opaque(a); }); } \
+  inline float __fsqrt_##mode(float a) { return ::cass::detail::rounded<M, float>([&] { return sqrtf(::cass::detail::opaque(a)); }); } \
+  inline float __fmaf_##mode(float a, float b, float c) {                                                         \
+    return ::cass::detail::rounded<M, float>([&] { return fmaf(::cass::detail::opaque(a), b, c); });              \
+  }                                                                                                                \
+  inline double __dadd_##mode(double a, double b) { return ::cass::detail::rounded<M, double>([&] { return ::cass::detail::opaque(a) + b; }); } \
+  inline double __dsub_##mode(double a, double b) { return ::cass::detail::rounded<M, double>([&] { return ::cass::detail::opaque(a) - b; }); } \
+  inline double __dmul_##mode(double a, double b) { return ::cass::detail::rounded<M, double>([&] { return ::cass::detail::opaque(a) * b; }); } \
+  inline double __ddiv_##mode(double a, double b) { return ::cass::detail::rounded<M, double>([&] { return ::cass::detail::opaque(a) / b; }); } \
+  inline double __drcp_##mode(double a) { return ::cass::detail::rounded<M, double>([&] { return 1.0 / ::cass::detail::opaque(a); }); } \
+  inline double __dsqrt_##mode(double a) { return ::cass::detail::rounded<M, double>([&] { return sqrt(::cass::detail::opaque(a)); }); } \
+  inline double __fma_##mode(double a, double b, double c) {                                                      \
+    return ::cass::detail::rounded<M, double>([&] { return fma(::cass::detail::opaque(a), b, c); });              \
+  }
+CASS_ROUNDED(rn, ::cass::detail::kRn)
+CASS_ROUNDED(rz, ::cass::detail::kRz)
+CASS_ROUNDED(ru, ::cass::detail::kRu)
+CASS_ROUNDED(rd, ::cass::detail::kRd)
 #undef CASS_ROUNDED
-inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
-inline float __fmaf_rz(float a, float b, float c) { return fmaf(a, b, c); }
-inline float __fmaf_ru(float a, float b, float c) { return fmaf(a, b, c); }
-inline float __fmaf_rd(float a, float b, float c) { return fmaf(a, b, c); }
-inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
 
 // ---- bit reinterpretation and conversion --------------------------------------------------------
 namespace cass {
@@ -107,21 +133,58 @@ inline double __hiloint2double(int hi, int lo) {
   return __longlong_as_double(static_cast<long long>((static_cast<unsigned long long>(static_cast<unsigned>(hi)) << 32) |
                                                      static_cast<unsigned>(lo)));
 }
-inline int __float2int_rn(float x) { return static_cast<int>(nearbyintf(x)); }
-inline int __float2int_rz(float x) { return static_cast<int>(x); }
-inline int __float2int_ru(float x) { return static_cast<int>(ceilf(x)); }
-inline int __float2int_rd(float x) { return static_cast<int>(floorf(x)); }
-inline unsigned int __float2uint_rn(float x) { return static_cast<unsigned int>(nearbyintf(x)); }
-inline unsigned int __float2uint_rz(float x) { return static_cast<unsigned int>(x); }
-inline long long __float2ll_rn(float x) { return static_cast<long long>(nearbyintf(x)); }
-inline long long __float2ll_rz(float x) { return static_cast<long long>(x); }
-inline int __double2int_rn(double x) { return static_cast<int>(nearbyint(x)); }
-inline int __double2int_rz(double x) { return static_cast<int>(x); }
-inline float __double2float_rn(double x) { return static_cast<float>(x); }
-inline float __int2float_rn(int x) { return static_cast<float>(x); }
-inline float __uint2float_rn(unsigned int x) { return static_cast<float>(x); }
-inline float __ll2float_rn(long long x) { return static_cast<float>(x); }
+namespace cass {
+namespace detail {
+// Floating point to integer as the GPU's cvt does: rounded by the mode, clamped to the integer's
+// range (no undefined behaviour for large values), NaN to 0 (64-bit: the most negative value).
+template <class I, int M, class F>
+inline I to_integer(F x) {
+  if (x != x) return sizeof(I) == 8 ? static_cast<I>(1ull << 63) : I(0);
+  F r = M == kRn ? std::nearbyint(x) : M == kRz ? std::trunc(x) : M == kRu ? std::ceil(x) : std::floor(x);
+  const F lo = std::is_signed<I>::value ? -std::ldexp(F(1), int(8 * sizeof(I)) - 1) : F(0);
+  const F hi = std::ldexp(F(1), int(8 * sizeof(I)) - (std::is_signed<I>::value ? 1 : 0));  // first value out of range
+  if (r < lo) return std::numeric_limits<I>::min();
+  if (r >= hi) return std::numeric_limits<I>::max();
+  return static_cast<I>(r);
+}
+// Integer or double to a narrower floating type under mode M: convert to nearest, then step one
+// ulp where that went the wrong way (long double holds every 64-bit integer and double exactly).
+template <class To, int M, class From>
+inline To to_floating(From v) {
+  To t = static_cast<To>(v);
+  if (M == kRn || t != t) return t;
+  const long double exact = static_cast<long double>(v), got = static_cast<long double>(t);
+  if (M == kRu && got < exact) return std::nextafter(t, std::numeric_limits<To>::infinity());
+  if (M == kRd && got > exact) return std::nextafter(t, -std::numeric_limits<To>::infinity());
+  if (M == kRz && std::fabs(got) > std::fabs(exact)) return std::nextafter(t, To(0));
+  return t;
+}
+}  // namespace detail
+}  // namespace cass
+#define CASS_CONVERSIONS(mode, M)                                                                                  \
+  inline int __float2int_##mode(float x) { return ::cass::detail::to_integer<int, M>(x); }                        \
+  inline unsigned int __float2uint_##mode(float x) { return ::cass::detail::to_integer<unsigned int, M>(x); }     \
+  inline long long __float2ll_##mode(float x) { return ::cass::detail::to_integer<long long, M>(x); }             \
+  inline unsigned long long __float2ull_##mode(float x) { return ::cass::detail::to_integer<unsigned long long, M>(x); } \
+  inline int __double2int_##mode(double x) { return ::cass::detail::to_integer<int, M>(x); }                      \
+  inline unsigned int __double2uint_##mode(double x) { return ::cass::detail::to_integer<unsigned int, M>(x); }   \
+  inline long long __double2ll_##mode(double x) { return ::cass::detail::to_integer<long long, M>(x); }           \
+  inline unsigned long long __double2ull_##mode(double x) { return ::cass::detail::to_integer<unsigned long long, M>(x); } \
+  inline float __int2float_##mode(int x) { return ::cass::detail::to_floating<float, M>(x); }                     \
+  inline float __uint2float_##mode(unsigned int x) { return ::cass::detail::to_floating<float, M>(x); }           \
+  inline float __ll2float_##mode(long long x) { return ::cass::detail::to_floating<float, M>(x); }                \
+  inline float __ull2float_##mode(unsigned long long x) { return ::cass::detail::to_floating<float, M>(x); }       \
+  inline double __ll2double_##mode(long long x) { return ::cass::detail::to_floating<double, M>(x); }             \
+  inline double __ull2double_##mode(unsigned long long x) { return ::cass::detail::to_floating<double, M>(x); }   \
+  inline float __double2float_##mode(double x) { return ::cass::detail::to_floating<float, M>(x); }
+CASS_CONVERSIONS(rn, ::cass::detail::kRn)
+CASS_CONVERSIONS(rz, ::cass::detail::kRz)
+CASS_CONVERSIONS(ru, ::cass::detail::kRu)
+CASS_CONVERSIONS(rd, ::cass::detail::kRd)
+#undef CASS_CONVERSIONS
+// Exact in every mode, so CUDA has only the _rn spelling.
 inline double __int2double_rn(int x) { return static_cast<double>(x); }
+inline double __uint2double_rn(unsigned int x) { return static_cast<double>(x); }
 
 // ---- integer intrinsics -------------------------------------------------------------------------
 inline int __popc(unsigned int x) { return __builtin_popcount(x); }

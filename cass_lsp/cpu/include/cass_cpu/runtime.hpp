@@ -1,4 +1,5 @@
 // The whole CPU runtime for CUDA/HIP programs: include this (cuda_runtime.h and hip/hip_runtime.h do).
+// __half is not part of it: as with CUDA and HIP, cuda_fp16.h / hip/hip_fp16.h bring it in.
 #pragma once
 #include <cstdio>
 #include <cstdlib>
@@ -8,5 +9,4 @@
 #include "math.hpp"
 #include "sched.hpp"
 #include "device.hpp"
-#include "half.hpp"
 #include "api.hpp"

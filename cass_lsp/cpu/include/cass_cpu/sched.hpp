@@ -9,11 +9,22 @@
 #include <cstring>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "config.hpp"
 #include "fiber.hpp"
 #include "types.hpp"
+
+// The built-in variables are variables, as in CUDA (a host function may have a parameter named
+// blockIdx). Each is per OS thread: the scheduler sets threadIdx before it resumes a fiber, and a
+// block runs start to finish on one thread.
+inline thread_local uint3 threadIdx{0, 0, 0};
+inline thread_local uint3 blockIdx{0, 0, 0};
+inline thread_local dim3 blockDim{1, 1, 1};
+inline thread_local dim3 gridDim{1, 1, 1};
 
 namespace cass {
 namespace detail {
@@ -61,6 +72,7 @@ struct Block {
   Warp* warps;
   unsigned nwarps;
   Context sched;
+  bool aborted;  // a thread failed an assert or trapped: the rest of the block does not run
   uint3 idx;
   const LaunchBase* launch;
   Worker* worker;
@@ -80,11 +92,12 @@ struct Worker {
 };
 
 inline thread_local Fiber* t_fiber = nullptr;
-inline thread_local uint3 t_block_idx{0, 0, 0};
-inline thread_local dim3 t_block_dim{1, 1, 1};
-inline thread_local dim3 t_grid_dim{1, 1, 1};
+inline thread_local const StackPool* t_stacks = nullptr;  // this worker's, for the overflow handler
 inline thread_local void* t_dyn_shared = nullptr;
 inline thread_local int t_last_error = 0;  // cudaError_t of the last failed launch, per host thread
+// A device-side assert or trap ends the kernel and, as on a GPU, every later API call returns its
+// error (cudaErrorAssert, cudaErrorLaunchFailure) until cudaDeviceReset.
+inline int g_sticky_error = 0;
 
 #ifdef CASS_CPU_COUNT_BARRIERS
 #define CASS_CPU_COUNT(field) (++(field))
@@ -124,6 +137,16 @@ inline thread_local int t_last_error = 0;  // cudaError_t of the last failed lau
 inline void yield(Fiber* f) {
   CASS_CPU_COUNT(f->block->worker->stats.switches);
   ctx_switch(f->ctx, f->block->sched);
+}
+
+// A failed device-side assert or __trap: this thread stops, its block and the kernel end, and the
+// error sticks. The fiber is abandoned (never resumed), as a GPU abandons the kernel.
+[[noreturn]] inline void abort_kernel(int error) {
+  Fiber* f = t_fiber;
+  __atomic_store_n(&g_sticky_error, error, __ATOMIC_RELEASE);
+  f->block->aborted = true;
+  ctx_switch(f->ctx, f->block->sched);
+  __builtin_unreachable();
 }
 
 // A spinning thread (failed CAS, __nanosleep) lets the others of its block run: without preemption
@@ -248,10 +271,69 @@ inline pthread_mutex_t& registry_mutex() {
   return mu;
 }
 
+// ---- limits: fiber stacks, address space, stack overflow ----------------------------------------
+
+inline std::size_t stack_bytes() {
+  static const std::size_t n = [] {
+    long kb = CASS_CPU_STACK_KB;
+    if (const char* s = std::getenv("CASS_CPU_STACK_KB")) kb = std::strtol(s, nullptr, 10);
+    if (kb < 64) kb = 64;  // below this even printf in a kernel overflows
+    std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return (static_cast<std::size_t>(kb) * 1024 + page - 1) / page * page;
+  }();
+  return n;
+}
+
+[[noreturn]] inline void stack_overflow() {
+  // Async-signal context: format without stdio's buffers and leave with _exit.
+  char msg[512];
+  const Fiber* f = t_fiber;
+  const Block& b = *f->block;
+  int n = std::snprintf(msg, sizeof msg,
+                        "cannot run on CPU: fiber stack overflow in kernel %s, block (%u,%u,%u), thread (%u,%u,%u): "
+                        "a GPU thread needed more than the %zu KiB of stack each thread gets here (large local "
+                        "arrays or deep recursion); raise CASS_CPU_STACK_KB\n",
+                        b.launch->name, b.idx.x, b.idx.y, b.idx.z, f->tid.x, f->tid.y, f->tid.z, stack_bytes() / 1024);
+  ssize_t ignored = write(2, msg, n > 0 ? static_cast<std::size_t>(n) : 0);
+  (void)ignored;
+  _exit(CASS_CPU_EXIT_UNSUPPORTED);
+}
+
+inline void on_segv(int, siginfo_t* info, void*) {
+  const StackPool* stacks = t_stacks;
+  if (t_fiber != nullptr && stacks != nullptr && stacks->in_guard(info->si_addr)) stack_overflow();
+  // Not a stack overflow: the default action (the fault repeats when the handler returns).
+  signal(SIGSEGV, SIG_DFL);
+}
+
+// The overflow report runs on an alternate signal stack (the fiber's own is exhausted), one per
+// OS thread that runs fibers; the handler is installed once, unless the program has its own.
+inline void watch_stack_overflow() {
+  static const bool installed = [] {
+    struct sigaction old;
+    if (sigaction(SIGSEGV, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) return false;
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = &on_segv;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(SIGSEGV, &sa, nullptr) == 0;
+  }();
+  if (!installed) return;
+  constexpr std::size_t kAltStack = 64 * 1024;
+  stack_t ss;
+  std::memset(&ss, 0, sizeof ss);
+  ss.ss_sp = std::malloc(kAltStack);
+  ss.ss_size = kAltStack;
+  if (ss.ss_sp != nullptr) sigaltstack(&ss, nullptr);
+}
+
 inline Worker& this_worker() {
   static thread_local Worker* w = nullptr;
   if (w == nullptr) {
     w = new Worker();
+    t_stacks = &w->stacks;
+    watch_stack_overflow();
     pthread_mutex_lock(&registry_mutex());
     w->next = worker_list();
     worker_list() = w;
@@ -260,14 +342,16 @@ inline Worker& this_worker() {
   return *w;
 }
 
-inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear) {
-  const unsigned bx = L.block.x, by = L.block.y, n = L.block.x * L.block.y * L.block.z;
+// Fibers, warps, stacks and the dynamic shared buffer for blocks of this launch; false when the
+// stacks do not fit in the address space left (the worker then sits the launch out).
+inline bool prepare(Worker& wk, const LaunchBase& L) {
+  const unsigned n = L.block.x * L.block.y * L.block.z;
   const unsigned nwarps = (n + CASS_CPU_WARP_SIZE - 1) / CASS_CPU_WARP_SIZE;
+  if (!wk.stacks.ensure(n, stack_bytes())) return false;
   if (wk.capacity < n) {
     delete[] wk.fibers;
     wk.fibers = new Fiber[n];
     wk.capacity = n;
-    wk.stacks.ensure(n);
   }
   if (wk.warp_capacity < nwarps) {
     delete[] wk.warps;
@@ -279,6 +363,29 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
     wk.dyn_shared = std::aligned_alloc(256, (L.shmem + 255) & ~std::size_t(255));
     wk.dyn_capacity = L.shmem;
   }
+  return true;
+}
+
+[[noreturn]] inline void no_room_for_stacks(const LaunchBase& L) {
+  const unsigned long long n = 1ull * L.block.x * L.block.y * L.block.z;
+  const std::size_t stride = stack_bytes() + StackPool::kGuard;
+  rlimit lim{};
+  getrlimit(RLIMIT_AS, &lim);
+  char limit[96] = "no limit";
+  if (lim.rlim_cur != RLIM_INFINITY)
+    std::snprintf(limit, sizeof limit, "%llu MiB", static_cast<unsigned long long>(lim.rlim_cur >> 20));
+  char what[512];
+  std::snprintf(what, sizeof what,
+                "kernel %s: the fiber stacks of a %llu-thread block need %llu MiB of address space (%zu KiB each, "
+                "CASS_CPU_STACK_KB), more than the address-space limit leaves (%s; in verification "
+                "cass.verification.limits.memoryMb)",
+                L.name, n, n * stride >> 20, stack_bytes() / 1024, limit);
+  cannot_run(what);
+}
+
+inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear) {
+  const unsigned bx = L.block.x, by = L.block.y, n = L.block.x * L.block.y * L.block.z;
+  const unsigned nwarps = (n + CASS_CPU_WARP_SIZE - 1) / CASS_CPU_WARP_SIZE;
   Block& b = wk.block;
   const unsigned long long gx = L.grid.x, gy = L.grid.y;
   b.idx = uint3{unsigned(linear % gx), unsigned((linear / gx) % gy), unsigned(linear / (gx * gy))};
@@ -286,13 +393,14 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
   b.n = b.live = n;
   b.done = b.at_barrier = b.bar_gen = 0;
   b.bar_pred[0] = b.bar_pred[1] = b.bar_arrived[0] = b.bar_arrived[1] = 0;
+  b.aborted = false;
   b.warps = wk.warps;
   b.nwarps = nwarps;
   b.launch = &L;
   b.worker = &wk;
-  t_block_idx = b.idx;
-  t_block_dim = L.block;
-  t_grid_dim = L.grid;
+  blockIdx = b.idx;
+  blockDim = L.block;
+  gridDim = L.grid;
   t_dyn_shared = wk.dyn_shared;
   for (unsigned i = 0; i < nwarps; ++i) {
     Warp& w = b.warps[i];
@@ -314,17 +422,18 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
     // L1 sets, and the switch touches every fiber's top in turn.
     ctx_init(f.ctx, wk.stacks.stack(i), wk.stacks.size() - (i % 64) * 64, &fiber_main, &f);
   }
-  while (b.live != 0) {
+  while (b.live != 0 && !b.aborted) {
     bool ran = false;
-    for (unsigned i = 0; i < n; ++i) {
+    for (unsigned i = 0; i < n && !b.aborted; ++i) {
       Fiber& f = b.fibers[i];
       if (f.state != State::Runnable) continue;
       t_fiber = &f;
+      threadIdx = f.tid;
       CASS_CPU_COUNT(wk.stats.switches);
       ctx_switch(b.sched, f.ctx);
       ran = true;
     }
-    if (!ran) deadlock(b, nullptr, "no thread can make progress (threads wait at different barriers or collectives)");
+    if (!ran && !b.aborted) deadlock(b, nullptr, "no thread can make progress (threads wait at different barriers or collectives)");
   }
   t_fiber = nullptr;
   CASS_CPU_COUNT(wk.stats.blocks);
@@ -358,10 +467,10 @@ inline unsigned worker_count() {
   return n;
 }
 
-inline void work(const LaunchBase& L) {
-  Worker& wk = this_worker();
+inline void work(Worker& wk, const LaunchBase& L) {
   Pool& p = pool();
   for (;;) {
+    if (__atomic_load_n(&g_sticky_error, __ATOMIC_ACQUIRE) != 0) break;  // the kernel was aborted
     unsigned long long i = __atomic_fetch_add(&p.next, 1, __ATOMIC_RELAXED);
     if (i >= p.total) break;
     run_block(wk, L, i);
@@ -370,6 +479,7 @@ inline void work(const LaunchBase& L) {
 
 inline void* worker_main(void*) {
   Pool& p = pool();
+  Worker& wk = this_worker();
   unsigned long seen = 0;
   for (;;) {
     pthread_mutex_lock(&p.mu);
@@ -377,7 +487,9 @@ inline void* worker_main(void*) {
     seen = p.generation;
     const LaunchBase* job = p.job;
     pthread_mutex_unlock(&p.mu);
-    work(*job);
+    // A worker that cannot get stacks for this block size sits the launch out: the launching
+    // thread has its own, so the kernel still runs, on fewer threads.
+    if (prepare(wk, *job)) work(wk, *job);
     pthread_mutex_lock(&p.mu);
     if (--p.busy == 0) pthread_cond_signal(&p.done);
     pthread_mutex_unlock(&p.mu);
@@ -387,12 +499,14 @@ inline void* worker_main(void*) {
 
 inline void execute(const LaunchBase& L) {
   Pool& p = pool();
+  Worker& me = this_worker();
+  if (!prepare(me, L)) no_room_for_stacks(L);
   const unsigned long long total = 1ull * L.grid.x * L.grid.y * L.grid.z;
   const unsigned threads = worker_count();
   if (threads <= 1 || total <= 1) {
     p.next = 0;
     p.total = total;
-    work(L);
+    work(me, L);
     return;
   }
   while (p.started + 1 < threads) {
@@ -409,16 +523,22 @@ inline void execute(const LaunchBase& L) {
   ++p.generation;
   pthread_cond_broadcast(&p.wake);
   pthread_mutex_unlock(&p.mu);
-  work(L);
+  work(me, L);
   pthread_mutex_lock(&p.mu);
   while (p.busy != 0) pthread_cond_wait(&p.done, &p.mu);
   pthread_mutex_unlock(&p.mu);
 }
 
-template <class F>
+template <class Body, class Params>
 struct Launch : LaunchBase {
-  F* body;
-  static void run(const LaunchBase* base) { (*static_cast<const Launch*>(base)->body)(); }
+  Body* body;
+  Params* params;
+  // Each GPU thread calls the kernel with the launch's parameter values; the kernel's by-value
+  // parameters make every thread's own copy, as a GPU's parameter buffer does.
+  static void run(const LaunchBase* base) {
+    const Launch* L = static_cast<const Launch*>(base);
+    std::apply(*L->body, *L->params);
+  }
 };
 
 constexpr int kInvalidConfiguration = 9;  // cudaErrorInvalidConfiguration
@@ -430,25 +550,33 @@ inline bool valid_config(const LaunchBase& L) {
          L.grid.z <= 65535 && L.shmem <= CASS_CPU_SHARED_PER_BLOCK_OPTIN;
 }
 
-// What `kernel<<<grid, block, shmem, stream>>>(args)` becomes: launch(...)([&] { kernel(args); }).
-// Arguments are evaluated by each GPU thread in its own call, so every thread gets its own copy of
-// the parameters, with the exact conversions of a direct call. Streams run synchronously.
+// What `kernel<<<grid, block, shmem, stream>>>(args)` becomes:
+// launch(...)([&](auto&... a) { kernel(a...); }, args). The arguments are evaluated once, on the
+// launching thread, as a GPU launch evaluates them; each GPU thread then calls the kernel with
+// them, so parameter conversions are those of an ordinary call. Streams run synchronously.
 struct Launcher {
   const char* name;
   dim3 grid, block;
   std::size_t shmem;
 
-  template <class F>
-  void operator()(F&& body) const {
+  template <class F, class... A>
+  void operator()(F&& body, A&&... args) const {
     using Body = std::remove_reference_t<F>;
-    Launch<Body> L;
-    L.run_thread = &Launch<Body>::run;
+    using Params = std::tuple<std::decay_t<A>...>;
+    Params params(std::forward<A>(args)...);
+    Launch<Body, Params> L;
+    L.run_thread = &Launch<Body, Params>::run;
     L.name = name;
     L.grid = grid;
     L.block = block;
     L.shmem = shmem;
     L.body = &body;
+    L.params = &params;
     if (t_fiber != nullptr) cannot_run("kernel launch from device code (dynamic parallelism)");
+    if (__atomic_load_n(&g_sticky_error, __ATOMIC_ACQUIRE) != 0) {
+      t_last_error = g_sticky_error;  // a GPU whose kernel failed an assert launches nothing more
+      return;
+    }
     if (!valid_config(L)) {
       t_last_error = kInvalidConfiguration;
       return;
@@ -505,5 +633,12 @@ inline detail::Launcher launch(const char* name, dim3 grid, dim3 block, std::siz
 }
 
 inline void* dynamic_shared() { return detail::t_dyn_shared; }
+
+// A file-scope `extern __shared__ T name[];` (rewrite.py): converts, on each use, to the buffer of
+// the block running on this thread. T may be an array type (`T name[][32]` gives T[32]).
+template <class T>
+struct DynamicShared {
+  operator T*() const { return reinterpret_cast<T*>(detail::t_dyn_shared); }
+};
 
 }  // namespace cass

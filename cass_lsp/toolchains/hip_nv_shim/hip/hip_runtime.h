@@ -1,4 +1,4 @@
-// HIP on NVIDIA for cass-lsp: maps the HIP runtime names a ported program commonly uses onto CUDA,
+// HIP on NVIDIA for cass-lsp: maps the HIP runtime names onto CUDA,
 // so `nvcc -x cu -I<this dir's parent>` compiles a .hip file (for SASS listings and for running a
 // translation next to its original). ROCm's own hip/nvidia_detail headers target CUDA 11 and fail
 // with CUDA 13, hence this small header. Names are mapped, not re-implemented: semantics are CUDA's.
@@ -12,6 +12,10 @@
 #ifndef __HIP_PLATFORM_NVCC__
 #define __HIP_PLATFORM_NVCC__ 1
 #endif
+
+// The plain renames (hipMalloc -> cudaMalloc, hipDeviceAttributeWarpSize -> cudaDevAttrWarpSize, ...),
+// generated from the API tables by cass_lsp/cpu/hip_names.py; what differs is written out below.
+#include "hip_to_cuda_names.h"
 
 // ---- types --------------------------------------------------------------------------------------
 typedef cudaError_t hipError_t;
@@ -30,165 +34,20 @@ typedef cudaStreamCaptureMode hipStreamCaptureMode;
 typedef cudaMemoryAdvise hipMemoryAdvise;
 typedef cudaIpcMemHandle_t hipIpcMemHandle_t;
 
-// ---- error codes --------------------------------------------------------------------------------
-#define hipSuccess cudaSuccess
-#define hipErrorInvalidValue cudaErrorInvalidValue
-#define hipErrorOutOfMemory cudaErrorMemoryAllocation
+// ---- errors, devices, memory ----------------------------------------------------------------------
 #define hipErrorMemoryAllocation cudaErrorMemoryAllocation
-#define hipErrorNotInitialized cudaErrorInitializationError
-#define hipErrorInvalidDevice cudaErrorInvalidDevice
-#define hipErrorInvalidDevicePointer cudaErrorInvalidDevicePointer
-#define hipErrorInvalidConfiguration cudaErrorInvalidConfiguration
-#define hipErrorLaunchFailure cudaErrorLaunchFailure
-#define hipErrorNotReady cudaErrorNotReady
-#define hipErrorNoDevice cudaErrorNoDevice
 #define hipErrorInvalidResourceHandle cudaErrorInvalidResourceHandle
-#define hipErrorPeerAccessAlreadyEnabled cudaErrorPeerAccessAlreadyEnabled
-#define hipErrorUnknown cudaErrorUnknown
-
-// ---- enums and flags ----------------------------------------------------------------------------
-#define hipMemcpyHostToHost cudaMemcpyHostToHost
-#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
-#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
-#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
-#define hipMemcpyDefault cudaMemcpyDefault
-#define hipStreamDefault cudaStreamDefault
-#define hipStreamNonBlocking cudaStreamNonBlocking
-#define hipEventDefault cudaEventDefault
-#define hipEventBlockingSync cudaEventBlockingSync
-#define hipEventDisableTiming cudaEventDisableTiming
-#define hipHostMallocDefault cudaHostAllocDefault
-#define hipHostMallocPortable cudaHostAllocPortable
-#define hipHostMallocMapped cudaHostAllocMapped
-#define hipHostMallocWriteCombined cudaHostAllocWriteCombined
-#define hipHostRegisterDefault cudaHostRegisterDefault
-#define hipHostRegisterMapped cudaHostRegisterMapped
-#define hipMemAttachGlobal cudaMemAttachGlobal
-#define hipMemAttachHost cudaMemAttachHost
-#define hipDeviceScheduleAuto cudaDeviceScheduleAuto
-#define hipDeviceScheduleSpin cudaDeviceScheduleSpin
-#define hipDeviceScheduleYield cudaDeviceScheduleYield
-#define hipDeviceScheduleBlockingSync cudaDeviceScheduleBlockingSync
-#define hipDeviceMapHost cudaDeviceMapHost
-#define hipFuncCachePreferNone cudaFuncCachePreferNone
-#define hipFuncCachePreferShared cudaFuncCachePreferShared
-#define hipFuncCachePreferL1 cudaFuncCachePreferL1
-#define hipFuncCachePreferEqual cudaFuncCachePreferEqual
-#define hipStreamCaptureModeGlobal cudaStreamCaptureModeGlobal
-#define hipStreamCaptureModeThreadLocal cudaStreamCaptureModeThreadLocal
-#define hipStreamCaptureModeRelaxed cudaStreamCaptureModeRelaxed
-#define hipMemAdviseSetReadMostly cudaMemAdviseSetReadMostly
-#define hipMemAdviseSetPreferredLocation cudaMemAdviseSetPreferredLocation
-#define hipMemAdviseSetAccessedBy cudaMemAdviseSetAccessedBy
-#define hipDeviceAttributeMaxThreadsPerBlock cudaDevAttrMaxThreadsPerBlock
-#define hipDeviceAttributeMaxBlockDimX cudaDevAttrMaxBlockDimX
-#define hipDeviceAttributeMaxGridDimX cudaDevAttrMaxGridDimX
-#define hipDeviceAttributeMaxSharedMemoryPerBlock cudaDevAttrMaxSharedMemoryPerBlock
-#define hipDeviceAttributeWarpSize cudaDevAttrWarpSize
-#define hipDeviceAttributeMultiprocessorCount cudaDevAttrMultiProcessorCount
-#define hipDeviceAttributeClockRate cudaDevAttrClockRate
-#define hipDeviceAttributeComputeCapabilityMajor cudaDevAttrComputeCapabilityMajor
-#define hipDeviceAttributeComputeCapabilityMinor cudaDevAttrComputeCapabilityMinor
-#define hipDeviceAttributeMaxThreadsPerMultiProcessor cudaDevAttrMaxThreadsPerMultiProcessor
-#define hipDeviceAttributeManagedMemory cudaDevAttrManagedMemory
-
-// ---- errors, devices ----------------------------------------------------------------------------
-#define hipGetLastError cudaGetLastError
-#define hipPeekAtLastError cudaPeekAtLastError
-#define hipGetErrorString cudaGetErrorString
-#define hipGetErrorName cudaGetErrorName
 #define hipInit(flags) cudaFree(0)
-#define hipDriverGetVersion cudaDriverGetVersion
-#define hipRuntimeGetVersion cudaRuntimeGetVersion
-#define hipSetDevice cudaSetDevice
-#define hipGetDevice cudaGetDevice
-#define hipGetDeviceCount cudaGetDeviceCount
-#define hipGetDeviceProperties cudaGetDeviceProperties
-#define hipDeviceGetAttribute cudaDeviceGetAttribute
-#define hipDeviceSynchronize cudaDeviceSynchronize
-#define hipDeviceReset cudaDeviceReset
-#define hipSetDeviceFlags cudaSetDeviceFlags
-#define hipDeviceSetCacheConfig cudaDeviceSetCacheConfig
-#define hipDeviceCanAccessPeer cudaDeviceCanAccessPeer
-#define hipDeviceEnablePeerAccess cudaDeviceEnablePeerAccess
-#define hipDeviceDisablePeerAccess cudaDeviceDisablePeerAccess
-
-// ---- memory -------------------------------------------------------------------------------------
-#define hipMalloc cudaMalloc
-#define hipMallocManaged cudaMallocManaged
-#define hipMallocPitch cudaMallocPitch
-#define hipMallocAsync cudaMallocAsync
-#define hipFree cudaFree
-#define hipFreeAsync cudaFreeAsync
 #define hipHostMalloc cudaHostAlloc
 #define hipMallocHost cudaMallocHost
-#define hipHostAlloc cudaHostAlloc
-#define hipHostFree cudaFreeHost
 #define hipFreeHost cudaFreeHost
-#define hipHostRegister cudaHostRegister
-#define hipHostUnregister cudaHostUnregister
-#define hipHostGetDevicePointer cudaHostGetDevicePointer
-#define hipMemcpy cudaMemcpy
-#define hipMemcpyAsync cudaMemcpyAsync
-#define hipMemcpy2D cudaMemcpy2D
-#define hipMemcpy2DAsync cudaMemcpy2DAsync
-#define hipMemcpyPeer cudaMemcpyPeer
-#define hipMemcpyPeerAsync cudaMemcpyPeerAsync
 #define hipMemcpyHtoD(dst, src, bytes) cudaMemcpy((void*)(dst), (src), (bytes), cudaMemcpyHostToDevice)
 #define hipMemcpyDtoH(dst, src, bytes) cudaMemcpy((dst), (const void*)(src), (bytes), cudaMemcpyDeviceToHost)
 #define hipMemcpyDtoD(dst, src, bytes) \
   cudaMemcpy((void*)(dst), (const void*)(src), (bytes), cudaMemcpyDeviceToDevice)
-#define hipMemcpyToSymbol cudaMemcpyToSymbol
-#define hipMemcpyFromSymbol cudaMemcpyFromSymbol
-#define hipMemcpyToSymbolAsync cudaMemcpyToSymbolAsync
-#define hipMemcpyFromSymbolAsync cudaMemcpyFromSymbolAsync
-#define hipGetSymbolAddress cudaGetSymbolAddress
-#define hipGetSymbolSize cudaGetSymbolSize
-#define hipMemset cudaMemset
-#define hipMemsetAsync cudaMemsetAsync
-#define hipMemset2D cudaMemset2D
-#define hipMemGetInfo cudaMemGetInfo
-#define hipMemPrefetchAsync cudaMemPrefetchAsync
-#define hipMemAdvise cudaMemAdvise
-#define hipPointerGetAttributes cudaPointerGetAttributes
-#define hipIpcGetMemHandle cudaIpcGetMemHandle
-#define hipIpcOpenMemHandle cudaIpcOpenMemHandle
-#define hipIpcCloseMemHandle cudaIpcCloseMemHandle
 #define HIP_SYMBOL(symbol) symbol
 
-// ---- streams, events, graphs --------------------------------------------------------------------
-#define hipStreamCreate cudaStreamCreate
-#define hipStreamCreateWithFlags cudaStreamCreateWithFlags
-#define hipStreamCreateWithPriority cudaStreamCreateWithPriority
-#define hipStreamDestroy cudaStreamDestroy
-#define hipStreamSynchronize cudaStreamSynchronize
-#define hipStreamQuery cudaStreamQuery
-#define hipStreamWaitEvent cudaStreamWaitEvent
-#define hipStreamBeginCapture cudaStreamBeginCapture
-#define hipStreamEndCapture cudaStreamEndCapture
-#define hipDeviceGetStreamPriorityRange cudaDeviceGetStreamPriorityRange
-#define hipEventCreate cudaEventCreate
-#define hipEventCreateWithFlags cudaEventCreateWithFlags
-#define hipEventRecord cudaEventRecord
-#define hipEventSynchronize cudaEventSynchronize
-#define hipEventQuery cudaEventQuery
-#define hipEventElapsedTime cudaEventElapsedTime
-#define hipEventDestroy cudaEventDestroy
-#define hipGraphCreate cudaGraphCreate
-#define hipGraphInstantiate cudaGraphInstantiate
-#define hipGraphLaunch cudaGraphLaunch
-#define hipGraphExecDestroy cudaGraphExecDestroy
-#define hipGraphDestroy cudaGraphDestroy
-
 // ---- kernels ------------------------------------------------------------------------------------
-#define hipFuncGetAttributes cudaFuncGetAttributes
-#define hipFuncSetAttribute cudaFuncSetAttribute
-#define hipFuncSetCacheConfig cudaFuncSetCacheConfig
-#define hipFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
-#define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
-#define hipOccupancyMaxPotentialBlockSize cudaOccupancyMaxPotentialBlockSize
-#define hipLaunchKernel cudaLaunchKernel
-#define hipLaunchCooperativeKernel cudaLaunchCooperativeKernel
 #define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
   kernel<<<(grid), (block), (shmem), (stream)>>>(__VA_ARGS__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__

@@ -1,0 +1,78 @@
+// Programs that need what a GPU gives each thread and block: big local arrays in 1024-thread
+// blocks, a full 48 KiB static __shared__ array, deep device recursion, and a device-side assert.
+// `limits MODE [N]` (tests/cpu/test_runtime_coverage.py).
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cuda_runtime.h>
+
+constexpr int kLocal = 4096;              // 16 KiB of local memory per thread
+constexpr int kTile = 48 * 1024 / 4;      // all the static shared memory a block may have
+
+__global__ void big_locals(float* out) {
+  float acc[kLocal];
+  __shared__ float tile[kTile];
+  unsigned t = threadIdx.x;
+  for (int i = 0; i < kLocal; ++i) acc[i] = static_cast<float>((i * 7 + t) % 13);
+  for (unsigned i = t; i < kTile; i += blockDim.x) tile[i] = 1.0f;
+  __syncthreads();
+  float sum = 0.0f;
+  for (int i = 0; i < kLocal; ++i) sum += acc[(i * 31) % kLocal];
+  for (unsigned i = 0; i < 12; ++i) sum += tile[(t + i * blockDim.x) % kTile];
+  out[blockIdx.x * blockDim.x + t] = sum;
+}
+
+__device__ int depth_sum(int n) {
+  volatile int frame[64];  // read after the call: no tail call, every level keeps its frame
+  frame[n % 64] = 1;
+  if (n == 0) return 0;
+  int below = depth_sum(n - 1);
+  return below + frame[n % 64];
+}
+
+__global__ void recurse(int* out, int n) { out[threadIdx.x] = depth_sum(n); }
+
+__global__ void checked(int* out, int limit) {
+  assert(static_cast<int>(threadIdx.x) < limit);
+  out[threadIdx.x] = 1;
+}
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "locals";
+  int n = argc > 2 ? std::atoi(argv[2]) : 0;
+  if (std::strcmp(mode, "locals") == 0) {
+    const int blocks = 16, threads = 1024;  // enough blocks to keep every worker thread busy
+    float* out;
+    cudaMalloc(&out, blocks * threads * sizeof(float));
+    big_locals<<<blocks, threads>>>(out);
+    float* host = static_cast<float*>(std::malloc(blocks * threads * sizeof(float)));
+    cudaMemcpy(host, out, blocks * threads * sizeof(float), cudaMemcpyDeviceToHost);
+    double total = 0;
+    for (int i = 0; i < blocks * threads; ++i) total += host[i];
+    printf("locals_error=%s\n", cudaGetErrorName(cudaGetLastError()));
+    printf("locals_total=%.0f\n", total);
+    std::free(host);
+    cudaFree(out);
+  } else if (std::strcmp(mode, "recurse") == 0) {
+    int* out;
+    cudaMalloc(&out, 32 * sizeof(int));
+    recurse<<<1, 32>>>(out, n);
+    int first = -1;
+    cudaMemcpy(&first, out, sizeof first, cudaMemcpyDeviceToHost);
+    printf("recurse=%d\n", first);
+    cudaFree(out);
+  } else {
+    int* out;
+    cudaMalloc(&out, 64 * sizeof(int));
+    checked<<<2, 32>>>(out, n);
+    cudaError_t sync = cudaDeviceSynchronize();
+    printf("assert_sync=%s\n", cudaGetErrorName(sync));
+    printf("assert_string=%s\n", cudaGetErrorString(sync));
+    int host = 0;
+    printf("assert_memcpy=%s\n", cudaGetErrorName(cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost)));
+    printf("assert_last=%s\n", cudaGetErrorName(cudaGetLastError()));
+    return sync == cudaSuccess ? 0 : 1;
+  }
+  return 0;
+}
