@@ -9,6 +9,7 @@ import shutil
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 
@@ -40,19 +41,24 @@ def is_hip(source_path: Path, text: str) -> bool:
 
 
 def command(source_path: Path, prepared: Path, exe: Path, *, hip: bool, warp_size: int, cxx: str,
-            extra_args: Sequence[str] = ()) -> list[str]:
+            extra_args: Sequence[str] = (), platform: Literal["amd", "nvidia"] | None = None) -> list[str]:
+    """The g++ command line. ``platform`` is the GPU a HIP run stands for: its ``__HIP_PLATFORM_*__``
+    macro is independent of the warp size (an RDNA target runs wave-32 and is still AMD); by default
+    a 64-wide warp means AMD and a 32-wide one NVIDIA."""
     defines = [f"-DCASS_CPU_WARP_SIZE={warp_size}", "-DCASS_CPU=1"]
     if hip:
-        # A 64-wide warp is an AMD wavefront: sources that pick their warp size by platform macro
-        # must take the AMD branch in wave-64 runs.
+        amd = platform == "amd" if platform is not None else warp_size == 64
         defines += ["-DCASS_CPU_HIP=1", "-D__HIPCC__=1",
-                    "-D__HIP_PLATFORM_AMD__=1" if warp_size == 64 else "-D__HIP_PLATFORM_NVIDIA__=1"]
+                    "-D__HIP_PLATFORM_AMD__=1" if amd else "-D__HIP_PLATFORM_NVIDIA__=1"]
     else:
         defines += ["-D__CUDACC__=1"]
     return [
         cxx, "-std=c++17", "-O2", "-pthread",
         # CUDA code reinterprets buffers freely (float4 loads of float arrays); nvcc tolerates it.
         "-fno-strict-aliasing",
+        # A frame larger than the guard below a fiber's stack (a big local array) is probed page by
+        # page, so an overflow lands in the guard and is reported instead of corrupting a neighbour.
+        "-fstack-clash-protection",
         "-I", str(_INCLUDE_DIR), "-I", str(source_path.parent), *defines,
         # nvcc includes the runtime implicitly; many .cu files never include cuda_runtime.h.
         "-include", "cass_cpu/hip_api.hpp" if hip else "cass_cpu/runtime.hpp",
