@@ -26,10 +26,11 @@ import pytest
 from cass_lsp.config import VerificationSettings
 from cass_lsp.verify import remote, runners, sandbox
 from cass_lsp.verify.runners import CannotRun
+from tests.unit.sandbox_attacks import leftovers
 
 SSHD = "/usr/sbin/sshd"
 GXX = "/usr/bin/g++"
-# Unique, so that pgrep finds this module's programs and nothing else.
+# Unique, so that a process list names this module's programs and nothing else.
 NAME = f"cass-remote-probe-{os.getpid()}"
 
 PROGRAM = r"""
@@ -149,21 +150,11 @@ def remote_dir(tmp_path: Path) -> Iterator[Path]:
 
 
 def _left_over() -> list[str]:
-    """Live processes running the probe (zombies waiting for init to reap them are dead already)."""
+    """Processes running the probe, after the moment a killed one needs to go."""
     deadline = time.monotonic() + 5
-    while True:
-        found = subprocess.run(["pgrep", "-a", "-f", NAME], capture_output=True, text=True, timeout=10).stdout
-        alive = [line for line in found.splitlines() if _state(line.split()[0]) not in ("Z", "")]
-        if not alive or time.monotonic() > deadline:
-            return alive
+    while (found := leftovers(NAME)) and time.monotonic() < deadline:
         time.sleep(0.1)
-
-
-def _state(pid: str) -> str:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return ""
+    return found
 
 
 def _settings(server: Server, remote_dir: Path, **changes: object) -> VerificationSettings:
