@@ -46,10 +46,14 @@ int main(int argc, char **argv) {
     if (mode == "segv") { volatile int *p = nullptr; *p = 1; }
     if (mode == "env") { std::printf("mark=%s\n", std::getenv("CASS_MARK")); return 0; }
     if (mode == "loop") { fork(); for (;;) sleep(1); }  // two processes that never end
+    if (mode == "chatty") for (;;) std::fputs("more and more output\n", stdout);
     std::ifstream input("input.txt");
     std::string line;
     std::getline(input, line);
     std::printf("input: %s\n", line.c_str());
+    std::ifstream nested("data/nested.txt");
+    std::getline(nested, line);
+    std::printf("nested: %s\n", line.c_str());
     std::getline(std::cin, line);
     std::printf("stdin: %s\n", line.c_str());
     for (int i = 1; i < argc; i++) std::printf("arg: %s\n", argv[i]);
@@ -135,6 +139,8 @@ def workdir(tmp_path: Path, program: Path) -> Path:
     work.mkdir()
     shutil.copy2(program, work / NAME)
     (work / "input.txt").write_text("from the input file\n")
+    (work / "data").mkdir()
+    (work / "data" / "nested.txt").write_text("from a folder\n")
     return work
 
 
@@ -185,7 +191,7 @@ def test_program_runs_in_a_staged_copy_with_its_input(server: Server, remote_dir
     outcome = _run(_settings(server, remote_dir), workdir, args, stdin=b"from stdin\n")
     out = outcome.stdout.decode()
     assert (outcome.exit_code, outcome.signal, outcome.timed_out) == (0, None, False), outcome.stderr
-    assert "input: from the input file\nstdin: from stdin\n" in out
+    assert "input: from the input file\nnested: from a folder\nstdin: from stdin\n" in out
     assert "arg: two words\narg: $(touch pwned)\narg: it's\n" in out  # each argument literal, no shell
     cwd = Path(out.split("cwd: ")[1].strip())
     assert cwd.parent.parent == remote_dir and cwd.name == "work" and cwd.parent.name.startswith("cass-run-")
@@ -257,6 +263,14 @@ def test_timeout_kills_the_remote_program(server: Server, remote_dir: Path, work
     assert outcome.timed_out and outcome.exit_code is None
     assert outcome.describe() == "timed out after 2 s"
     # remote_dir's teardown: no probe process (the program and its child) and no copy left
+
+
+def test_output_limit_stops_the_remote_program(server: Server, remote_dir: Path, workdir: Path) -> None:
+    limits = sandbox.Limits(timeout_seconds=30, memory_mb=0, output_bytes=100_000)
+    settings = _settings(server, remote_dir)
+    outcome = remote.run(settings, workdir / NAME, workdir, ["chatty"], limits=limits, stdin=None, cancel=None)
+    assert outcome.truncated and outcome.limit == "output" and len(outcome.stdout) == 100_000
+    assert outcome.exit_code is None and not outcome.timed_out
 
 
 def test_cancel_kills_the_remote_program(server: Server, remote_dir: Path, workdir: Path) -> None:
