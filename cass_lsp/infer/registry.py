@@ -103,6 +103,11 @@ def remove(name: str) -> Registered:
     return entry
 
 
+def names_a_file(name_or_path: str) -> bool:
+    """Whether a model setting or argument is read as a GGUF file's path rather than an added name."""
+    return os.path.isfile(name_or_path) or name_or_path.endswith(".gguf") or os.sep in name_or_path
+
+
 def resolve(name_or_path: str, role: ModelRole | None = None) -> Registered:
     """The usable model a setting or an argument names: an added model's name, or a GGUF's path.
 
@@ -111,7 +116,7 @@ def resolve(name_or_path: str, role: ModelRole | None = None) -> Registered:
     not given). The file's header is checked again; an added file that changed since it was added is
     accepted with its new size (and without its sha256). Nothing is written.
     """
-    if os.path.isfile(name_or_path) or name_or_path.endswith(".gguf") or os.sep in name_or_path:
+    if names_a_file(name_or_path):
         file = os.path.abspath(name_or_path)
         spec = load_manifest().match_file(file)
         return _checked(file, _default_name(file, spec), spec, role or (None if spec else "src"), sha256=False)

@@ -17,13 +17,14 @@ from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import default_converter
 
-from cass_lsp import __version__
-from cass_lsp.config import Settings, load_settings, merge
+from cass_lsp import __version__, user_settings
+from cass_lsp.config import SECTION, Settings, load_settings, merge
 from cass_lsp.document import CudaDocument
 from cass_lsp.jobs.cache import ResultCache
 from cass_lsp.jobs.progress import ProgressSink
 from cass_lsp.jobs.resolved import ResolvedSettings, resolve
 from cass_lsp.jobs.scheduler import Scheduler
+from cass_lsp.server import trust
 from cass_lsp.server.protocol import CassProtocol
 from cass_lsp.server.stdio import ChunkedReader, message_loop_logger
 
@@ -53,9 +54,16 @@ class CassServer(LanguageServer):
         self.on_document_saved: list[DocumentHook] = []
         self.on_initialize: list[Callable[[], None]] = []  # client capabilities are known
         self.on_initialized: list[Callable[[], None]] = []  # the client's settings are in
-        self.workspace_trusted = True
-        """False when the client says the workspace is untrusted (initializationOptions): nothing
-        of the workspace's is executed then."""
+        self.workspace_trusted = False
+        """Whether the workspace is trusted (server/trust.py decides, at initialize and when the
+        folders change); until then, and in an untrusted workspace, settings that run or load
+        code are dropped and nothing of the workspace's is run."""
+        self.trust_reason = "the client has not initialized"
+        self.client_trust: Any = None
+        """``initializationOptions.workspaceTrusted`` as the client sent it (None: not sent)."""
+        self.user_settings = user_settings.UserSettings()
+        """The user-only settings (trustedFolders, allowUnconfinedRuns), read at initialize."""
+        self._untrusted_reported: set[str] = set()
         self.on_shutdown: list[Callable[[], None]] = []
         # uri -> diagnostic source -> its latest diagnostics; LSP keeps one set per document, so every
         # source's share is published together
@@ -164,9 +172,20 @@ class CassServer(LanguageServer):
             self.show_message(f"cass-lsp: ignoring {source} settings: expected an object", types.MessageType.Warning)
             return
         self._settings_sources[source] = raw
+        self.apply_settings()
+
+    def set_trust(self, trusted: bool, reason: str) -> None:
+        """Take the trust decision and apply the settings again under it."""
+        self.workspace_trusted, self.trust_reason = trusted, reason
+        self.apply_settings()
+
+    def apply_settings(self) -> None:
         combined: dict[str, Any] = {}
         for name in ("initializationOptions", "workspace"):
             combined = merge(combined, self._settings_sources.get(name, {}))
+        if not self.workspace_trusted:
+            combined, dropped = trust.without_code(combined)
+            self._report_untrusted(dropped)
         settings, problems = load_settings(combined)
         for problem in problems:
             self.show_message(f"cass-lsp: invalid setting {problem}", types.MessageType.Warning)
@@ -179,6 +198,20 @@ class CassServer(LanguageServer):
                 self.jobs.cache.resize(resolved.cache_max_bytes)
                 for hook in self.on_settings_changed:
                     hook(resolved)
+
+    def _report_untrusted(self, dropped: list[str]) -> None:
+        """Say once per setting which ones an untrusted workspace lost, why, and how to trust it."""
+        new = [name for name in dropped if name not in self._untrusted_reported]
+        if not new:
+            return
+        self._untrusted_reported.update(new)
+        names = ", ".join(f"{SECTION}.{name}" for name in new)
+        self.show_message(
+            f"cass-lsp: ignoring {names}: they run or load code, and this workspace is not trusted "
+            f"({self.trust_reason}). To use them, trust the workspace in the editor "
+            f"(initializationOptions.workspaceTrusted) or add its folder to trustedFolders in {user_settings.path()}",
+            types.MessageType.Warning,
+        )
 
     def show_message(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         log.info("showMessage: %s", message)

@@ -10,13 +10,15 @@ from typing import Any
 
 from lsprotocol import types
 
+from cass_lsp import user_settings
 from cass_lsp.config import SECTION
+from cass_lsp.server import trust
 from cass_lsp.server.app import CassServer
+from cass_lsp.server.convert import workspace_roots
 
 log = logging.getLogger(__name__)
 
 PULL_TIMEOUT_SECONDS = 5.0
-TRUST_KEY = "workspaceTrusted"
 
 
 def _section(value: Any) -> Any:
@@ -26,10 +28,12 @@ def _section(value: Any) -> Any:
     return value
 
 
-def _trusted(options: Any) -> bool:
-    """Clients that know about workspace trust (VS Code) send ``workspaceTrusted`` beside the
-    settings; one that says nothing is trusted as the user's own editor."""
-    return not (isinstance(options, dict) and options.get(TRUST_KEY) is False)
+def decide_trust(ls: CassServer) -> None:
+    """Trust from what the client said at initialize and the workspace folders it has now."""
+    trusted, reason = trust.decide(ls.client_trust, workspace_roots(ls), ls.user_settings)
+    if (trusted, reason) != (ls.workspace_trusted, ls.trust_reason):
+        log.info("workspace trusted: %s (%s)", trusted, reason)
+        ls.set_trust(trusted, reason)
 
 
 def _client_pulls(ls: CassServer) -> bool:
@@ -54,9 +58,13 @@ def register(server: CassServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: CassServer, params: types.InitializeParams) -> None:
         options = params.initialization_options
-        ls.workspace_trusted = _trusted(options)
         if isinstance(options, dict):  # the trust flag sits beside the settings, it is not one
-            options = {key: value for key, value in options.items() if key != TRUST_KEY}
+            ls.client_trust = options.get(trust.TRUST_KEY)
+            options = {key: value for key, value in options.items() if key != trust.TRUST_KEY}
+        ls.user_settings, problem = user_settings.read()
+        if problem:
+            ls.show_message(f"cass-lsp: {problem}", types.MessageType.Warning)
+        decide_trust(ls)
         ls.update_settings("initializationOptions", _section(options))
         for hook in ls.on_initialize:
             hook()
@@ -66,6 +74,10 @@ def register(server: CassServer) -> None:
         await pull_configuration(ls)
         for hook in ls.on_initialized:
             hook()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def did_change_workspace_folders(ls: CassServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        decide_trust(ls)  # a folder outside trustedFolders makes the whole workspace untrusted
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: CassServer, params: types.DidChangeConfigurationParams) -> None:

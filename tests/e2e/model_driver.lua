@@ -22,6 +22,7 @@ local function main()
       asm = { targets = { "gfx1100" }, compileOnOpen = false },
       model = { name = os.getenv("MODEL"), nThreads = 1, nCtx = 2048, maxTokens = 400 },
     },
+    workspace_trusted = true,  -- model.name is a file's path: it applies only in a trusted workspace
   })
   vim.cmd("edit " .. vim.fn.fnameescape(os.getenv("CU_FILE")))
   local bufnr = vim.api.nvim_get_current_buf()

@@ -83,10 +83,12 @@ def private_cache(tmp_path: Path) -> Path:
     return cache
 
 
-def start(tmp_path: Path, root: Path, settings: dict[str, Any], env: dict[str, str] | None = None) -> WireServer:
+def start(
+    tmp_path: Path, root: Path, settings: dict[str, Any], env: dict[str, str] | None = None, trusted: bool = False
+) -> WireServer:
     env = {"CASS_LSP_CACHE_DIR": str(private_cache(tmp_path)), **(env or {})}
     server = WireServer(tmp_path / "server", env=env, settings=settings)
-    reply = server.initialize({**settings, "workspaceTrusted": False}, root=root)
+    reply = server.initialize({**settings, "workspaceTrusted": trusted}, root=root)
     assert "result" in reply, reply
     return server
 
@@ -211,7 +213,7 @@ def model_faults(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 def test_broken_model_files_are_refused_with_a_reason_and_the_server_stays_up(tmp_path: Path, workspace: Path) -> None:
     settings: dict[str, Any] = {"asm": {"compileOnOpen": False, "targets": []}, "verification": {"enabled": False}}
-    server = start(tmp_path, workspace, settings)
+    server = start(tmp_path, workspace, settings, trusted=True)  # a model file's path applies only when trusted
     survived = 0
     try:
         uri = open_kernel(server, workspace)

@@ -27,7 +27,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[WireServe
     root = work / "workspace"
     root.mkdir()
     server = WireServer(work, settings=SETTINGS)
-    server.initialize({"cass": SETTINGS}, root=root)
+    server.initialize({"cass": SETTINGS, "workspaceTrusted": True}, root=root)  # the model path applies
     uri = (root / "k.cu").as_uri()
     text = "__global__ void k(float* x) { x[0] = 1.0f; } // é\n"  # bytes 48..50: "é"
     server.notify(

@@ -106,7 +106,11 @@ async def session(
         return types.ApplyWorkspaceEditResult(applied=True)
 
     await client.initialize_session(
-        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), initialization_options=settings)
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            # the model is a file's path: it applies only in a trusted workspace
+            initialization_options={**settings, "workspaceTrusted": True},
+        )
     )
     try:
         yield client
@@ -398,7 +402,11 @@ async def test_shutting_down_during_a_generation_is_prompt(tmp_path: Path, model
     client = await ClientServerConfig(server_command=SERVER, server_env=env).start(devtools=None)
     settings = model_settings(models["endless"], maxTokens=100000, nCtx=32768)
     await client.initialize_session(
-        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), initialization_options=settings)
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            # the model is a file's path: it applies only in a trusted workspace
+            initialization_options={**settings, "workspaceTrusted": True},
+        )
     )
     client.texts = {}  # type: ignore[attr-defined]
     uri = open_cuda(client, tmp_path)
