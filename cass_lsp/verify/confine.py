@@ -10,7 +10,7 @@ unimportable, hence a file path and the standard library only (the sibling modul
 
 PLAN is a JSON object written by :mod:`cass_lsp.verify.sandbox`: the level ("full", "landlock" or
 "none"), the limits, the number of the status pipe, whether the program may use the network, the
-work dir, the folders to hide and the paths to keep visible. The launcher writes JSON lines to the
+work dir, the folders to hide, the users' home folders and the paths to keep visible. The launcher writes JSON lines to the
 status pipe: what isolation it applied, then how the program ended (raw wait status, CPU seconds,
 peak RSS). A line with an ``error`` means the sandbox, not the program, failed (a level that cannot
 be had, any exception here): the program did not run or its end is unknown, and the launcher
@@ -163,7 +163,7 @@ def _landlock(plan: dict[str, Any]) -> None:
     read = [*SYSTEM_DIRS, *plan["keep"]]
     if plan["network"]:
         # The user's own remote command (ssh) reads its keys and configuration there.
-        read += plan["hide"]
+        read += plan["homes"]
     landlock.restrict(read=read, write=[plan["workdir"]], devices=devices, network=plan["network"])
 
 

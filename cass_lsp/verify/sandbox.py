@@ -323,6 +323,7 @@ def _launch(
             "limits": msgspec.to_builtins(limits),
             "workdir": os.path.realpath(workdir),
             "hide": _hidden(network),
+            "homes": _homes(),
             "keep": _kept(program, env, os.path.realpath(workdir)),
         }
         scrubbed = {"PATH": "/usr/bin:/bin", "HOME": str(workdir), "TMPDIR": str(workdir), "LANG": "C.UTF-8"}
@@ -362,12 +363,16 @@ def _proc_run(argv: list[str], **kwargs: Any) -> proc.ProcResult:
         raise SandboxError(f"cannot start the sandbox launcher: {e}") from e
 
 
+def _homes() -> list[str]:
+    """The users' folders: every home, this server's $HOME and its user's home, /run/user."""
+    folders = [*_HOMES, os.path.expanduser("~"), pwd.getpwuid(os.getuid()).pw_dir]
+    return sorted({os.path.realpath(f) for f in folders if f and os.path.isabs(f)})
+
+
 def _hidden(network: bool) -> list[str]:
     """Folders covered by an empty tmpfs at the full level (real paths, as the launcher compares them)."""
-    folders: list[str] = [*_ALWAYS_HIDDEN]
-    if not network:
-        folders += [*_HOMES, os.path.expanduser("~"), pwd.getpwuid(os.getuid()).pw_dir]
-    return sorted({os.path.realpath(f) for f in folders if f and os.path.isabs(f)})
+    folders = [os.path.realpath(f) for f in _ALWAYS_HIDDEN]
+    return sorted({*folders, *([] if network else _homes())})
 
 
 def _kept(program: list[str], env: Mapping[str, str] | None, workdir: str) -> list[str]:

@@ -22,6 +22,7 @@ import pytest
 
 from cass_lsp.verify import sandbox
 from cass_lsp.verify.sandbox import Isolation, Limits
+from tests.unit.sandbox_attacks import leftovers
 
 GCC = "/usr/bin/gcc"
 
@@ -114,6 +115,7 @@ int main(int argc, char **argv) {
 }""",
 }
 
+
 @pytest.fixture(scope="module")
 def binaries(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("sandbox-programs")
@@ -136,24 +138,12 @@ def isolation(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     return got
 
 
-def _leftovers(marker: str) -> list[str]:
-    found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            text = cmdline.read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
-        except OSError:
-            continue
-        if marker in text:
-            found.append(f"{cmdline.parent.name}: {text}")
-    return found
-
-
 @pytest.fixture
 def work(isolation: Isolation) -> Iterator[Path]:
     with sandbox.fresh_workdir("cass-sandbox-test-") as path:
         yield path
         deadline = time.monotonic() + 1.0
-        while (left := _leftovers(str(path))) and time.monotonic() < deadline:
+        while (left := leftovers(str(path))) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not left, f"processes left behind: {left}"
 

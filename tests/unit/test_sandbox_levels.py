@@ -8,6 +8,7 @@ all three). ``CASS_LSP_SANDBOX_LEVEL`` forces the lower levels although "full" i
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -74,6 +75,21 @@ def test_attack_fails_and_nothing_outlives_the_run(
         assert text.endswith(("No such file or directory\n", "No such process\n")), text
     assert (home / ".bashrc").read_text() == "# bashrc\n"
     assert victim.process.poll() is None
+
+
+@pytest.mark.parametrize("level", ["full", "landlock"])
+def test_a_run_allowed_the_network_reads_home_but_writes_only_its_work_dir(
+    level: str, attack: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The network is for the user's own command (ssh to a GPU box), which needs its keys in $HOME."""
+    _at(level, monkeypatch)
+    with sandbox.fresh_workdir("cass-attack-") as work:
+        program = shutil.copy2(attack, work / "attack")
+        read = sandbox.run([program, "read", str(home / "secret")], workdir=work, network=True)
+        append = sandbox.run([program, "append", str(home / ".bashrc")], workdir=work, network=True)
+    assert read.exit_code == ESCAPED, read.stdout
+    assert append.exit_code == BLOCKED, append.stdout
+    assert (home / ".bashrc").read_text() == "# bashrc\n"
 
 
 def test_unconfined_runs_are_refused_unless_allowed(attack: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
