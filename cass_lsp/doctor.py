@@ -94,7 +94,10 @@ def verification_status() -> list[ToolStatus]:
         ToolStatus(name=f"runner {name}", found=ok, version=why if ok else None, hint=None if ok else why)
         for name, (ok, why) in runners.availability().items()
     ]
-    isolation = sandbox.isolation()
+    try:
+        isolation = sandbox.isolation()
+    except sandbox.SandboxError as error:  # CASS_LSP_SANDBOX_LEVEL names no level
+        return [*statuses, ToolStatus(name="sandbox", found=False, hint=str(error))]
     applied = [
         label
         for label, on in (
@@ -105,7 +108,8 @@ def verification_status() -> list[ToolStatus]:
         )
         if on
     ]
-    level = f"level {isolation.level}" + ("" if isolation.files else f": runs refused unless {sandbox.UNCONFINED_SETTING}")
+    refused = "" if isolation.files else f": runs refused unless {sandbox.UNCONFINED_SETTING}"
+    level = f"level {isolation.level}{refused}"
     statuses.append(
         ToolStatus(name="sandbox", found=True, version=", ".join([level, *applied]), hint=isolation.note or None)
     )

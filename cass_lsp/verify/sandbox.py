@@ -366,7 +366,8 @@ def _proc_run(argv: list[str], **kwargs: Any) -> proc.ProcResult:
 def _homes() -> list[str]:
     """The users' folders: every home, this server's $HOME and its user's home, /run/user."""
     folders = [*_HOMES, os.path.expanduser("~"), pwd.getpwuid(os.getuid()).pw_dir]
-    return sorted({os.path.realpath(f) for f in folders if f and os.path.isabs(f)})
+    # A service account's home may be "/": hiding it would hide the system.
+    return sorted({os.path.realpath(f) for f in folders if f and os.path.isabs(f)} - {"/"})
 
 
 def _hidden(network: bool) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import shutil
 import socket
 import stat
 import subprocess
@@ -178,9 +179,7 @@ def fake_home() -> Iterator[Path]:
         (home / ".bashrc").chmod(0o666)
         yield home
     finally:
-        for child in home.iterdir():
-            child.unlink()
-        home.rmdir()
+        shutil.rmtree(home)
 
 
 @contextlib.contextmanager

@@ -92,6 +92,27 @@ def test_a_run_allowed_the_network_reads_home_but_writes_only_its_work_dir(
     assert (home / ".bashrc").read_text() == "# bashrc\n"
 
 
+@pytest.mark.parametrize("level", ["full", "landlock"])
+def test_library_folders_below_a_hidden_home_stay_readable(
+    level: str, attack: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A venv or runtime libraries under $HOME (pipx) are bound back read-only; the rest stays hidden."""
+    _at(level, monkeypatch)
+    lib = home / "lib"
+    lib.mkdir(mode=0o755)
+    (lib / "data").write_text(SECRET)
+    (lib / "data").chmod(0o644)
+    env = {"LD_LIBRARY_PATH": str(lib)}
+    with sandbox.fresh_workdir("cass-attack-") as work:
+        program = shutil.copy2(attack, work / "attack")
+        kept = sandbox.run([program, "read", str(lib / "data")], workdir=work, env=env)
+        hidden = sandbox.run([program, "read", str(home / "secret")], workdir=work, env=env)
+        written = sandbox.run([program, "append", str(lib / "data")], workdir=work, env=env)
+    assert kept.exit_code == ESCAPED, kept.stdout
+    assert hidden.exit_code == BLOCKED, hidden.stdout
+    assert written.exit_code == BLOCKED, written.stdout
+
+
 def test_unconfined_runs_are_refused_unless_allowed(attack: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _at("none", monkeypatch)
     outcome, left = sandbox_attacks.run_attack(attack, ["read", str(home / "secret")])
@@ -139,6 +160,8 @@ def test_an_unknown_level_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(sandbox.LEVEL_ENV, "strict")
     with pytest.raises(SandboxError, match="full, landlock, none"):
         sandbox.isolation()
+    line = next(t for t in doctor.verification_status() if t.name == "sandbox")
+    assert not line.found and line.hint is not None and "strict" in line.hint
 
 
 @pytest.mark.parametrize("level", sandbox.LEVELS)
