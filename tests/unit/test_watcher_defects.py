@@ -1,0 +1,173 @@
+"""Regression tests for the watcher defects of issue 19: inotify watches on ignored folders (one
+``src/`` and 600 ``node_modules`` folders cost 603 of the user's ``max_user_watches``) and the
+folder walk on the caller's thread (the server's event loop)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from cass_lsp.verify import inotify, watcher
+from cass_lsp.verify.watcher import Watcher
+
+pytestmark = pytest.mark.skipif(not inotify.available(), reason="inotify watches are a Linux resource")
+
+
+def inotify_watches() -> int:
+    """Every inotify watch this process holds, as the kernel counts them."""
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}") != "anon_inode:inotify":
+                continue
+            info = Path(f"/proc/self/fdinfo/{fd}").read_text()
+        except OSError:
+            continue
+        count += sum(line.startswith("inotify wd:") for line in info.splitlines())
+    return count
+
+
+class Batches:
+    """The watcher's consumer: deliveries run right away on a timer thread."""
+
+    def __init__(self) -> None:
+        self.paths: set[str] = set()
+        self.changed = threading.Condition()
+
+    def deliver(self, paths: set[str]) -> None:
+        with self.changed:
+            self.paths |= paths
+            self.changed.notify_all()
+
+    def schedule(self, delay: float, callback: Callable[[], None]) -> None:
+        threading.Timer(delay, callback).start()
+
+    def wait_for(self, path: Path) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: str(path) in self.paths, timeout=10)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "k.cu").write_text("// k\n")
+    for index in range(600):
+        (tmp_path / "node_modules" / f"p{index}").mkdir(parents=True)
+    return tmp_path
+
+
+@pytest.fixture
+def started(tree: Path) -> Iterator[tuple[Watcher, Batches, int]]:
+    """A watcher over ``tree``, ready; and the watches the process held before it."""
+    batches = Batches()
+    before = inotify_watches()
+    watching = Watcher([str(tree)], ["node_modules", ".git"], batches.deliver, batches.schedule, debounce_s=0.05)
+    watching.start()
+    assert watching.ready.wait(10)
+    yield watching, batches, before
+    watching.stop()
+    assert inotify_watches() == before  # stopping gives every watch back
+
+
+def test_ignored_folders_take_no_watch(started: tuple[Watcher, Batches, int]) -> None:
+    _, _, before = started
+    assert inotify_watches() - before == 2  # the root and src/, not the 601 node_modules folders
+
+
+def test_a_folder_created_later_is_watched_and_its_files_reported(
+    tree: Path, started: tuple[Watcher, Batches, int]
+) -> None:
+    _, batches, before = started
+    fresh = tree / "src" / "fresh" / "deeper"
+    fresh.mkdir(parents=True)
+    early = fresh / "early.cu"
+    early.write_text("// written as the folder appeared\n")
+    assert batches.wait_for(early)
+    later = fresh / "later.cuh"
+    later.write_text("// written once the folder is watched\n")
+    assert batches.wait_for(later)
+    (tree / "node_modules" / "p0" / "new").mkdir()
+    ignored = tree / "node_modules" / "p0" / "x.cu"
+    ignored.write_text("// ignored\n")
+    edited = tree / "src" / "k.cu"
+    edited.write_text("// edited\n")
+    assert batches.wait_for(edited)
+    assert str(ignored) not in batches.paths
+    assert inotify_watches() - before == 4  # root, src, src/fresh, src/fresh/deeper
+
+
+def test_a_folder_moved_out_and_back_is_watched_under_its_new_name(
+    tree: Path, started: tuple[Watcher, Batches, int]
+) -> None:
+    _, batches, _ = started
+    (tree / "src").rename(tree / "kernels")
+    moved = tree / "kernels" / "k.cu"
+    assert batches.wait_for(moved)  # the files of a folder moved in are reported
+    moved.write_text("// edited after the move\n")
+    (tree / "kernels" / "other.cu").write_text("// new\n")
+    assert batches.wait_for(tree / "kernels" / "other.cu")
+    assert str(tree / "src" / "other.cu") not in batches.paths
+
+
+def test_start_returns_while_the_folders_are_still_being_walked(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    walking = threading.Event()
+    release = threading.Event()
+    real_folders = watcher._folders
+
+    def slow_folders(root: str, ignore: frozenset[str]) -> Iterator[str]:
+        walking.set()
+        release.wait(10)
+        yield from real_folders(root, ignore)
+
+    monkeypatch.setattr(watcher, "_folders", slow_folders)
+    batches = Batches()
+    watching = Watcher([str(tree)], ["node_modules"], batches.deliver, batches.schedule, debounce_s=0.05)
+    returned = threading.Event()
+
+    def start() -> None:
+        watching.start()
+        returned.set()
+
+    caller = threading.Thread(target=start)
+    caller.start()
+    try:
+        assert walking.wait(10)
+        assert returned.wait(10), "start() waited for the walk: it runs on the server's event loop"
+        assert not watching.ready.is_set()
+    finally:
+        release.set()
+        caller.join(10)
+    assert watching.ready.wait(10)
+    watching.stop()
+
+
+def test_a_workspace_inside_a_folder_named_like_an_ignored_one_is_watched(tmp_path: Path) -> None:
+    root = tmp_path / "build" / "project"
+    root.mkdir(parents=True)
+    batches = Batches()
+    watching = Watcher([str(root)], ["build"], batches.deliver, batches.schedule, debounce_s=0.05)
+    watching.start()
+    assert watching.ready.wait(10)
+    try:
+        (root / "k.cu").write_text("// k\n")
+        assert batches.wait_for(root / "k.cu")
+    finally:
+        watching.stop()
+
+
+def test_without_inotify_watchdog_watches_the_roots(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(inotify, "available", lambda: False)
+    batches = Batches()
+    watching = Watcher([str(tree)], ["node_modules"], batches.deliver, batches.schedule, debounce_s=0.05)
+    watching.start()
+    assert watching.ready.is_set()
+    try:
+        edited = tree / "src" / "k.cu"
+        edited.write_text("// edited\n")
+        assert batches.wait_for(edited)
+    finally:
+        watching.stop()
