@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -64,17 +64,26 @@ class ModelSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, 
 
 
 Runner = Literal["auto", "none", "nvidia", "amd", "cpu", "command"]
+TIME_AND_RATE_UNITS = (
+    r"(?:[munµ]s(?:ec)?/iter|[munµ]?s(?:ec)?|secs?|seconds?|(?:milli|micro|nano)seconds?"
+    r"|[kmgtp]i?b(?:ytes)?/s(?:ec)?|[kmgtp]?flop/s|[kmgtp]?flops|items/s|it/s|ops/s|elements/s)"
+)
+
+
+Positive = Annotated[float, msgspec.Meta(gt=0)]
+PositiveInt = Annotated[int, msgspec.Meta(gt=0)]
 
 
 class RunLimits(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
-    """What a verification run may use before it is stopped (each program, original and translation)."""
+    """What a verification run may use before it is stopped (each program, original and translation).
+    Every limit is positive: a bad value is reported by its key and the default kept."""
 
-    timeout_seconds: float = 20.0
-    cpu_seconds: int = 20
-    memory_mb: int = 4096
-    file_size_mb: int = 64
-    processes: int = 64
-    output_mb: int = 4
+    timeout_seconds: Positive = 20.0
+    cpu_seconds: PositiveInt = 20
+    memory_mb: PositiveInt = 4096
+    file_size_mb: PositiveInt = 64
+    processes: PositiveInt = 64
+    output_mb: PositiveInt = 4
 
 
 class VerificationSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
@@ -114,19 +123,32 @@ class VerificationSettings(msgspec.Struct, rename="camel", forbid_unknown_fields
     command_builds_for: Literal["nvidia", "amd", "cpu"] = "nvidia"
     """Which toolchain builds the programs the "command" runner runs."""
     args: list[str] = msgspec.field(default_factory=list)
+    """Arguments for both programs (input files are read from a copy of the program's folder)."""
     stdin: str | None = None
-    compare: Literal["exact", "numeric"] = "numeric"
-    """"numeric": numbers compare within the tolerances below; other text exactly."""
+    expected_exit: int = 0
+    """The exit code of a clean run of the original: a run that ends otherwise is not judged."""
+    nvcc_args: list[str] = msgspec.field(default_factory=list)
+    """Extra flags for nvcc (the original), after the program's own from compile_commands.json."""
+    hip_args: list[str] = msgspec.field(default_factory=list)
+    """Extra flags for clang-19 (the HIP translation)."""
+    cpu_args: list[str] = msgspec.field(default_factory=list)
+    """Extra flags for g++ building either side for the CPU runtime."""
+    compare: Literal["exact", "numeric", "exit-code"] = "numeric"
+    """"numeric": numbers compare within the tolerances below, other text exactly; "exit-code": only
+    the exit codes (for programs whose output says nothing comparable)."""
     relative_tolerance: float = 1e-5
     absolute_tolerance: float = 1e-8
     compare_ignore: list[str] = msgspec.field(
         default_factory=lambda: [
             r"0x[0-9a-fA-F]{6,}",
-            r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\s*(?:ns|us|µs|ms|s|sec|seconds|[KMGT]B/s|[GT]FLOP/s|[GT]FLOPS)\b",
+            r"(?i)[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?\s*\(?\s*" + TIME_AND_RATE_UNITS + r"\s*\)?(?![\w/])",
+            r"(?i)\(\s*" + TIME_AND_RATE_UNITS + r"\s*\)\s*[:=]?\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?",
         ]
     )
-    """Regular expressions for output that differs from run to run (addresses, timings, throughput):
-    what they match is left out of the comparison."""
+    """Regular expressions for output that differs from run to run: addresses, and numbers with a
+    time or rate unit, in any case, with or without parentheses (`212.6 (ms)`, `0.2 GB/s`,
+    `10540.8 usec/iter`, `(us): 17`). What they match is left out of the comparison. Whatever else
+    differs between two runs of the original is left out too, and the verdict says so."""
     limits: RunLimits = msgspec.field(default_factory=RunLimits)
     ignore: list[str] = msgspec.field(
         default_factory=lambda: [".git", ".hg", ".svn", "build", "node_modules", ".cache", "__pycache__", ".venv"]
@@ -134,6 +156,14 @@ class VerificationSettings(msgspec.Struct, rename="camel", forbid_unknown_fields
     """Folder names the watcher never looks into."""
     max_queued: int = 32
     """At most this many pairs wait for verification; beyond it, the oldest waiting change is dropped."""
+
+    def __post_init__(self) -> None:
+        from cass_lsp.verify.pairs import check_patterns
+
+        try:
+            check_patterns(self.translation_patterns)
+        except ValueError as error:  # `key`: names the field for load_settings (msgspec names the struct)
+            raise ValueError(f"`translationPatterns`: {error}") from None
 
 
 class Settings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
@@ -149,6 +179,7 @@ class Settings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, froze
 
 _ERROR_PATH = re.compile(r"at `\$((?:\.[A-Za-z_][\w]*|\[\d+\])*)`")
 _UNKNOWN_FIELD = re.compile(r"unknown field `([^`]+)`")
+_CHECKED_FIELD = re.compile(r"^`(\w+)`: ")  # a struct's __post_init__ refusing one of its fields
 _PATH_PART = re.compile(r"\.([A-Za-z_]\w*)|\[(\d+)\]")
 
 
@@ -159,7 +190,7 @@ def _error_path(error: msgspec.ValidationError) -> list[str | int]:
     if match:
         for name, index in _PATH_PART.findall(match.group(1)):
             path.append(name if name else int(index))
-    unknown = _UNKNOWN_FIELD.search(message)
+    unknown = _UNKNOWN_FIELD.search(message) or _CHECKED_FIELD.match(message)
     if unknown:
         path.append(unknown.group(1))
     return path
@@ -202,7 +233,7 @@ def load_settings(raw: Any) -> tuple[Settings, list[str]]:
             return msgspec.convert(data, Settings), problems
         except msgspec.ValidationError as error:
             path = _error_path(error)
-            reason = str(error).split(" - at ")[0]
+            reason = _CHECKED_FIELD.sub("", str(error).split(" - at ")[0])
             if reason.startswith("Object contains unknown field"):
                 reason = "unknown setting"
             problems.append(f"{_dotted(path)}: {reason}; using the default")

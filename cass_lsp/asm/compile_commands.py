@@ -64,6 +64,12 @@ def files(database: Path) -> list[str]:
     return list(_load(str(database), database.stat().st_mtime_ns))
 
 
+def entry(path: str | Path, database: Path) -> Entry | None:
+    """(directory, arguments) of ``path``'s own entry, or None when the database has none."""
+    entries = _load(str(database), database.stat().st_mtime_ns)
+    return entries.get(os.path.normpath(os.path.abspath(path)))
+
+
 Entry = tuple[str, list[str]]
 
 
@@ -77,7 +83,8 @@ def _load(database: str, _mtime: int) -> dict[str, Entry]:
     for item in raw if isinstance(raw, list) else []:
         if not isinstance(item, dict) or "file" not in item:
             continue
-        directory = str(item.get("directory") or os.path.dirname(database))
+        # "directory" should be absolute; a relative one (hand-written databases) starts at the database
+        directory = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(database)), str(item.get("directory") or "")))
         if isinstance(item.get("arguments"), list):
             arguments = [str(a) for a in item["arguments"]]
         else:

@@ -40,24 +40,18 @@ class HipTarget:
 
 @dataclasses.dataclass
 class Scratch:
-    """The temp dir's files and how to map what the tools print back to the user's files."""
+    """The temp dir's files and how to map what the tools print back to the user's files: the temp
+    dir mirrors the user's folder ``base`` (a file at ``root/x/y.cu`` stands for ``base/x/y.cu``)."""
 
     root: str
-    path: Path
-    """The user's file the main file in ``root`` stands for."""
+    base: Path
     line_maps: dict[str, LineMap]
     note: str | None = None
 
-    @property
-    def main(self) -> Path:
-        return Path(self.root, self.path.name)
-
     def map_path(self, printed: str) -> str:
         path = os.path.normpath(os.path.join(self.root, printed))
-        if path == os.path.join(self.root, self.path.name):
-            return str(self.path)
         if path.startswith(self.root + os.sep):
-            return os.path.normpath(self.path.parent / os.path.relpath(path, self.root))
+            return os.path.normpath(self.base / os.path.relpath(path, self.root))
         return path
 
     def map_location(self, printed: str, line: int) -> tuple[str, int]:
@@ -75,12 +69,13 @@ def materialize(
 ) -> Scratch:
     """Write ``source`` (the buffer of ``path``) into ``root``; with ``translate_to``, its rule
     translation and the translations of its local ``headers`` inside the file's folder."""
-    scratch = Scratch(root, path, {})
+    scratch = Scratch(root, path.parent, {})
+    main = Path(root, path.name)
     if translate_to is None:
-        scratch.main.write_text(source, encoding="utf-8", errors="surrogateescape")
+        main.write_text(source, encoding="utf-8", errors="surrogateescape")
         return scratch
     text, line_map, unsupported = translated(source, translate_to)
-    scratch.main.write_text(text, encoding="utf-8", errors="surrogateescape")
+    main.write_text(text, encoding="utf-8", errors="surrogateescape")
     scratch.line_maps[str(path)] = line_map
     for header in headers:
         relative = os.path.relpath(header, path.parent)

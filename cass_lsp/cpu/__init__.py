@@ -3,13 +3,13 @@
 ``include/`` holds a header-only C++ runtime (replacement ``cuda_runtime.h``, ``hip/hip_runtime.h``
 and friends); :func:`prepare_source` rewrites what the headers cannot express (``<<<>>>`` launches,
 ``extern __shared__``); :func:`unsupported` names constructs the runtime cannot emulate;
-:func:`build` compiles a program with the host compiler; :mod:`cass_lsp.cpu.outcome` reads a run's
+:func:`build` compiles a file and :func:`build_program` a program's units with the host compiler; :mod:`cass_lsp.cpu.outcome` reads a run's
 exit status.
 """
 
 from __future__ import annotations
 
-from cass_lsp.cpu.build import BuildResult, available, build, include_dir, toolchain_version
+from cass_lsp.cpu.build import BuildResult, available, build, build_program, include_dir, toolchain_version
 from cass_lsp.cpu.outcome import RunOutcome, classify
 from cass_lsp.cpu.refuse import Unsupported, unsupported
 from cass_lsp.cpu.rewrite import prepare_source
@@ -20,6 +20,7 @@ __all__ = [
     "Unsupported",
     "available",
     "build",
+    "build_program",
     "classify",
     "include_dir",
     "prepare_source",

@@ -103,6 +103,35 @@ def build(
                        duration=result.duration)
 
 
+def build_program(
+    units: Sequence[Path],
+    exe: Path,
+    *,
+    hip: bool,
+    warp_size: int = 32,
+    timeout: float = 120,
+    cancel: threading.Event | None = None,
+    extra_args: Sequence[str] = (),
+    platform: Literal["amd", "nvidia"] | None = None,
+    cxx: str = _DEFAULT_CXX,
+) -> BuildResult:
+    """Compile and link a program's ``units``, already prepared (:func:`prepare_source`) and written
+    with their headers into one folder tree, to ``exe`` (``platform`` as for :func:`command`)."""
+    if warp_size not in (32, 64):
+        raise ValueError(f"warp_size must be 32 or 64, not {warp_size}")
+    first, *rest = units
+    argv = command(first, first, exe, hip=hip, warp_size=warp_size, cxx=cxx, extra_args=extra_args, platform=platform)
+    at = argv.index(str(first)) + 1
+    argv[at:at] = [str(unit) for unit in rest]
+    result = proc.run(argv, timeout=timeout, cwd=exe.parent, cancel=cancel, nice=10)
+    log = result.text()
+    if result.timed_out:
+        log += f"\ncompiler timed out after {timeout:g} s"
+    elif result.cancelled:
+        log += "\nbuild cancelled"
+    return BuildResult(ok=result.ok, exe=str(exe) if result.ok else "", log=log, command=argv, duration=result.duration)
+
+
 def available(cxx: str = _DEFAULT_CXX) -> tuple[bool, str]:
     """Whether the host compiler is there, and its version line or why not."""
     if shutil.which(cxx) is None:

@@ -2,14 +2,18 @@
 translations. Exit 0: every pair verified; 1: a compiler or a run said a translation is wrong;
 2: something could not be verified (the reason is printed), or bad arguments.
 
-    cass-lsp verify foo.cu                          # foo.hip beside it, else the rule translation
+    cass-lsp verify foo.cu                          # foo.cu's program: foo.hip beside it, else the rule translation
     cass-lsp verify foo.hip --against foo.cu --runner cpu
-    cass-lsp verify src/ --json                     # every .cu under src/
+    cass-lsp verify src/ --json                     # every program with a .cu unit under src/
+
+A file is verified with the other units of its program (:mod:`cass_lsp.program`): the units of a
+compile_commands.json, or of its folder when one of them defines main.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import get_args
@@ -43,13 +47,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--build-for", choices=["nvidia", "amd", "cpu"], default="nvidia", help="what --runner command's programs are built for"
     )
-    parser.add_argument("--arg", action="append", default=[], metavar="ARG", help="argument for both programs")
+    parser.add_argument("--arg", action="append", default=[], metavar="ARG", help="argument for both programs (repeatable)")
+    parser.add_argument("--nvcc-arg", action="append", default=[], metavar="FLAG", help="extra nvcc flag for the original (repeatable)")
+    parser.add_argument("--hip-arg", action="append", default=[], metavar="FLAG", help="extra clang-19 flag for the translation (repeatable)")
+    parser.add_argument("--cpu-arg", action="append", default=[], metavar="FLAG", help="extra g++ flag for CPU-runtime builds (repeatable)")
+    parser.add_argument("--expect-exit", type=int, default=0, metavar="CODE", help="exit code of a clean run of the original (default 0)")
+    parser.add_argument(
+        "--compare", choices=["numeric", "exact", "exit-code"], default="numeric", help="how runs are compared (default numeric)"
+    )
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds each program may run (default 20)")
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
     parser.add_argument("--no-cache", action="store_true", help="compile and run even when a result is cached")
 
 
-def _pairs(args: argparse.Namespace, patterns: list[str], ignore: list[str]) -> list[pairs.Pair]:
+def _pairs(args: argparse.Namespace, patterns: list[str], ignore: list[str]) -> list[tuple[pairs.Pair, bool]]:
+    """The pairs to verify, each with whether it was given explicitly (``--against``)."""
     path = Path(args.path)
     if not path.exists():
         raise ValueError(f"{path}: no such file or folder")
@@ -62,16 +74,20 @@ def _pairs(args: argparse.Namespace, patterns: list[str], ignore: list[str]) -> 
             raise ValueError("give one .cu original and one HIP translation (PATH and --against)")
         original = originals[0]
         translation = other if original == path else path
-        return [pairs.Pair(str(original.absolute()), str(translation.absolute()))]
+        return [(pairs.Pair(_absolute(original), _absolute(translation)), True)]
     if path.is_dir():
         found = pairs.pairs_under([path], patterns, ignore)
         if not found:
             raise ValueError(f"{path}: no .cu files under it")
-        return found
+        return [(pair, False) for pair in found]
     pair = pairs.pair_for(path, patterns)
     if pair is None:
         raise ValueError(f"{path}: not a .cu file, and no .cu original names it through {patterns}")
-    return [pair]
+    return [(pair, False)]
+
+
+def _absolute(path: Path) -> str:
+    return os.path.normpath(path.absolute())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,6 +99,11 @@ def run(args: argparse.Namespace) -> int:
         "run": args.runner not in (None, "none"),
         "runner": args.runner or "none",
         "args": args.arg,
+        "nvccArgs": args.nvcc_arg,
+        "hipArgs": args.hip_arg,
+        "cpuArgs": args.cpu_arg,
+        "expectedExit": args.expect_exit,
+        "compare": args.compare,
         "commandBuildsFor": args.build_for,
         "limits": {"timeoutSeconds": args.timeout},
     }
@@ -99,10 +120,15 @@ def run(args: argparse.Namespace) -> int:
         engine.register(cache)
     sink = TerminalSink()
     reports: list[Report] = []
-    for index, pair in enumerate(found):
+    seen: set[tuple[str, ...]] = set()
+    for index, (pair, explicit) in enumerate(found):
         progress = sink.begin(f"[{index + 1}/{len(found)}] {pair.describe()}", None)
         try:
-            inputs = engine.read_inputs(pair, {})
+            inputs = engine.read_inputs(pair, {}, resolved, explicit=explicit)
+            identity = tuple(u.original for u in inputs.program.units)
+            if identity in seen:
+                continue  # another file of a program verified already
+            seen.add(identity)
             reports.append(engine.verify(inputs, resolved, cache=cache, progress=progress))
         except OSError as error:
             reports.append(engine.unreadable(pair, error))

@@ -3,8 +3,11 @@
 "exact" compares every line as text. "numeric" compares text exactly but floating-point numbers within
 ``|a - b| <= abs_tol + rel_tol * max(|a|, |b|)``: a HIP build may contract, reorder or use other
 fast-math and rounding than nvcc did. Integers always compare exactly (an off-by-one count is a bug,
-whatever its size), and so do NaN with NaN and infinities of the same sign. In both modes, what
-the ``ignore`` patterns match (addresses, timings: output no two runs share) is left out.
+whatever its size), and so do NaN with NaN and infinities of the same sign. "exit-code" compares
+the exit codes alone. In every mode, what the ``ignore`` patterns match (addresses, timings with
+their units) is left out, and so is :class:`Noise`: what differed between two runs of the original
+itself (a whole line, or the numbers of a line whose text is otherwise the same, such as a timing
+table row ``base  26.027  0.2``) says nothing about the translation.
 """
 
 from __future__ import annotations
@@ -21,6 +24,24 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )
 _SHOWN = 120
+
+
+CompareMode = Literal["exact", "numeric", "exit-code"]
+
+
+class Noise(msgspec.Struct, frozen=True, rename="camel"):
+    """What differs between two runs of the original (0-based output lines)."""
+
+    lines: tuple[int, ...] = ()
+    """Lines whose text differs: not compared."""
+    numbers: tuple[int, ...] = ()
+    """Lines whose numbers differ but whose text is the same: only the text is compared."""
+
+    def describe(self) -> str:
+        count = len(self.lines) + len(self.numbers)
+        if not count:
+            return ""
+        return f"{count} line(s) vary between runs of the original and were not compared"
 
 
 class Mismatch(msgspec.Struct, frozen=True, rename="camel"):
@@ -52,8 +73,9 @@ def _close(expected: str, actual: str, rel_tol: float, abs_tol: float) -> bool:
     return abs(a - b) <= abs_tol + rel_tol * max(abs(a), abs(b))
 
 
-def lines_agree(expected: str, actual: str, rel_tol: float, abs_tol: float) -> bool:
-    """One line of output against another: the text between numbers exactly, the numbers as above."""
+def lines_agree(expected: str, actual: str, rel_tol: float, abs_tol: float, *, numbers: bool = True) -> bool:
+    """One line of output against another: the text between numbers exactly, the numbers as above
+    (or, with ``numbers`` False, not at all)."""
     want, got = _NUMBER.split(expected), _NUMBER.split(actual)
     if len(want) != len(got):
         return False
@@ -62,9 +84,30 @@ def lines_agree(expected: str, actual: str, rel_tol: float, abs_tol: float) -> b
         if index % 2 == 0:
             if w != g:
                 return False
-        elif not _close(w, g, rel_tol, abs_tol):
+        elif numbers and not _close(w, g, rel_tol, abs_tol):
             return False
     return True
+
+
+def _lines(output: bytes, ignore: Sequence[re.Pattern[str]]) -> list[str]:
+    return [_masked(line, ignore) for line in output.decode("utf-8", "replace").splitlines()]
+
+
+def noise(first: bytes, second: bytes, ignore: Sequence[re.Pattern[str]] = ()) -> Noise | str:
+    """What differs between two runs' outputs, or why the runs cannot be told apart line by line
+    (their lengths differ)."""
+    a, b = _lines(first, ignore), _lines(second, ignore)
+    if len(a) != len(b):
+        return f"the original printed {len(a)} and then {len(b)} lines in two runs"
+    lines: list[int] = []
+    numbers: list[int] = []
+    for index, (x, y) in enumerate(zip(a, b, strict=True)):
+        if x == y:
+            continue
+        # a line whose numbers vary is a measurement: none of its numbers (bandwidth derived from
+        # a time, say) is evidence, even one that happened to repeat
+        (numbers if lines_agree(x, y, 0.0, 0.0, numbers=False) else lines).append(index)
+    return Noise(tuple(lines), tuple(numbers))
 
 
 def _masked(line: str, ignore: Sequence[re.Pattern[str]]) -> str:
@@ -94,21 +137,33 @@ def compare(
     actual_code: int | None,
     actual_out: bytes,
     *,
-    mode: Literal["exact", "numeric"] = "numeric",
+    mode: CompareMode = "numeric",
     rel_tol: float = 1e-5,
     abs_tol: float = 1e-8,
     ignore: Sequence[re.Pattern[str]] = (),
+    noise: Noise | None = None,
 ) -> Mismatch | None:
     """The first difference between the original's run and the translation's, or None."""
     if expected_code != actual_code:
         return Mismatch("exit code", 0, str(expected_code), str(actual_code))
+    if mode == "exit-code":
+        return None
+    noise = noise or Noise()
+    skipped, numbers_only = set(noise.lines), set(noise.numbers)
     want = expected_out.decode("utf-8", "replace").splitlines()
     got = actual_out.decode("utf-8", "replace").splitlines()
     for index in range(max(len(want), len(got))):
         w = want[index] if index < len(want) else "<end of output>"
         g = got[index] if index < len(got) else "<end of output>"
+        if index in skipped and index < len(want) and index < len(got):
+            continue
         w_kept, g_kept = _masked(w, ignore), _masked(g, ignore)
-        same = w_kept == g_kept if mode == "exact" else lines_agree(w_kept, g_kept, rel_tol, abs_tol)
+        if index in numbers_only:
+            same = lines_agree(w_kept, g_kept, rel_tol, abs_tol, numbers=False)
+        elif mode == "exact":
+            same = w_kept == g_kept
+        else:
+            same = lines_agree(w_kept, g_kept, rel_tol, abs_tol)
         if not same:
             return Mismatch("output", index, _clip(w), _clip(g))
     return None

@@ -4,10 +4,15 @@ The server submits each :class:`Stage` to the job layer (its own key, slot, cach
 the CLI runs them one after another with :func:`verify`. Both read the same plan and the same
 verdict rules:
 
-- ``failed``: a compiler rejected the original or the translation, or the run disagreed;
+- ``failed``: clang-19 rejected the translation, or the run disagreed, while the original compiled
+  (and, for a run, ran cleanly: :mod:`.run`);
 - ``passed``: every compile passed, and the run agreed or was not asked for (the summary says which);
-- ``unverified``: some stage could not be tried (a missing tool, a runner that cannot run the code,
-  a cancelled job), and nothing failed.
+- ``unverified``: the original itself does not compile (so a failing translation proves nothing),
+  or some stage could not be tried (a missing tool, a runner that cannot run the code, an original
+  that does not run cleanly, a cancelled job); the summary says why.
+
+A verification covers the *program* of the file the user touched (:mod:`cass_lsp.program`): all its
+units, headers and build flags.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
+from cass_lsp import program as program_module
+from cass_lsp.program import Program
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.verify import run as run_stage
 from cass_lsp.verify import stages
@@ -41,6 +48,7 @@ class Report(msgspec.Struct, frozen=True, rename="camel"):
     verdict: Verdict
     summary: str
     stages: list[StageResult]
+    program: Program | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,16 +64,26 @@ class Stage:
     title: str = ""
 
 
-def read_inputs(pair: Pair, buffers: Mapping[str, str]) -> Inputs:
-    """The pair's texts: an open editor buffer wins over the file on disk. Raises OSError."""
+def read_inputs(pair: Pair, buffers: Mapping[str, str], resolved: ResolvedSettings, *, explicit: bool = False) -> Inputs:
+    """The pair's program and the texts of its files: an open editor buffer wins over the file on
+    disk. ``explicit``: the pair was given as it is (its translation None means the rule
+    translation, whatever file the patterns name). Raises OSError."""
+    settings = resolved.verification
+    program = program_module.of_file(
+        pair.original,
+        list(settings.translation_patterns),
+        translation=pair.translation,
+        compile_commands=resolved.compile_commands,
+        texts=buffers,
+        explicit=explicit,
+    )
 
     def text_of(path: str) -> str:
         if path in buffers:
             return buffers[path]
         return Path(path).read_text(encoding="utf-8", errors="surrogateescape")
 
-    translation = text_of(pair.translation) if pair.translation is not None else None
-    return Inputs(pair, text_of(pair.original), translation)
+    return Inputs(pair, program, {path: text_of(path) for path in program.files})
 
 
 def unreadable(pair: Pair, error: OSError) -> Report:
@@ -101,25 +119,28 @@ def plan(inputs: Inputs, resolved: ResolvedSettings, *, run: bool, nice: int = 0
         title = f"verify: compiling {Path(compile_plan.file).name} for {target}"
         planned.append(Stage(name, target, compile_plan.key, work, title=title))
     if run:
-        planned.append(_run_stage(inputs, resolved))
+        planned.extend(_run_stages(inputs, resolved))
     return planned
 
 
-def _run_stage(inputs: Inputs, resolved: ResolvedSettings) -> Stage:
+def _run_stages(inputs: Inputs, resolved: ResolvedSettings) -> list[Stage]:
     runner = run_stage.chosen_runner(resolved.verification)
     if runner is None:
         reason = "no runner can run programs here (no GPU, no C++ compiler for the CPU runtime)"
-        return _ready(StageResult("run", None, "unavailable", reason, cacheable=False))
+        return [_ready(StageResult("run", None, "unavailable", reason, cacheable=False))]
     try:
-        run_plan = run_stage.plan_run(inputs, resolved, runner)
+        run_plans = run_stage.plan_runs(inputs, resolved, runner)
     except (CannotRun, ToolchainMissing, ValueError) as error:
-        return _ready(stages.unavailable("run", runner, error))
+        return [_ready(stages.unavailable("run", runner, error))]
+    planned = []
+    for run_plan in run_plans:
 
-    def work(token: CancelToken | None) -> StageResult:
-        return run_stage.run_programs(run_plan, token=token)
+        def work(token: CancelToken | None, run_plan: run_stage.RunPlan = run_plan) -> StageResult:
+            return run_stage.run_programs(run_plan, token=token)
 
-    title = f"verify: running {inputs.pair.describe()} on {runner}"
-    return Stage("run", runner, run_plan.key, work, title=title)
+        title = f"verify: running {inputs.program.describe()} on {run_plan.target}"
+        planned.append(Stage("run", run_plan.target, run_plan.key, work, title=title))
+    return planned
 
 
 def _ready(result: StageResult) -> Stage:
@@ -156,35 +177,40 @@ def verify(
     progress: Progress | None = None,
 ) -> Report:
     """Every stage in order (the run, when allowed, only after every compile passed): the CLI's way."""
-    not_run = run_stage.run_refusal(resolved.verification, trusted)
+    not_run = run_stage.run_refusal(resolved.verification, trusted, inputs)
     planned = plan(inputs, resolved, run=not_run is None)
     results: list[StageResult] = []
     for index, stage in enumerate(planned):
-        if stage.name == "run" and any(r.outcome != "passed" for r in results):
+        if stage.name == "run" and any(r.outcome != "passed" for r in results if r.name != "run"):
             results.append(StageResult("run", stage.target, "skipped", "not run: a compile stage did not pass"))
             continue
         if progress is not None:
             progress.report(stage.title or stage.name, percentage=100 * index // len(planned))
         results.append(run_one(stage, cache=cache, token=token))
-    return report(inputs.pair, results, not_run=not_run)
+    return report(inputs, results, not_run=not_run)
 
 
-def report(pair: Pair, results: list[StageResult], *, not_run: str | None) -> Report:
+def report(inputs: Inputs, results: list[StageResult], *, not_run: str | None) -> Report:
     """The verdict over ``results``; ``not_run`` says why there is no run stage, if there is none."""
-    verdict, summary = judge(pair, results, not_run=not_run)
-    return Report(pair, verdict, summary, results)
+    verdict, summary = judge(inputs.program.describe(), results, not_run=not_run)
+    return Report(inputs.pair, verdict, summary, results, inputs.program)
 
 
-def judge(pair: Pair, results: list[StageResult], *, not_run: str | None) -> tuple[Verdict, str]:
+def judge(name: str, results: list[StageResult], *, not_run: str | None) -> tuple[Verdict, str]:
+    """The verdict over the stages of the program called ``name``, and its one-line summary."""
+    original = next((r for r in results if r.name == "original"), None)
+    if original is not None and original.outcome == "failed":
+        # nvcc rejects the original (a build flag missing?): a translation error proves nothing
+        return "unverified", f"{name}: could not verify: the original does not compile: {original.message}"
     failed = [r for r in results if r.outcome == "failed"]
     if failed:
-        return "failed", f"{pair.describe()}: {failed[0].message}"
+        return "failed", f"{name}: {failed[0].message}"
     untried = [r for r in results if r.outcome in ("unavailable", "cancelled", "skipped")]
     if untried:
-        return "unverified", f"{pair.describe()}: could not verify: {untried[0].label}: {untried[0].message}"
+        return "unverified", f"{name}: could not verify: {untried[0].label}: {untried[0].message}"
     compiled = ", ".join(r.target or "" for r in results if r.name == "translation")
-    ran = next((r for r in results if r.name == "run"), None)
-    if ran is not None:
-        return "passed", f"{pair.describe()}: compiles ({compiled}) and runs the same ({ran.target})"
+    ran = [r for r in results if r.name == "run"]
+    if ran:
+        return "passed", f"{name}: compiles ({compiled}) and runs the same ({', '.join(r.target or '' for r in ran)})"
     why = f": {not_run}" if not_run else ""
-    return "passed", f"{pair.describe()}: compiles with nvcc and clang-19 ({compiled}); not run{why}"
+    return "passed", f"{name}: compiles with nvcc and clang-19 ({compiled}); not run{why}"

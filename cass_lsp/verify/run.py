@@ -1,52 +1,86 @@
-"""Stage (c): build the original and the translation for a runner, run both, compare.
+"""Stage (c): build the original program and its translation for a runner, run both, compare.
 
 Only ever started when ``cass.verification.run`` is on and the workspace is trusted (the caller's
-decision: :func:`run_refusal`). Each program is built and run in its own fresh directory through
-:mod:`.sandbox` (process group, rlimits, scrubbed environment, no network where the OS allows).
-A run is "passed" only when both programs ran to completion and their exit codes and output agree;
-when the original itself cannot be built or run, the translation is not judged ("unavailable").
+decision: :func:`run_refusal`). Each program is built in a fresh directory and each run gets its own
+working directory holding the executable and a copy of the program's data files, through
+:mod:`.sandbox` (its confinement level said out loud; where nothing confines a program, runs are
+refused unless the user-level setting ``allowUnconfinedRuns`` says otherwise), or on
+``commandHost`` over ssh (:mod:`.remote`).
+
+A verdict must be true, so the translation is judged only against an original that ran cleanly:
+
+- the original runs twice; each run must end with the expected exit code
+  (``cass.verification.expectedExit``, 0 by default) within its limits, and print output to compare
+  (unless ``compare`` is "exit-code"); what differs between its two runs is noise, not evidence
+  (:func:`.compare.noise`), and the verdict says how much was left out;
+- an original that does not build, does not finish, exits otherwise, or prints nothing makes the
+  stage "unavailable" with the reason: a missing input file that fails both sides alike is never a
+  pass; and so does a failure of the runner or the sandbox rather than of the program;
+- the translation fails when it does not build on a GPU toolchain, does not finish, deadlocks, or
+  differs in exit code or output; it passes only when it agrees.
+
+The translation runs once per AMD target in ``arches`` with that target's wave size (32 or 64).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
+import shutil
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from cass_lsp.asm.scratch import HipTarget, project_inputs, translated
+from cass_lsp import program as program_module
+from cass_lsp import user_settings
+from cass_lsp.asm.scratch import HipTarget
+from cass_lsp.build.nvcc_flags import Flags
+from cass_lsp.cpu.outcome import RunOutcome as RuntimeStop
 from cass_lsp.cpu.outcome import runtime_stop
 from cass_lsp.toolchains import ToolchainMissing
+from cass_lsp.translate import targets
 from cass_lsp.translate.fingerprint import fingerprint
-from cass_lsp.verify import runners, sandbox
-from cass_lsp.verify.compare import compare, ignore_patterns
-from cass_lsp.verify.runners import Builder, CannotRun, Program, RunnerName
-from cass_lsp.verify.stages import SCHEMA, Inputs, Outcome, StageResult, digest
+from cass_lsp.verify import remote, runners, sandbox
+from cass_lsp.verify.compare import Noise, compare, ignore_patterns, noise
+from cass_lsp.verify.runners import Builder, CannotRun, Dialect, RunnerName
+from cass_lsp.verify.stages import SCHEMA, Inputs, Outcome, StageResult, digest, program_digest, user_flags
 
 if TYPE_CHECKING:
+    import threading
+
     from cass_lsp.config import VerificationSettings
     from cass_lsp.jobs.cancel import CancelToken
     from cass_lsp.jobs.resolved import ResolvedSettings
 
 _LOG_TAIL = 4000
+ORIGINAL_RUNS = 2
+"""Runs of the original: what differs between them is noise."""
+# exit codes a shell or launcher uses for "could not start the program"
+_NOT_STARTED = {126: "could not be executed", 127: "was not found"}
 
 
 @dataclasses.dataclass(frozen=True)
 class RunPlan:
     runner: RunnerName
-    original: Program
-    translation: Program
+    target: str
+    """The stage's target: the runner, with the AMD arch when several are verified."""
+    arch: str
+    inputs: Inputs
     original_builder: Builder
     translation_builder: Builder
+    translate_to: HipTarget | None
+    flags: Flags
     settings: VerificationSettings
     ignore: list[re.Pattern[str]]
+    data: list[Path]
+    data_note: str | None
     key: str
 
 
-def run_refusal(settings: VerificationSettings, trusted: bool) -> str | None:
+def run_refusal(settings: VerificationSettings, trusted: bool, inputs: Inputs | None = None) -> str | None:
     """Why the run stage must not start, or None when it may."""
     if not settings.run:
         return "running is off (cass.verification.run)"
@@ -54,6 +88,8 @@ def run_refusal(settings: VerificationSettings, trusted: bool) -> str | None:
         return "running is refused: the editor marks this workspace untrusted"
     if settings.runner == "none":
         return "no runner (cass.verification.runner is \"none\")"
+    if inputs is not None and inputs.program.main is None:
+        return "no unit of the program defines main"
     return None
 
 
@@ -66,129 +102,272 @@ def chosen_runner(settings: VerificationSettings) -> RunnerName | None:
     return None if detected == "none" else detected
 
 
-def plan_run(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) -> RunPlan:
-    """Resolve both programs and builders. Raises CannotRun, ToolchainMissing or ValueError."""
+def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) -> list[RunPlan]:
+    """One run plan per AMD target verified (each with its wave size). Raises CannotRun,
+    ToolchainMissing or ValueError."""
     settings = resolved.verification
     runners.require(runner)
-    arch = (settings.arches or [resolved.arch])[0]
-    original_path = Path(inputs.pair.original)
-    original_flags, original_headers = project_inputs(inputs.original_text, original_path, resolved.compile_commands)
-    if inputs.translation_text is None:
-        text, _, _ = translated(inputs.original_text, HipTarget(arch, resolved.rocm, resolved.options))
-        translation_path, translation_headers = original_path, original_headers
-        translation_flags = original_flags
-    else:
-        assert inputs.pair.translation is not None
-        text, translation_path = inputs.translation_text, Path(inputs.pair.translation)
-        translation_flags, translation_headers = project_inputs(text, translation_path, resolved.compile_commands)
-    original_builder, translation_builder = runners.builders(
-        runner,
-        nvidia_arch=settings.nvidia_arch,
-        amd_arch=arch,
-        wave_size=resolved.wave_size,
-        builds_for=settings.command_builds_for,
-    )
-    original = Program(inputs.original_text, original_path, "cuda", tuple(original_flags))
-    translation = Program(text, translation_path, "hip", tuple(translation_flags))
-    key = digest(
-        SCHEMA,
-        "run",
-        runner,
-        original_builder.identity(),
-        translation_builder.identity(),
-        [digest(p.text, str(p.path), p.flags) for p in (original, translation)],
-        [digest(*(h.read_bytes() if h.is_file() else b"" for h in headers)) for headers in (original_headers, translation_headers)],
-        fingerprint() if inputs.translation_text is None else "",
-        msgspec.to_builtins(settings),
-    )
+    arches = list(settings.arches) or [resolved.arch]
+    data, data_note = program_module.data_files(inputs.program, settings.ignore)
+    flags = Flags()
+    for unit in inputs.program.units:
+        flags = flags + inputs.program.flags(unit, Flags())
+    flags = flags + user_flags(resolved)
     ignore = ignore_patterns(settings.compare_ignore)
-    return RunPlan(runner, original, translation, original_builder, translation_builder, settings, ignore, key)
+    plans = []
+    for arch in arches:
+        original_builder, translation_builder = runners.builders(
+            runner,
+            nvidia_arch=settings.nvidia_arch,
+            amd_arch=arch,
+            wave_size=targets.wave_size(arch),
+            builds_for=settings.command_builds_for,
+        )
+        translate_to = HipTarget(arch, resolved.rocm, resolved.options) if inputs.rule_translation else None
+        key = digest(
+            SCHEMA,
+            "run",
+            runner,
+            arch,
+            original_builder.identity(),
+            translation_builder.identity(),
+            [msgspec.to_builtins(u) for u in inputs.program.units],
+            program_digest(inputs, "original"),
+            program_digest(inputs, "translation"),
+            [(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in data],
+            msgspec.to_builtins(translate_to),
+            fingerprint() if translate_to else "",
+            dataclasses.astuple(flags),
+            msgspec.to_builtins(settings),
+        )
+        target = runner if len(arches) == 1 else f"{runner} {arch}"
+        plans.append(
+            RunPlan(
+                runner, target, arch, inputs, original_builder, translation_builder, translate_to, flags, settings, ignore,
+                data, data_note, key,
+            )
+        )
+    return plans
+
+
+@dataclasses.dataclass
+class _Run:
+    """One program's run, or why it says nothing (``unavailable``/``failed`` already decided)."""
+
+    outcome: sandbox.RunOutcome | None = None
+    result: StageResult | None = None
 
 
 def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageResult:
     """Build and run both programs, then compare (never raises for the user's code)."""
     started = time.monotonic()
     cancel = token.event if token is not None else None
-    settings = plan.settings
-    limits = _limits(settings, plan.runner)
-    target = plan.runner
-    outcomes = []
-    for side, program, builder in (
-        ("original", plan.original, plan.original_builder),
-        ("translation", plan.translation, plan.translation_builder),
-    ):
-        with sandbox.fresh_workdir() as work:
-            try:
-                built = builder.build(program, work, timeout=settings.compile_timeout_seconds, cancel=cancel)
-            except (CannotRun, ToolchainMissing, ValueError) as error:
-                reason = f"{error.what} not found; {error.hint}" if isinstance(error, ToolchainMissing) else str(error)
-                return _result(target, "unavailable", f"{side}: {reason}", started, cacheable=False)
-            if cancel is not None and cancel.is_set():
-                return _result(target, "cancelled", "cancelled", started, cacheable=False)
-            if not built.ok:
-                return _build_failed(side, builder, built.log, built.command, target, started)
-            assert built.exe is not None
-            argv = [str(built.exe), *settings.args]
-            if plan.runner == "command":
-                try:
-                    argv = [*runners.command_argv(settings.command, built.exe, work), *settings.args]
-                except CannotRun as error:
-                    return _result(target, "unavailable", str(error), started, cacheable=False)
-            stdin = settings.stdin.encode() if settings.stdin is not None else None
-            outcome = sandbox.run(
-                argv,
-                workdir=work,
-                limits=limits,
-                stdin=stdin,
-                cancel=cancel,
-                network=plan.runner == "command",
+    stage = _StageRun(plan, started, cancel)
+    with contextlib.ExitStack() as stack:
+        original_dir = stack.enter_context(sandbox.fresh_workdir("cass-build-"))
+        translation_dir = stack.enter_context(sandbox.fresh_workdir("cass-build-"))
+        built = stage.build("original", original_dir)
+        if isinstance(built, StageResult):
+            return built
+        original_runs: list[sandbox.RunOutcome] = []
+        for _ in range(ORIGINAL_RUNS):
+            ran = stage.run("original", built)
+            if ran.result is not None:
+                return ran.result
+            assert ran.outcome is not None
+            original_runs.append(ran.outcome)
+        first, second = original_runs
+        if first.exit_code != second.exit_code:
+            return stage.result(
+                "unavailable", f"the original exited {first.exit_code} and then {second.exit_code} in two runs: nothing stable to compare"
             )
-        if outcome.cancelled:
-            return _result(target, "cancelled", "cancelled", started, cacheable=False)
-        if outcome.timed_out or outcome.signal is not None or outcome.limit is not None:
-            if side == "original":
-                message = f"the original did not finish ({outcome.describe()}), so the translation was not judged"
-                return _result(target, "unavailable", message, started, cacheable=False)
-            message = f"the translation {outcome.describe()}; the original exited {outcome.exit_code}"
-            return _result(target, "failed", message, started, cacheable=not outcome.timed_out, output=_tail(outcome.stderr))
-        stopped = runtime_stop(outcome.exit_code, outcome.stderr) if builder.name == "cpu" else None
-        if stopped is not None:
-            if stopped.kind == "unsupported" or side == "original":
-                message = f"the {side} cannot be judged on the CPU runtime: {stopped.detail}"
-                return _result(target, "unavailable", message, started, output=_tail(outcome.stderr))
-            message = f"the translation deadlocks on the CPU runtime ({stopped.detail}); the original finished"
-            return _result(target, "failed", message, started, output=_tail(outcome.stderr))
-        outcomes.append(outcome)
-    original, translation = outcomes
-    mismatch = compare(
-        original.exit_code,
-        original.stdout,
-        translation.exit_code,
-        translation.stdout,
-        mode=settings.compare,
-        rel_tol=settings.relative_tolerance,
-        abs_tol=settings.absolute_tolerance,
-        ignore=plan.ignore,
-    )
-    if mismatch is not None:
+        varying: Noise | str = Noise() if plan.settings.compare == "exit-code" else noise(first.stdout, second.stdout, plan.ignore)
+        if isinstance(varying, str):
+            return stage.result("unavailable", f"{varying}: nothing stable to compare")
+        built_translation = stage.build("translation", translation_dir)
+        if isinstance(built_translation, StageResult):
+            return built_translation
+        ran = stage.run("translation", built_translation)
+        if ran.result is not None:
+            return ran.result
+        assert ran.outcome is not None
+        return stage.judge(first, ran.outcome, varying)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+class _StageRun:
+    """The steps of one run stage, each answering a result when it ends the stage."""
+
+    def __init__(self, plan: RunPlan, started: float, cancel: threading.Event | None) -> None:
+        self.plan = plan
+        self.started = started
+        self.cancel = cancel
+
+    def result(self, outcome: Outcome, message: str, *, cacheable: bool | None = None, output: str = "") -> StageResult:
+        # only what the inputs decide is cached: a pass (both sides ran cleanly) or a failure the
+        # translation caused; "could not verify" may be this machine's or this moment's
         return StageResult(
             "run",
-            target,
-            "failed",
-            f"run on {target}: {mismatch.describe()}",
-            duration=time.monotonic() - started,
-            mismatch=mismatch,
-            file=str(plan.translation.path),
-            output=_tail(translation.stderr),
+            self.plan.target,
+            outcome,
+            message,
+            duration=time.monotonic() - self.started,
+            cacheable=outcome in ("passed", "failed") if cacheable is None else cacheable,
+            output=output,
+            file=str(self.plan.inputs.pair.translation or self.plan.inputs.pair.original),
         )
-    lines = original.stdout.count(b"\n")
-    return _result(
-        target,
-        "passed",
-        f"run on {target}: original and translation agree (exit {original.exit_code}, {lines} line(s) of output;"
-        f" {original.duration:.2f} s and {translation.duration:.2f} s)",
-        started,
-    )
+
+    def build(self, side: Literal["original", "translation"], workdir: Path) -> Path | StageResult:
+        plan = self.plan
+        builder = plan.original_builder if side == "original" else plan.translation_builder
+        dialect: Dialect = "cuda" if side == "original" else "hip"
+        translate_to = plan.translate_to if side == "translation" else None
+        try:
+            built = builder.build(
+                plan.inputs, dialect, plan.flags, translate_to, workdir,
+                timeout=plan.settings.compile_timeout_seconds, cancel=self.cancel,
+            )  # fmt: skip
+        except (CannotRun, ToolchainMissing, ValueError) as error:
+            reason = f"{error.what} not found; {error.hint}" if isinstance(error, ToolchainMissing) else str(error)
+            return self.result("unavailable", f"{side}: {reason}")
+        if self.cancel is not None and self.cancel.is_set():
+            return self.result("cancelled", "cancelled")
+        if built.exe is None:
+            # The CPU runtime may lack something the real toolchains accept: that is not the
+            # translation's fault. A GPU toolchain rejecting a translation the compile stage accepted is.
+            failed = builder.name != "cpu" and side == "translation"
+            first = next((line for line in built.log.splitlines() if ": error" in line or "error:" in line), built.log.strip()[-300:])
+            if built.scratch is not None:
+                first = first.replace(built.scratch.root + "/", str(built.scratch.base) + "/")
+            why = f"building the {side} for the {builder.name} runner failed: {first}"
+            if not failed:
+                why = f"{why}; the translation was not judged" if side == "original" else f"{why} (the CPU runtime may lack something)"
+            return self.result("failed" if failed else "unavailable", why, output=built.log[-_LOG_TAIL:])
+        return built.exe
+
+    def run(self, side: Literal["original", "translation"], exe: Path) -> _Run:
+        plan = self.plan
+        settings = plan.settings
+        builder = plan.original_builder if side == "original" else plan.translation_builder
+        with sandbox.fresh_workdir() as work:
+            program = work / exe.name
+            shutil.copy2(exe, program)
+            for data in plan.data:
+                copy = work / data.relative_to(plan.inputs.program.root)
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(data, copy)
+            stdin = settings.stdin.encode() if settings.stdin is not None else None
+            limits = _limits(settings, plan.runner)
+            try:
+                if plan.runner == "command" and settings.command_host:
+                    outcome = remote.run(settings, program, work, list(settings.args), limits=limits, stdin=stdin, cancel=self.cancel)
+                else:
+                    argv = [str(program), *settings.args]
+                    if plan.runner == "command":
+                        argv = [*runners.command_argv(settings.command, program, work), *settings.args]
+                    outcome = sandbox.run(
+                        argv, workdir=work, limits=limits, stdin=stdin, cancel=self.cancel,
+                        network=plan.runner == "command", allow_unconfined=user_settings.load().allow_unconfined_runs,
+                    )  # fmt: skip
+            except CannotRun as error:
+                return _Run(result=self.result("unavailable", str(error)))
+            except remote.RemoteError as error:
+                host = settings.command_host
+                return _Run(result=self.result("unavailable", f"could not run the {side} on {host}: {error}"))
+            except sandbox.SandboxError as error:
+                return _Run(result=self.result("unavailable", f"could not run the {side}: {error}"))
+        if outcome.cancelled:
+            return _Run(result=self.result("cancelled", "cancelled"))
+        stopped = runtime_stop(outcome.exit_code, outcome.stderr) if builder.name == "cpu" else None
+        if side == "original":
+            return _Run(outcome, self._unclean_original(outcome, stopped))
+        return _Run(outcome, self._unfinished_translation(outcome, stopped))
+
+    def _unclean_original(self, outcome: sandbox.RunOutcome, stopped: RuntimeStop | None) -> StageResult | None:
+        """Why the original's run cannot be a reference, or None when it ran cleanly."""
+        settings = self.plan.settings
+        tail = _last_line(outcome.stderr)
+        if outcome.timed_out or outcome.signal is not None or outcome.limit is not None:
+            return self.result(
+                "unavailable",
+                f"the original did not finish ({outcome.describe()}), so the translation was not judged"
+                f"{_limit_hint(outcome)}",
+                output=_tail(outcome.stderr),
+            )
+        if stopped is not None:
+            return self.result(
+                "unavailable", f"the original cannot be judged on the CPU runtime: {stopped.detail}",
+                output=_tail(outcome.stderr),
+            )
+        if outcome.exit_code in _NOT_STARTED and outcome.exit_code != settings.expected_exit:
+            return self.result(
+                "unavailable", f"the original {_NOT_STARTED[outcome.exit_code]} by the runner (exit {outcome.exit_code}){tail}",
+                output=_tail(outcome.stderr),
+            )
+        if outcome.exit_code != settings.expected_exit:
+            return self.result(
+                "unavailable",
+                f"the original exited {outcome.exit_code}, not {settings.expected_exit}{tail}: a run that fails is no"
+                " reference (an input file or argument missing? cass.verification.args, expectedExit)",
+                output=_tail(outcome.stderr),
+            )
+        if settings.compare != "exit-code" and not outcome.stdout.strip():
+            return self.result(
+                "unavailable",
+                "the original printed nothing to compare (set cass.verification.compare to \"exit-code\" to judge"
+                " by exit codes alone)",
+            )
+        return None
+
+    def _unfinished_translation(self, outcome: sandbox.RunOutcome, stopped: RuntimeStop | None) -> StageResult | None:
+        if outcome.timed_out or outcome.signal is not None or outcome.limit is not None:
+            message = f"the translation {outcome.describe()}; the original finished{_limit_hint(outcome)}"
+            return self.result("failed", message, cacheable=not outcome.timed_out, output=_tail(outcome.stderr))
+        if stopped is not None:
+            kind, detail = stopped.kind, stopped.detail
+            if kind == "unsupported":
+                return self.result("unavailable", f"the translation cannot be judged on the CPU runtime: {detail}")
+            return self.result(
+                "failed", f"the translation deadlocks on the CPU runtime ({detail}); the original finished",
+                output=_tail(outcome.stderr),
+            )
+        if outcome.exit_code in _NOT_STARTED and outcome.exit_code != self.plan.settings.expected_exit:
+            return self.result(
+                "unavailable",
+                f"the translation {_NOT_STARTED[outcome.exit_code]} by the runner (exit {outcome.exit_code})"
+                f"{_last_line(outcome.stderr)}",
+                output=_tail(outcome.stderr),
+            )
+        return None
+
+    def judge(self, original: sandbox.RunOutcome, translation: sandbox.RunOutcome, varying: Noise) -> StageResult:
+        plan = self.plan
+        settings = plan.settings
+        mismatch = compare(
+            original.exit_code,
+            original.stdout,
+            translation.exit_code,
+            translation.stdout,
+            mode=settings.compare,
+            rel_tol=settings.relative_tolerance,
+            abs_tol=settings.absolute_tolerance,
+            ignore=plan.ignore,
+            noise=varying,
+        )
+        where = f"run on {plan.runner}" + (f" ({plan.arch}, wave {plan.translation_builder.warp_size})" if plan.runner == "cpu" else "")
+        notes = [n for n in (varying.describe(), plan.data_note) if n]
+        if mismatch is not None:
+            note = f" ({'; '.join(notes)})" if notes else ""
+            result = self.result("failed", f"{where}: {mismatch.describe()}{note}", output=_tail(translation.stderr))
+            return msgspec.structs.replace(result, mismatch=mismatch, file=str(plan.inputs.pair.translation or plan.inputs.pair.original))
+        lines = original.stdout.count(b"\n")
+        compared = "exit codes compared" if settings.compare == "exit-code" else f"{lines} line(s) of output"
+        extra = "".join(f"; {n}" for n in notes)
+        return self.result(
+            "passed",
+            f"{where}: original and translation agree (exit {original.exit_code}, {compared}{extra};"
+            f" {original.duration:.2f} s and {translation.duration:.2f} s)",
+        )
 
 
 def _limits(settings: VerificationSettings, runner: RunnerName) -> sandbox.Limits:
@@ -205,36 +384,26 @@ def _limits(settings: VerificationSettings, runner: RunnerName) -> sandbox.Limit
     )
 
 
-def _build_failed(side: str, builder: Builder, log: str, command: list[str], target: str, started: float) -> StageResult:
-    # The CPU runtime may lack something the real toolchains accept: that is not the translation's
-    # fault. A GPU toolchain rejecting a translation the compile stage accepted is.
-    outcome: Outcome = "failed" if builder.name != "cpu" and side == "translation" else "unavailable"
-    first = next((line for line in log.splitlines() if ": error" in line or "error:" in line), log.strip()[-300:])
-    return StageResult(
-        "run",
-        target,
-        outcome,
-        f"building the {side} for the {builder.name} runner failed: {first}",
-        command=command,
-        output=log[-_LOG_TAIL:],
-        duration=time.monotonic() - started,
-        cacheable=outcome == "failed",
-    )
+_LIMIT_SETTINGS = {
+    "timeout": "cass.verification.limits.timeoutSeconds",
+    "cpu time": "cass.verification.limits.cpuSeconds",
+    "memory": "cass.verification.limits.memoryMb",
+    "file size": "cass.verification.limits.fileSizeMb",
+    "processes": "cass.verification.limits.processes",
+    "output": "cass.verification.limits.outputMb",
+}
+
+
+def _limit_hint(outcome: sandbox.RunOutcome) -> str:
+    which = "timeout" if outcome.timed_out else outcome.limit
+    setting = _LIMIT_SETTINGS.get(which or "")
+    return f"; the limit is {setting}" if setting else ""
+
+
+def _last_line(stderr: bytes) -> str:
+    lines = [line for line in stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+    return f" ({lines[-1].strip()[:200]})" if lines else ""
 
 
 def _tail(data: bytes) -> str:
     return data.decode("utf-8", "replace")[-_LOG_TAIL:]
-
-
-def _result(
-    target: str, outcome: Outcome, message: str, started: float, *, cacheable: bool = True, output: str = ""
-) -> StageResult:
-    return StageResult(
-        "run",
-        target,
-        outcome,
-        message,
-        duration=time.monotonic() - started,
-        cacheable=cacheable,
-        output=output,
-    )

@@ -25,7 +25,12 @@ from pathlib import Path
 from typing import Literal
 
 from cass_lsp import proc, toolchains
+from cass_lsp import program as program_module
+from cass_lsp.asm.scratch import HipTarget, Scratch
+from cass_lsp.build.nvcc_flags import Flags
+from cass_lsp.program import Side
 from cass_lsp.toolchains import ToolchainMissing
+from cass_lsp.verify.stages import Inputs
 
 RunnerName = Literal["nvidia", "amd", "cpu", "command"]
 Dialect = Literal["cuda", "hip"]
@@ -37,21 +42,12 @@ class CannotRun(Exception):
 
 
 @dataclasses.dataclass(frozen=True)
-class Program:
-    """One side of a run: its text (the rule translation's text for an in-memory translation), the
-    user's file it stands for, and the flags its compiles take."""
-
-    text: str
-    path: Path
-    dialect: Dialect
-    flags: tuple[str, ...]
-
-
-@dataclasses.dataclass(frozen=True)
 class Built:
     exe: Path | None
     log: str
     command: list[str]
+    scratch: Scratch | None = None
+    """Maps the build's paths back to the user's files."""
 
     @property
     def ok(self) -> bool:
@@ -60,7 +56,7 @@ class Built:
 
 @dataclasses.dataclass(frozen=True)
 class Builder:
-    """How one toolchain turns a Program into an executable in ``workdir``."""
+    """How one toolchain turns one side of a program into an executable."""
 
     name: Literal["nvidia", "amd", "cpu"]
     arch: str
@@ -76,54 +72,79 @@ class Builder:
             return toolchains.nvcc_invocation(self.arch).versions
         return {"amd": rocm_runtime_version() or "none", "arch": self.arch}
 
-    def build(self, program: Program, workdir: Path, *, timeout: float, cancel: threading.Event | None) -> Built:
-        source = workdir / program.path.name
-        exe = workdir / f"{program.path.stem}-{program.dialect}"
+    def flags(self, flags: Flags) -> tuple[str, ...]:
+        """What this toolchain takes of a program's flags."""
         if self.name == "cpu":
-            return _build_cpu(program, source, exe, self.warp_size, timeout, cancel)
-        source.write_text(program.text, encoding="utf-8", errors="surrogateescape")
+            return flags.gxx
+        # the nvidia runner builds the HIP side with nvcc too, through the HIP-on-NVIDIA header
+        return flags.clang if self.name == "amd" else flags.nvcc
+
+    def build(
+        self,
+        inputs: Inputs,
+        dialect: Dialect,
+        flags: Flags,
+        translate_to: HipTarget | None,
+        workdir: Path,
+        *,
+        timeout: float,
+        cancel: threading.Event | None,
+    ) -> Built:
+        """Write the program's side (``cuda``: the originals; ``hip``: the translation) into
+        ``workdir``/src and build ``workdir``/program. Raises CannotRun or ToolchainMissing."""
+        side: Side = "original" if dialect == "cuda" else "translation"
+        exe = workdir / "program"
+        if self.name == "cpu":
+            from cass_lsp import cpu
+
+            written = program_module.materialize(
+                str(workdir / "src"), inputs.program, inputs.texts, side, translate_to=translate_to, prepare=_cpu_source
+            )
+            built = cpu.build_program(
+                written.units,
+                exe,
+                hip=dialect == "hip",
+                warp_size=self.warp_size,
+                timeout=timeout,
+                cancel=cancel,
+                extra_args=written.mapped_flags(self.flags(flags)),
+                # the translation stands for the AMD target it was made for, whatever its wave size
+                platform="amd" if dialect == "hip" and self.arch.startswith("gfx") else None,
+            )
+            shown = written.scratch.shown(list(built.command))
+            return Built(exe if built.ok else None, built.log, shown, written.scratch)
+        written = program_module.materialize(str(workdir / "src"), inputs.program, inputs.texts, side, translate_to=translate_to)
+        units = [str(u) for u in written.units]
+        mapped = written.mapped_flags(self.flags(flags))
         if self.name == "nvidia":
-            nv = toolchains.nvcc_invocation(self.arch, hip_source=program.dialect == "hip")
-            argv, env = [*nv.argv, "-O2", *program.flags, "-o", str(exe), str(source)], nv.env
+            nv = toolchains.nvcc_invocation(self.arch, hip_source=dialect == "hip")
+            argv, env = [*nv.argv, "-O2", *mapped, "-o", str(exe), *units], nv.env
         else:
-            argv, env = _amd_argv(self.arch, program, source, exe), dict(os.environ)
+            argv, env = _amd_argv(self.arch, mapped, units, exe), dict(os.environ)
         result = proc.run(argv, timeout=timeout, env=env, cwd=workdir, cancel=cancel, nice=BUILD_NICE)
-        shown = [a.replace(str(workdir), "<tmp>") for a in argv]
-        return Built(exe if result.ok and exe.is_file() else None, result.text(), shown)
+        return Built(exe if result.ok and exe.is_file() else None, result.text(), written.scratch.shown(argv), written.scratch)
 
 
-def _build_cpu(
-    program: Program, source: Path, exe: Path, warp_size: int, timeout: float, cancel: threading.Event | None
-) -> Built:
+def _cpu_source(text: str) -> str:
     from cass_lsp import cpu
 
-    refused = cpu.unsupported(program.text)
+    refused = cpu.unsupported(text)
     if refused:
         first = refused[0]
         raise CannotRun(f"cannot run on CPU: {first.construct} (line {first.line + 1}: {first.detail})")
-    built = cpu.build(
-        program.path,
-        program.text,
-        exe,
-        warp_size=warp_size,
-        timeout=timeout,
-        cancel=cancel,
-        extra_args=program.flags,
-    )
-    return Built(Path(built.exe) if built.ok else None, built.log, list(built.command))
+    return cpu.prepare_source(text)
 
 
-def _amd_argv(arch: str, program: Program, source: Path, exe: Path) -> list[str]:
+def _amd_argv(arch: str, flags: Sequence[str], units: Sequence[str], exe: Path) -> list[str]:
     from cass_lsp.toolchains import amd
 
     root = rocm_runtime_root()
     if root is None:
         raise ToolchainMissing("a ROCm runtime (libamdhip64)", "install ROCm (https://rocm.docs.amd.com) on a machine with an AMD GPU")
     clang = amd.require().clang
-    language = ["-x", "hip"]
     return [
-        str(clang), *language, f"--offload-arch={arch}", f"--rocm-path={root}", "-O2", *program.flags,
-        "-o", str(exe), str(source), f"-L{root / 'lib'}", f"-Wl,-rpath,{root / 'lib'}", "-lamdhip64",
+        str(clang), "-x", "hip", f"--offload-arch={arch}", f"--rocm-path={root}", "-O2", *flags,
+        "-o", str(exe), *units, f"-L{root / 'lib'}", f"-Wl,-rpath,{root / 'lib'}", "-lamdhip64",
     ]
 
 
@@ -221,6 +242,6 @@ def builders(runner: RunnerName, *, nvidia_arch: str, amd_arch: str, wave_size: 
     if runner == "amd":
         return Builder("cpu", "cpu", 32), Builder("amd", amd_arch)
     if runner == "cpu":
-        return Builder("cpu", "cpu", 32), Builder("cpu", "cpu", wave_size)
+        return Builder("cpu", "cpu", 32), Builder("cpu", amd_arch, wave_size)
     raise CannotRun(f"unknown runner {runner!r}")
 

@@ -25,9 +25,13 @@ from typing import TYPE_CHECKING, Literal
 import msgspec
 
 from cass_lsp import proc, toolchains
+from cass_lsp import program as program_module
 from cass_lsp.asm import diagnostics
 from cass_lsp.asm.listing import CompilerDiagnostic
-from cass_lsp.asm.scratch import HipTarget, Scratch, materialize, project_inputs
+from cass_lsp.asm.scratch import HipTarget, Scratch
+from cass_lsp.build import nvcc_flags
+from cass_lsp.build.nvcc_flags import Flags
+from cass_lsp.program import Program, Side
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.translate.fingerprint import fingerprint
 from cass_lsp.verify.compare import Mismatch
@@ -37,10 +41,9 @@ if TYPE_CHECKING:
     from cass_lsp.jobs.cancel import CancelToken
     from cass_lsp.jobs.resolved import ResolvedSettings
 
-SCHEMA = 1
+SCHEMA = 2
 """Part of every stage key: bump when a stage's commands or its result's layout change."""
 Outcome = Literal["passed", "failed", "skipped", "unavailable", "cancelled"]
-_ROOT = "@@CASS_VERIFY@@"
 _OUTPUT_TAIL = 4000
 # What a stage prints for the user: a compiler's output is long, its first error says most.
 _MESSAGE_LINES = 3
@@ -71,17 +74,25 @@ class StageResult(msgspec.Struct, frozen=True, rename="camel"):
 
 
 class Inputs(msgspec.Struct, frozen=True):
-    """What one verification reads: the pair and the texts of its files (from the editor's
-    buffers where open, else from disk)."""
+    """What one verification reads: the pair the user touched, the program it belongs to, and the
+    texts of the program's files (from the editor's buffers where open, else from disk)."""
 
     pair: Pair
-    original_text: str
-    translation_text: str | None
-    """None: the original's in-memory rule translation."""
+    program: Program
+    texts: dict[str, str]
+
+    @property
+    def original_text(self) -> str:
+        return self.texts[self.pair.original]
+
+    @property
+    def translation_text(self) -> str | None:
+        """None: the original's in-memory rule translation."""
+        return self.texts[self.pair.translation] if self.pair.translation is not None else None
 
     @property
     def rule_translation(self) -> bool:
-        return self.translation_text is None
+        return any(u.translation is None for u in self.program.units)
 
 
 def digest(*parts: object) -> str:
@@ -99,82 +110,110 @@ def _file_digest(path: Path) -> str:
         return "missing"
 
 
+def user_flags(resolved: ResolvedSettings) -> Flags:
+    """The user's own flags for each compiler (settings and CLI; ``asm.extraArgs`` too)."""
+    settings = resolved.verification
+    return nvcc_flags.from_user(
+        (*resolved.nvcc_args, *settings.nvcc_args), (*resolved.clang_args, *settings.hip_args), settings.cpu_args
+    )
+
+
+def program_digest(inputs: Inputs, side: Side) -> dict[str, str]:
+    """Every file the ``side`` of the program reads (units, translation files, local headers) → its
+    content digest: part of each key."""
+    program = inputs.program
+    files = {f: _text_digest(inputs.texts[f]) for f in program.files if f in inputs.texts}
+    files.update({str(h): _file_digest(h) for h in program_module.headers(program, inputs.texts, side)})
+    return files
+
+
 @dataclasses.dataclass(frozen=True)
 class CompilePlan:
     """A compile stage resolved (tools, flags, files) but not run; ``key`` addresses its result."""
 
     name: Literal["original", "translation"]
     target: str
-    file: str
-    source: str
-    headers: tuple[str, ...]
+    inputs: Inputs
     translate_to: HipTarget | None
-    """What the in-memory rule translation is for, when the stage compiles one."""
-    steps: tuple[tuple[str, ...], ...]
-    """argv of each step; ``_ROOT`` stands for the temp dir."""
+    """What units without a translation file are rule-translated for (the translation side)."""
+    prefix: tuple[str, ...]
+    """The compiler's argv prefix (tool, target, mode flags)."""
+    unit_flags: tuple[tuple[str, ...], ...]
+    """Each unit's flags for this compiler."""
+    dropped: tuple[str, ...]
     env: dict[str, str]
     versions: dict[str, str]
     key: str
+
+    @property
+    def file(self) -> str:
+        """The user's file the stage stands for (the pair's side)."""
+        pair = self.inputs.pair
+        return pair.original if self.name == "original" or pair.translation is None else pair.translation
+
+    def steps(self, built: program_module.Materialized, root: str) -> list[list[str]]:
+        """argv of each step over the units written into ``root``."""
+        out: list[list[str]] = []
+        for index, (unit, flags) in enumerate(zip(built.units, self.unit_flags, strict=True)):
+            mapped = built.mapped_flags(flags)
+            if self.name == "original":
+                if unit.suffix.lower() == ".cu":
+                    out.append([*self.prefix, "--ptx", *mapped, "-o", f"{root}/unit{index}.ptx", str(unit)])
+                else:  # a host unit: nvcc hands it to the host compiler
+                    out.append([*self.prefix, "-c", *mapped, "-o", f"{root}/unit{index}.o", str(unit)])
+                continue
+            out.append([*self.prefix, *mapped, "-fsyntax-only", str(unit)])
+            out.append(
+                [*self.prefix, *mapped, "--cuda-device-only", "--no-gpu-bundle-output", "-c", "-o", f"{root}/unit{index}.o", str(unit)]
+            )
+        return out
 
 
 def plan_original(inputs: Inputs, resolved: ResolvedSettings) -> CompilePlan:
     """Stage (a). Raises ToolchainMissing (nvcc not installed) or ValueError (a bad arch)."""
     settings = resolved.verification
-    path = Path(inputs.pair.original)
     nv = toolchains.nvcc_invocation(settings.nvidia_arch)
-    flags, headers = project_inputs(inputs.original_text, path, resolved.compile_commands)
-    step = (*nv.argv, "--ptx", *flags, *resolved.nvcc_args, "-o", f"{_ROOT}/original.ptx", f"{_ROOT}/{path.name}")
-    return _plan("original", settings.nvidia_arch, path, inputs.original_text, headers, None, (step,), nv)
+    user = user_flags(resolved)
+    flags = [inputs.program.flags(unit, user) for unit in inputs.program.units]
+    return _plan("original", settings.nvidia_arch, inputs, None, nv, tuple(tuple(f.nvcc) for f in flags), flags)
 
 
 def plan_translation(inputs: Inputs, resolved: ResolvedSettings, arch: str) -> CompilePlan:
     """Stage (b) for one AMD target. Raises ToolchainMissing or ValueError (no headers for the
     ROCm version, an unknown target)."""
     invocation = toolchains.hip_invocation(arch, resolved.rocm)
-    if inputs.translation_text is None:
-        path, text = Path(inputs.pair.original), inputs.original_text
-        translate_to: HipTarget | None = HipTarget(arch, resolved.rocm, resolved.options)
-        # the translation's host code calls [[nodiscard]] HIP APIs the user never wrote
-        quiet: tuple[str, ...] = ("-Wno-unused-result",)
-    else:
-        assert inputs.pair.translation is not None
-        path, text, translate_to, quiet = Path(inputs.pair.translation), inputs.translation_text, None, ()
-    flags, headers = project_inputs(text, path, resolved.compile_commands)
-    common = (*invocation.argv, *quiet, *flags, *resolved.clang_args)
-    main = f"{_ROOT}/{path.name}"
-    steps = (
-        (*common, "-fsyntax-only", main),
-        (*common, "--cuda-device-only", "--no-gpu-bundle-output", "-c", "-o", f"{_ROOT}/device.o", main),
-    )
-    return _plan("translation", arch, path, text, headers, translate_to, steps, invocation)
+    translate_to = HipTarget(arch, resolved.rocm, resolved.options) if inputs.rule_translation else None
+    # the rule translation's host code calls [[nodiscard]] HIP APIs the user never wrote
+    quiet = ("-Wno-unused-result",) if translate_to else ()
+    user = user_flags(resolved)
+    flags = [inputs.program.flags(unit, user) for unit in inputs.program.units]
+    prefixed = dataclasses.replace(invocation, argv=(*invocation.argv, *quiet))
+    return _plan("translation", arch, inputs, translate_to, prefixed, tuple(tuple(f.clang) for f in flags), flags)
 
 
 def _plan(
     name: Literal["original", "translation"],
     target: str,
-    path: Path,
-    text: str,
-    headers: tuple[Path, ...],
+    inputs: Inputs,
     translate_to: HipTarget | None,
-    steps: tuple[tuple[str, ...], ...],
     invocation: toolchains.Invocation,
+    unit_flags: tuple[tuple[str, ...], ...],
+    flags: list[Flags],
 ) -> CompilePlan:
+    dropped = tuple(dict.fromkeys(d for f in flags for d in f.dropped))
     key = digest(
         SCHEMA,
         name,
         target,
-        str(path),
-        _text_digest(text),
-        {str(h): _file_digest(h) for h in headers},
+        [msgspec.to_builtins(u) for u in inputs.program.units],
+        program_digest(inputs, name),
         msgspec.to_builtins(translate_to),
         fingerprint() if translate_to else "",
-        steps,
+        invocation.argv,
+        unit_flags,
         invocation.versions,
     )
-    return CompilePlan(
-        name, target, str(path), text, tuple(map(str, headers)), translate_to, steps, invocation.env,
-        invocation.versions, key,
-    )
+    return CompilePlan(name, target, inputs, translate_to, invocation.argv, unit_flags, dropped, invocation.env, invocation.versions, key)
 
 
 def unavailable(name: Literal["original", "translation", "run"], target: str | None, error: Exception) -> StageResult:
@@ -189,10 +228,12 @@ def run_compile(plan: CompilePlan, *, timeout: float, token: CancelToken | None 
     cancel = token.event if token is not None else None
     with tempfile.TemporaryDirectory(prefix="cass-verify-") as tmp:
         root = os.path.realpath(tmp)
-        scratch = _materialize(plan, root)
+        built = program_module.materialize(
+            os.path.join(root, "src"), plan.inputs.program, plan.inputs.texts, plan.name, translate_to=plan.translate_to
+        )
+        scratch = built.scratch
         shown: list[str] = []
-        for step in plan.steps:
-            argv = [part.replace(_ROOT, root) for part in step]
+        for argv in plan.steps(built, root):
             shown = scratch.shown(argv)
             remaining = max(1.0, timeout - (time.monotonic() - started))
             result = proc.run(argv, timeout=remaining, env=plan.env, cwd=root, cancel=cancel, nice=nice)
@@ -209,15 +250,15 @@ def run_compile(plan: CompilePlan, *, timeout: float, token: CancelToken | None 
         )
 
 
-def _materialize(plan: CompilePlan, root: str) -> Scratch:
-    return materialize(root, plan.source, Path(plan.file), tuple(map(Path, plan.headers)), plan.translate_to)
-
-
 def _passed_message(plan: CompilePlan) -> str:
-    if plan.name == "original":
-        return f"the original compiles with nvcc for {plan.target}"
-    what = "the rule translation" if plan.translate_to else "the translation"
-    return f"{what} compiles with clang-19 for {plan.target}"
+    units = len(plan.inputs.program.units)
+    what = "the original" if plan.name == "original" else _what(plan)
+    message = f"{what} compiles with {'nvcc' if plan.name == 'original' else 'clang-19'} for {plan.target}"
+    if units > 1:
+        message += f" ({units} units)"
+    if plan.dropped:
+        message += f"; build flags not applied: {', '.join(plan.dropped)}"
+    return message
 
 
 def _failed(
@@ -251,7 +292,10 @@ def _failed(
 def _what(plan: CompilePlan) -> str:
     if plan.name == "original":
         return "the original"
-    return "the rule translation" if plan.translate_to else "the translation"
+    units = plan.inputs.program.units
+    if all(u.translation is None for u in units):
+        return "the rule translation"
+    return "the translation" if all(u.translation is not None for u in units) else "the translation (and rule translations)"
 
 
 def _last_lines(output: str) -> str:

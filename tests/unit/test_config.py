@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from cass_lsp.config import Settings, json_schema, load_settings, merge
+import pytest
+
+from cass_lsp.config import RunLimits, Settings, json_schema, load_settings, merge
 
 
 def test_nothing_gives_defaults() -> None:
@@ -52,3 +54,16 @@ def test_merge_is_deep() -> None:
 def test_schema_has_defaults_for_vscode() -> None:
     schema = json_schema()
     assert schema["$defs"]["AsmSettings"]["properties"]["targets"]["default"] == ["sm_90", "gfx1100"]
+
+
+@pytest.mark.parametrize("key", ["timeoutSeconds", "cpuSeconds", "memoryMb", "fileSizeMb", "processes", "outputMb"])
+@pytest.mark.parametrize("value", [-1, 0])
+def test_run_limits_must_be_positive_and_a_bad_one_is_named(key: str, value: int) -> None:
+    settings, problems = load_settings({"verification": {"limits": {key: value}, "run": True}})
+    assert settings.verification.run
+    assert getattr(settings.verification.limits, _snake(key)) == getattr(RunLimits(), _snake(key))
+    assert len(problems) == 1 and problems[0].startswith(f"cass.verification.limits.{key}:"), problems
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from cass_lsp.asm.scratch import HipTarget
+from cass_lsp.config import VerificationSettings
 from cass_lsp.verify import pairs
 from cass_lsp.verify.alignment import LineAlignment
-from cass_lsp.verify.compare import compare, lines_agree
+from cass_lsp.verify.compare import Noise, compare, ignore_patterns, lines_agree, noise
 from cass_lsp.verify.engine import judge
 from cass_lsp.verify.stages import StageResult
 
@@ -101,11 +102,69 @@ def test_alignment_maps_an_edited_translation_line_to_the_original() -> None:
 
 
 def test_verdicts() -> None:
-    pair = pairs.Pair("/w/k.cu", "/w/k.hip")
+    name = pairs.Pair("/w/k.cu", "/w/k.hip").describe()
     passed = StageResult("original", "sm_90", "passed", "ok")
     failed = StageResult("translation", "gfx1100", "failed", "clang-19 rejects it")
     missing = StageResult("run", None, "unavailable", "no runner")
-    assert judge(pair, [passed, failed, missing], not_run=None)[0] == "failed"
-    assert judge(pair, [passed, missing], not_run=None) == ("unverified", "k.cu ↔ k.hip: could not verify: run: no runner")
-    verdict, summary = judge(pair, [passed], not_run="running is off")
+    assert judge(name, [passed, failed, missing], not_run=None)[0] == "failed"
+    assert judge(name, [passed, missing], not_run=None) == ("unverified", "k.cu ↔ k.hip: could not verify: run: no runner")
+    verdict, summary = judge(name, [passed], not_run="running is off")
     assert verdict == "passed" and summary.endswith("not run: running is off")
+
+
+def test_an_original_nvcc_rejects_makes_the_verdict_could_not_verify_never_failed() -> None:
+    original = StageResult("original", "sm_90", "failed", "nvcc rejects the original: needs --expt-relaxed-constexpr")
+    translation = StageResult("translation", "gfx1100", "failed", "clang-19 rejects the translation")
+    verdict, summary = judge("k.cu (rule translation)", [original, translation], not_run=None)
+    assert verdict == "unverified"
+    assert "could not verify: the original does not compile" in summary and "expt-relaxed-constexpr" in summary
+
+
+# Timing lines as real programs print them: every one must be masked by default.
+TIMING_LINES = [
+    ("Average kernel execution time 212.6 (ms)", "Average kernel execution time 198.1 (ms)"),
+    ("Total 1759586.0 (us)", "Total 1801234.5 (us)"),
+    ("execution time 0.0419 (s)", "execution time 0.0388 (s)"),
+    ("t = 10540.8 usec/iter, BW = 0.199 GB/s, P = 0.149 Gflop/s", "t = 9876.1 usec/iter, BW = 0.212 GB/s, P = 0.160 Gflop/s"),
+    ("Elapsed: 12.5ms, 3.2 GFLOPS, 1.5e6 items/s", "Elapsed: 11.0ms, 3.6 GFLOPS, 1.7e6 items/s"),
+    ("Time (us): 17.5", "Time (us): 19.25"),
+    ("kernel 3 MSEC", "kernel 4 MSEC"),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), TIMING_LINES)
+def test_the_default_masks_cover_the_timing_units_real_programs_print(first: str, second: str) -> None:
+    ignore = ignore_patterns(VerificationSettings().compare_ignore)
+    assert compare(0, first.encode(), 0, second.encode(), ignore=ignore) is None
+
+
+def test_the_default_masks_leave_counts_and_results_alone() -> None:
+    ignore = ignore_patterns(VerificationSettings().compare_ignore)
+    for line, other in [("sum = 15 samples", "sum = 16 samples"), ("found 3 sets", "found 4 sets"), ("n=4 m=5", "n=4 m=6")]:
+        assert compare(0, line.encode(), 0, other.encode(), ignore=ignore) is not None
+
+
+def test_what_varies_between_runs_of_the_original_is_noise_not_evidence() -> None:
+    first = b"n = 20000\nbase  26.027  0.2\nthread 3 finished last\nsum = 42\n"
+    second = b"n = 20000\nbase  25.113  0.2\nthread 7 finished last\nsum = 42\n"
+    varying = noise(first, second)
+    assert varying == Noise(lines=(), numbers=(1, 2))
+    assert varying.describe() == "2 line(s) vary between runs of the original and were not compared"
+    # the translation's own timing (and the ratio computed from it) is not compared; its result is
+    translation = b"n = 20000\nbase  31.500  0.3\nthread 1 finished last\nsum = 42\n"
+    assert compare(0, first, 0, translation, noise=varying) is None
+    wrong = b"n = 20000\nbase  31.500  0.3\nthread 1 finished last\nsum = 43\n"
+    mismatch = compare(0, first, 0, wrong, noise=varying)
+    assert mismatch is not None and mismatch.line == 3
+    # a line of other text still differs
+    assert compare(0, first, 0, translation.replace(b"base", b"fast"), noise=varying) is not None
+
+
+def test_whole_lines_that_vary_are_left_out_and_runs_of_other_lengths_are_not_compared() -> None:
+    assert noise(b"a\nstarted at Tue\nz\n", b"a\nstarted on host-2\nz\n") == Noise(lines=(1,))
+    assert noise(b"a\n", b"a\nb\n") == "the original printed 1 and then 2 lines in two runs"
+
+
+def test_exit_code_mode_compares_exit_codes_alone() -> None:
+    assert compare(0, b"x", 0, b"y", mode="exit-code") is None
+    assert compare(0, b"x", 3, b"x", mode="exit-code") is not None

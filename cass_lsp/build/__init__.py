@@ -1,0 +1,1 @@
+"""Build knowledge shared by verification and build porting: what compiler flags mean elsewhere."""

@@ -1,0 +1,43 @@
+"""A program's nvcc flags as nvcc, clang-19 and g++ take them (verification builds all three)."""
+
+from __future__ import annotations
+
+from cass_lsp.build.nvcc_flags import split
+
+
+def test_preprocessor_and_language_flags_mean_the_same_to_every_compiler() -> None:
+    flags = split(["-DN=4", "-I", "inc", "--include-path=other", "-std=c++17", "-O3", "main.cu"], "/src")
+    expected = ("-DN=4", "-I/src/inc", "-I/src/other", "-std=c++17", "-O3")
+    assert flags.nvcc == flags.clang == flags.gxx == expected
+    assert flags.dropped == ()
+
+
+def test_nvcc_front_end_flags_stay_with_nvcc_and_mean_nothing_elsewhere() -> None:
+    flags = split(["--expt-relaxed-constexpr", "--extended-lambda", "-lineinfo", "-maxrregcount=32", "-Xptxas", "-v"])
+    assert flags.nvcc == ("--expt-relaxed-constexpr", "--extended-lambda", "-lineinfo", "-maxrregcount=32", "-Xptxas", "-v")
+    assert flags.clang == flags.gxx == ()
+
+
+def test_rdc_and_fast_math_map_to_their_clang_meaning() -> None:
+    flags = split(["-rdc=true", "-use_fast_math"])
+    assert flags.rdc and "-fgpu-rdc" in flags.clang and "-ffast-math" in flags.clang
+    assert flags.gxx == ()  # the CPU build keeps IEEE arithmetic
+
+
+def test_a_builds_targets_are_left_to_the_verification() -> None:
+    flags = split(["-arch=sm_80", "-arch", "sm_70", "-gencode", "arch=compute_80,code=sm_80", "-O2"])
+    assert flags.nvcc == flags.clang == ("-O2",)
+
+
+def test_host_options_pass_only_from_the_safe_list() -> None:
+    flags = split(["-Xcompiler", "-fopenmp,-Wall,-fplugin=/tmp/x.so", "--compiler-options=-O3"])
+    assert flags.gxx == ("-fopenmp", "-Wall", "-O3") and flags.clang == flags.gxx
+    assert flags.nvcc == ("-Xcompiler", "-fopenmp", "-Xcompiler", "-Wall", "-Xcompiler", "-O3")
+    assert any("-fplugin=/tmp/x.so" in d for d in flags.dropped)
+
+
+def test_nothing_that_chooses_what_runs_is_taken_from_a_build() -> None:
+    flags = split(["-ccbin", "/tmp/evil", "-B/tmp/x", "@args.rsp", "-Xlinker", "--script=x", "-Werror", "--frob"])
+    assert flags.nvcc == flags.clang == flags.gxx == ()
+    assert len(flags.dropped) == 6
+    assert "-ccbin /tmp/evil: chooses what runs" in flags.dropped[0]

@@ -1,0 +1,104 @@
+"""`cass-lsp verify` on a program shaped like real ones, with the real nvcc, clang-19 and the CPU
+runtime: two units and a shared header that launches a template kernel, its flags in a
+compile_commands.json (a `-DSCALE` and `--expt-relaxed-constexpr` it cannot compile without, and a
+`-Xcompiler -fplugin=` that must never be passed on), an input file, and timing lines that differ on
+every run. A verdict must be true: never "verified" when the original did not run cleanly, never
+"failed" when the original is at fault."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cass_lsp import cli
+
+PROGRAM = Path(__file__).parent / "programs" / "ops_app"
+
+
+def verify(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = cli.main(["verify", "--rocm", "7.1", "--no-cache", *argv])
+    return code, capsys.readouterr().out
+
+
+@pytest.fixture
+def program(tmp_path: Path) -> Path:
+    copy = tmp_path / "ops_app"
+    shutil.copytree(PROGRAM, copy)
+    return copy
+
+
+def test_a_program_of_several_units_with_timing_lines_and_an_input_file_is_verified(
+    program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = verify(capsys, str(program), "--runner", "cpu")
+    assert code == 0, out
+    assert out.startswith("PASS main.cu + 1 unit: compiles (gfx1100) and runs the same (cpu)"), out
+    assert "(2 units)" in out
+    # the wall-clock table row differs on every run; the event timing is masked by its unit
+    assert "1 line(s) vary between runs of the original and were not compared" in out
+    assert "-Xcompiler -fplugin=evil.so: not on the list of host options passed on" in out
+
+
+def test_a_missing_input_file_is_never_a_pass(program: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (program / "input.txt").unlink()
+    code, out = verify(capsys, str(program), "--runner", "cpu")
+    assert code == 2, out  # both sides print nothing and exit 1: that is no agreement
+    assert out.startswith("SKIP") and "the original exited 1, not 0 (cannot read input.txt)" in out, out
+
+
+def test_a_runner_that_fails_is_could_not_verify(program: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = verify(
+        capsys, str(program), "--runner", "command", "--build-for", "cpu", "--command", "/nonexistent/run", "{exe}"
+    )
+    assert code == 2, out
+    assert "the original was not found by the runner (exit 127)" in out, out
+
+
+def test_an_original_built_without_its_flags_is_not_blamed_on_the_translation(
+    program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (program / "compile_commands.json").unlink()
+    code, out = verify(capsys, str(program))
+    assert code == 2, out
+    assert "could not verify: the original does not compile" in out and "-DSCALE" in out, out
+    # the same flags from the command line
+    flags = ["--nvcc-arg=-DSCALE=3", "--nvcc-arg=--expt-relaxed-constexpr", "--hip-arg=-DSCALE=3"]
+    code, out = verify(capsys, str(program), *flags)
+    assert code == 0, out
+    assert "compiles with nvcc and clang-19 (gfx1100); not run" in out
+
+
+def test_a_wrong_translation_of_one_unit_fails(program: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["translate", str(program / "ops.cu"), "-o", str(program / "ops.hip")]) == 0
+    hip = (program / "ops.hip").read_text()
+    assert "stride /= 2" in hip
+    (program / "ops.hip").write_text(hip.replace("stride /= 2", "stride /= 4"))
+    capsys.readouterr()
+    code, out = verify(capsys, str(program), "--runner", "cpu")
+    assert code == 1, out
+    assert out.startswith("FAIL main.cu + 1 unit") and "the translation (and rule translations)" in out, out
+    assert "output line 2 differs: expected 'sum = " in out, out
+
+
+WARP = """#include <cstdio>
+__global__ void lanes(int* out) { if (threadIdx.x == 0) *out = warpSize; }
+int main() {
+  int* d;
+  int h = 0;
+  cudaMalloc(&d, sizeof(int));
+  lanes<<<1, 64>>>(d);
+  cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost);
+  printf("warp %d\\n", h);
+  return 0;
+}
+"""
+
+
+def test_the_translation_runs_with_the_wave_size_of_each_arch_verified(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "warp.cu").write_text(WARP)
+    code, out = verify(capsys, str(tmp_path / "warp.cu"), "--runner", "cpu", "--arch", "gfx1100", "--arch", "gfx90a")
+    assert code == 1, out
+    assert "run (cpu gfx1100): run on cpu (gfx1100, wave 32): original and translation agree" in out, out
+    assert "run (cpu gfx90a): run on cpu (gfx90a, wave 64): output line 1 differs: expected 'warp 32', got 'warp 64'" in out
