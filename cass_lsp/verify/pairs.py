@@ -44,6 +44,23 @@ def _absolute(path: str | Path) -> Path:
     return Path(os.path.normpath(Path(path).expanduser().absolute()))
 
 
+_PLACEHOLDER = re.compile(r"\{stem\}|\{name\}")
+_BRACED = re.compile(r"\{[^{}]*\}")
+
+
+def check_patterns(patterns: Iterable[str]) -> None:
+    """ValueError naming the first pattern whose braces are not exactly ``{stem}`` or ``{name}``
+    (``{foo}`` would raise KeyError at every lookup; ``{stem!r}``, ``{stem[0]}`` or ``{{`` would
+    format one way and be matched backwards another)."""
+    for pattern in patterns:
+        rest = _PLACEHOLDER.sub("", pattern)
+        if "{" not in rest and "}" not in rest:
+            continue
+        braced = _BRACED.search(rest)
+        what = f"{braced.group()} is not a placeholder" if braced else 'a lone "{" or "}"'
+        raise ValueError(f'"{pattern}": {what}; the placeholders are {{stem}} (foo for foo.cu) and {{name}} (foo.cu)')
+
+
 def translation_candidates(original: str | Path, patterns: Sequence[str]) -> list[Path]:
     """Where ``original``'s translation may live, in the patterns' order."""
     file = _absolute(original)
@@ -86,7 +103,9 @@ def _originals_for(path: Path, pattern: str) -> Iterator[Path]:
     base = path.parents[depth - 1]
     folders = [base]
     for _ in range(up):  # "../hip/{stem}.hip": the original sits in some sibling folder of hip/
-        folders = [child for folder in folders if folder.is_dir() for child in sorted(folder.iterdir()) if child.is_dir()]
+        folders = [
+            child for folder in folders if folder.is_dir() for child in sorted(folder.iterdir()) if child.is_dir()
+        ]
     for folder in folders:
         candidate = folder / name
         if candidate != path:
