@@ -44,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rocm", default="auto", help="HIP headers: 5.2, 7.1 or auto")
     parser.add_argument("--pattern", action="append", default=[], help="where translations live (default {stem}.hip)")
     parser.add_argument("--command", nargs="+", metavar="ARG", help="argv template for --runner command ({exe})")
+    parser.add_argument("--command-host", metavar="HOST", help="run --runner command's programs on HOST over ssh (copied there)")
+    parser.add_argument("--command-dir", metavar="DIR", help="where on --command-host each run's copy goes (default /tmp)")
     parser.add_argument(
         "--build-for", choices=["nvidia", "amd", "cpu"], default="nvidia", help="what --runner command's programs are built for"
     )
@@ -109,6 +111,10 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.command:
         verification["command"] = args.command
+    if args.command_host:
+        verification["commandHost"] = args.command_host
+    if args.command_dir:
+        verification["commandDir"] = args.command_dir
     try:
         resolved = resolve_cli(target={"rocm": args.rocm}, verification=verification)
         found = _pairs(args, patterns, resolved.verification.ignore)

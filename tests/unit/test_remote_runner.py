@@ -294,3 +294,33 @@ def test_an_ssh_template_is_refused() -> None:
     assert runners.command_argv(["srun", "--chdir={workdir}", "{exe}"], Path("/w/prog"), Path("/w")) == [
         "srun", "--chdir=/w", "/w/prog",
     ]  # fmt: skip
+
+
+def test_a_program_is_verified_on_the_host_end_to_end(server: Server, tmp_path: Path) -> None:
+    """The whole verifier through commandHost: both sides built here for the CPU runtime, staged over
+    ssh with the program's input file, run there twice (the original) and once (the translation)."""
+    from cass_lsp.jobs.resolved import resolve_cli
+    from cass_lsp.verify import engine
+    from cass_lsp.verify.pairs import Pair
+    from tests.unit.test_verify_programs import PROGRAM as OPS_APP
+
+    program = tmp_path / "ops_app"
+    shutil.copytree(OPS_APP, program)
+    remote_dir = tmp_path / "remote"
+    remote_dir.mkdir()
+    resolved = resolve_cli(
+        target={"rocm": "7.1"},
+        verification={
+            "run": True,
+            "runner": "command",
+            "commandBuildsFor": "cpu",
+            "commandHost": f"{getpass.getuser()}@127.0.0.1",
+            "commandDir": str(remote_dir),
+            "commandSsh": server.ssh,
+        },
+    )
+    inputs = engine.read_inputs(Pair(str(program / "main.cu"), None), {}, resolved)
+    report = engine.verify(inputs, resolved)
+    assert report.verdict == "passed", report.summary
+    assert report.stages[-1].message.startswith("run on command: original and translation agree"), report.stages[-1]
+    assert list(remote_dir.iterdir()) == []
