@@ -27,6 +27,8 @@ _DEFAULT_ALIGNMENT = 32
 _MAX_DIMS = 4  # GGML_MAX_DIMS: more means the tensor infos are garbage
 _SHOWN_LINE = 100
 _CHUNK = 1 << 20
+_MAX_STRING = 1 << 20  # a key, a name or a chat template: kilobytes; past this only the start is kept
+_MAX_NESTING = 8  # arrays of arrays: llama.cpp reads none; deeper than this is garbage or an attack
 _STRING, _ARRAY = 8, 9
 _SCALARS: dict[int, struct.Struct] = {
     0: struct.Struct("<B"),
@@ -101,28 +103,44 @@ class _Corrupt(Exception):
 class _Cursor:
     """Reads little-endian GGUF fields from the file's start, raising :class:`_Truncated` at its end.
 
-    The file is read in chunks as far as the header goes (megabytes: the vocabulary), not mapped: a
-    mapped file that shrinks under the server (a download restarted) would crash it with SIGBUS.
+    Reads go through a window of about a megabyte (not a mapping: a mapped file that shrinks under
+    the server, a download restarted, would crash it with SIGBUS). What is skipped is never read,
+    only seeked past, and a string is read up to :data:`_MAX_STRING` bytes: a header that claims
+    gigabytes of strings or arrays costs no more memory than a real one.
     """
 
     def __init__(self, file: BinaryIO, size: int) -> None:
         self.file, self.size = file, size
-        self.data = bytearray()
+        self.window = b""
+        self.window_start = 0
         self.pos = 0
 
     def head(self, count: int) -> bytes:
-        self._fill(min(count, self.size))
-        return bytes(self.data[:count])
+        self.file.seek(0)
+        return self.file.read(min(count, self.size))
 
-    def skip(self, count: int, what: str) -> int:
+    def take(self, count: int, what: str) -> int:
+        """Move past the next ``count`` bytes; their offset in :attr:`window`."""
         start = self.pos
-        if start + count > self.size or not self._fill(start + count):
+        if start + count > self.size:
             raise _Truncated(what, start)
+        offset = start - self.window_start
+        if offset < 0 or offset + count > len(self.window):
+            self.file.seek(start)
+            self.window, self.window_start, offset = self.file.read(max(count, _CHUNK)), start, 0
+            if len(self.window) < count:  # the file shrank since its size was taken
+                raise _Truncated(what, start)
         self.pos = start + count
-        return start
+        return offset
+
+    def skip(self, count: int, what: str) -> None:
+        if self.pos + count > self.size:
+            raise _Truncated(what, self.pos)
+        self.pos += count
 
     def unpack(self, fmt: struct.Struct, what: str) -> int | float | bool:
-        value: int | float | bool = fmt.unpack_from(self.data, self.skip(fmt.size, what))[0]
+        offset = self.take(fmt.size, what)  # first: it may move the window
+        value: int | float | bool = fmt.unpack_from(self.window, offset)[0]
         return value
 
     def u32(self, what: str) -> int:
@@ -132,30 +150,32 @@ class _Cursor:
         return int(self.unpack(_U64, what))
 
     def string(self, what: str) -> str:
+        """The string, or its first :data:`_MAX_STRING` bytes (the rest skipped)."""
         length = self.u64(what)
-        start = self.skip(length, what)
-        return self.data[start : start + length].decode("utf-8", "replace")
+        if self.pos + length > self.size:
+            raise _Truncated(what, self.pos)
+        kept = min(length, _MAX_STRING)
+        offset = self.take(kept, what)
+        self.skip(length - kept, what)
+        return self.window[offset : offset + kept].decode("utf-8", "replace")
 
     def skip_strings(self, count: int, what: str) -> None:
         """Skip ``count`` strings undecoded; one loop, as a vocabulary has 150k of them."""
-        data, pos, size, length_at = self.data, self.pos, self.size, _U64.unpack_from
+        if count * 8 > self.size - self.pos:  # each is at least its 8-byte length
+            raise _Truncated(what, self.pos)
+        size, length_at = self.size, _U64.unpack_from
         for _ in range(count):
-            start = pos
-            if pos + 8 > len(data) and (pos + 8 > size or not self._fill(pos + 8)):
+            start = self.pos
+            pos = self.pos - self.window_start
+            if pos >= 0 and pos + 8 <= len(self.window):  # the common case, inline: no call
+                length = length_at(self.window, pos)[0]
+                self.pos += 8
+            else:
+                offset = self.take(8, what)
+                length = length_at(self.window, offset)[0]
+            self.pos += length
+            if self.pos > size:
                 raise _Truncated(what, start)
-            pos += 8 + length_at(data, pos)[0]
-            if pos > len(data) and (pos > size or not self._fill(pos)):
-                raise _Truncated(what, start)
-        self.pos = pos
-
-    def _fill(self, end: int) -> bool:
-        """Read on until ``end`` bytes are in; False when the file turns out shorter (it changed)."""
-        while len(self.data) < end:
-            chunk = self.file.read(max(end - len(self.data), _CHUNK))
-            if not chunk:
-                return False
-            self.data += chunk
-        return True
 
 
 Value = int | float | bool | str
@@ -233,15 +253,25 @@ def _read_metadata(cursor: _Cursor, count: int) -> tuple[dict[str, Value], dict[
 
 
 def _skip_array(cursor: _Cursor, kind: int, length: int, key: str, what: str) -> None:
-    if kind in _SCALARS:
-        cursor.skip(length * _SCALARS[kind].size, what)
-    elif kind == _STRING:
-        cursor.skip_strings(length, what)
-    elif kind == _ARRAY:
-        for _ in range(length):
-            _skip_array(cursor, cursor.u32(what), cursor.u64(what), key, what)
-    else:
-        raise _Corrupt(f"unknown array item type {kind} for metadata key {key!r}", cursor.pos)
+    """Skip an array and the arrays nested in it: a loop, not recursion (a file that nests them
+    thousands deep must get an error, not a RecursionError), and at most :data:`_MAX_NESTING` deep
+    (llama.cpp reads none nested at all)."""
+    pending = [(kind, length)]  # per open array: its item type, items left
+    while pending:
+        kind, left = pending.pop()
+        if kind in _SCALARS:
+            cursor.skip(left * _SCALARS[kind].size, what)
+        elif kind == _STRING:
+            cursor.skip_strings(left, what)
+        elif kind != _ARRAY:
+            raise _Corrupt(f"unknown array item type {kind} for metadata key {key!r}", cursor.pos)
+        elif left:
+            if left * 12 > cursor.size - cursor.pos:  # each is at least its type and length
+                raise _Truncated(what, cursor.pos)
+            if len(pending) + 2 > _MAX_NESTING:  # the depth of the item about to be opened
+                raise _Corrupt(f"arrays nested more than {_MAX_NESTING} deep in metadata key {key!r}", cursor.pos)
+            pending.append((kind, left - 1))
+            pending.append((cursor.u32(what), cursor.u64(what)))
 
 
 def _read_tensor_infos(cursor: _Cursor, count: int) -> int:
