@@ -2,7 +2,8 @@
 CUDA<->HIP API tables (:mod:`cass_lsp.translate.tables`) instead of written twice by hand:
 
 * the CPU runtime (``include/cass_cpu/hip_names.hpp``, included by ``hip_api.hpp``): the HIP names
-  of the CUDA runtime names this runtime defines;
+  of the CUDA runtime names this runtime defines (its driver API, ``cuda.h``, returns CUresult,
+  where HIP's driver functions return hipError_t, so it is not mapped);
 * the HIP-on-NVIDIA shim (``toolchains/hip_nv_shim/hip/hip_to_cuda_names.h``, included by its
   ``hip_runtime.h``): the HIP names of the CUDA runtime API that CUDA still has.
 
@@ -37,14 +38,14 @@ _OWN = re.compile(
 )
 
 
-def pairs(keep: Callable[[tables.Row], bool], own: set[str]) -> list[tuple[str, str]]:
-    """(HIP name, CUDA name) of the CUDA runtime API rows ``keep`` accepts, HIP names ``own`` left out."""
+def pairs(families: set[str], keep: Callable[[tables.Row], bool], own: set[str]) -> list[tuple[str, str]]:
+    """(HIP name, CUDA name) of the rows of ``families`` that ``keep`` accepts, HIP names ``own`` left out."""
     out: list[tuple[str, str]] = []
     for hip, cuda in sorted(tables.reverse_names().items()):
         if not hip.startswith("hip") or hip == cuda or hip in own:
             continue
         row = tables.row(cuda)
-        if row is None or row.family != "runtime" or not row.supported or row.hip_removed:
+        if row is None or row.family not in families or not row.supported or row.hip_removed:
             continue
         if keep(row):
             out.append((hip, cuda))
@@ -68,12 +69,13 @@ def own_names(header: Path) -> set[str]:
 def cpu_text() -> str:
     runtime = [p for p in sorted(_CPU_INCLUDE.rglob("*")) if p.is_file() and p not in (CPU_HEADER, CPU_HAND_WRITTEN)]
     defined = defined_names(runtime)
-    found = pairs(lambda row: row.cuda in defined, own_names(CPU_HAND_WRITTEN))
-    return _render(found, "the CUDA names the CPU runtime defines")
+    found = pairs({"runtime"}, lambda row: row.cuda in defined, own_names(CPU_HAND_WRITTEN))
+    return _render(found, "the CUDA runtime names the CPU runtime defines")
 
 
 def shim_text() -> str:
-    found = pairs(lambda row: not row.cuda_removed, own_names(SHIM_HAND_WRITTEN))
+    # The runtime API only: the shim's programs are not linked with the driver library.
+    found = pairs({"runtime"}, lambda row: not row.cuda_removed, own_names(SHIM_HAND_WRITTEN))
     return _render(found, "the CUDA runtime names CUDA has not removed")
 
 

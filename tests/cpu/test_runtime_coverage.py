@@ -193,3 +193,11 @@ def test_deep_recursion_overflow_is_reported_and_configurable(built: Built) -> N
     assert outcome.kind == "unsupported", result.text()
     assert "fiber stack overflow in kernel recurse" in outcome.detail and "CASS_CPU_STACK_KB" in outcome.detail
     assert built.values("limits.cu", ["recurse", "10000"], env={"CASS_CPU_STACK_KB": "8192"})["recurse"] == "10000"
+
+
+def test_a_frame_larger_than_the_guard_is_reported(built: Built) -> None:
+    assert built.values("limits.cu", ["frame"])["frame"] == str(32767 + 63)
+    result = built.run("limits.cu", ["frame"], env={"CASS_CPU_STACK_KB": "64"})
+    outcome = classify(result)
+    assert outcome.kind == "unsupported", result.text()  # without -fstack-clash-protection: SIGSEGV
+    assert "fiber stack overflow in kernel one_big_frame" in outcome.detail

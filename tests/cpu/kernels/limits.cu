@@ -23,6 +23,15 @@ __global__ void big_locals(float* out) {
   out[blockIdx.x * blockDim.x + t] = sum;
 }
 
+// One frame of 128 KiB, more than the guard below a fiber's stack: run with a small
+// CASS_CPU_STACK_KB it must reach the guard (the build probes big frames page by page) rather than
+// write past it into another thread's stack.
+__global__ void one_big_frame(float* out, int n) {
+  float acc[32768];
+  for (int i = 0; i < n; ++i) acc[i] = static_cast<float>(i + threadIdx.x);
+  out[threadIdx.x] = acc[(n - 1) % 32768];
+}
+
 __device__ int depth_sum(int n) {
   volatile int frame[64];  // read after the call: no tail call, every level keeps its frame
   frame[n % 64] = 1;
@@ -53,6 +62,14 @@ int main(int argc, char** argv) {
     printf("locals_error=%s\n", cudaGetErrorName(cudaGetLastError()));
     printf("locals_total=%.0f\n", total);
     std::free(host);
+    cudaFree(out);
+  } else if (std::strcmp(mode, "frame") == 0) {
+    float* out;
+    cudaMalloc(&out, 64 * sizeof(float));
+    one_big_frame<<<1, 64>>>(out, 32768);
+    float last = 0;
+    cudaMemcpy(&last, out + 63, sizeof last, cudaMemcpyDeviceToHost);
+    printf("frame=%.0f\n", last);
     cudaFree(out);
   } else if (std::strcmp(mode, "recurse") == 0) {
     int* out;

@@ -42,6 +42,8 @@ typedef CUevent_st* cudaEvent_t;
 #define cudaHostAllocWriteCombined 0x4
 #define cudaHostRegisterDefault 0x0
 #define cudaMemAttachGlobal 0x1
+#define cudaMemAttachHost 0x2
+#define cudaMemAttachSingle 0x4
 #define cudaDeviceScheduleAuto 0x0
 #define cudaDeviceScheduleBlockingSync 0x4
 #define cudaDeviceMapHost 0x8
@@ -581,6 +583,9 @@ inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned flags,
 }
 inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
   if (s != cudaStreamLegacy && s != cudaStreamPerThread) delete s;
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void*, size_t = 0, unsigned = cudaMemAttachSingle) {
   return cudaSuccess;
 }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return ::cass::detail::sticky(); }

@@ -129,6 +129,7 @@ inline __half __low2half(__half2 h) { return h.x; }
 inline __half __high2half(__half2 h) { return h.y; }
 inline float __low2float(__half2 h) { return float(h.x); }
 inline float __high2float(__half2 h) { return float(h.y); }
+inline __half2 __lowhigh2highlow(__half2 h) { return __half2{h.y, h.x}; }
 inline __half2 __lows2half2(__half2 a, __half2 b) { return __half2{a.x, b.x}; }
 inline __half2 __highs2half2(__half2 a, __half2 b) { return __half2{a.y, b.y}; }
 inline __half2 __hadd2(__half2 a, __half2 b) { return __half2{a.x + b.x, a.y + b.y}; }

@@ -286,15 +286,17 @@ inline std::size_t stack_bytes() {
 
 [[noreturn]] inline void stack_overflow() {
   // Async-signal context: format without stdio's buffers and leave with _exit.
-  char msg[512];
+  char msg[1024];
   const Fiber* f = t_fiber;
   const Block& b = *f->block;
   int n = std::snprintf(msg, sizeof msg,
                         "cannot run on CPU: fiber stack overflow in kernel %s, block (%u,%u,%u), thread (%u,%u,%u): "
                         "a GPU thread needed more than the %zu KiB of stack each thread gets here (large local "
-                        "arrays or deep recursion); raise CASS_CPU_STACK_KB\n",
+                        "arrays or deep recursion); raise CASS_CPU_STACK_KB (in the environment, or "
+                        "-DCASS_CPU_STACK_KB=<KiB> among cass.verification.cpuArgs)\n",
                         b.launch->name, b.idx.x, b.idx.y, b.idx.z, f->tid.x, f->tid.y, f->tid.z, stack_bytes() / 1024);
-  ssize_t ignored = write(2, msg, n > 0 ? static_cast<std::size_t>(n) : 0);
+  std::size_t len = n < 0 ? 0 : static_cast<std::size_t>(n) < sizeof msg ? static_cast<std::size_t>(n) : sizeof msg - 1;
+  ssize_t ignored = write(2, msg, len);
   (void)ignored;
   _exit(CASS_CPU_EXIT_UNSUPPORTED);
 }
@@ -374,11 +376,11 @@ inline bool prepare(Worker& wk, const LaunchBase& L) {
   char limit[96] = "no limit";
   if (lim.rlim_cur != RLIM_INFINITY)
     std::snprintf(limit, sizeof limit, "%llu MiB", static_cast<unsigned long long>(lim.rlim_cur >> 20));
-  char what[512];
+  char what[1024];
   std::snprintf(what, sizeof what,
                 "kernel %s: the fiber stacks of a %llu-thread block need %llu MiB of address space (%zu KiB each, "
                 "CASS_CPU_STACK_KB), more than the address-space limit leaves (%s; in verification "
-                "cass.verification.limits.memoryMb)",
+                "cass.verification.limits.memoryMb): raise the limit or lower CASS_CPU_STACK_KB",
                 L.name, n, n * stride >> 20, stack_bytes() / 1024, limit);
   cannot_run(what);
 }
