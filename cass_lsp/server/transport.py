@@ -185,40 +185,48 @@ class SocketServer:
             self.server.shutdown()
 
     async def _serve(self, announce: Callable[[str], None]) -> None:
-        self.server._stop_event = self._stop = threading.Event()
+        self.server._stop_event = self._stop  # pygls's shutdown sets it: the message loop stops
         self._listener = await self._listen(announce)
         async with self._listener:
             await self._listener.serve_forever()
 
     async def _listen(self, announce: Callable[[str], None]) -> asyncio.Server:
-        folder = runtime_dir()
         if self.unix is not None:
             _remove_stale_socket(self.unix)
+            self._write_token(self.unix.with_name(self.unix.name + ".token"))
             old_umask = os.umask(0o177)  # the socket is created 0600: no window where others may connect
             try:
                 listener = await asyncio.start_unix_server(self._connected, path=str(self.unix))
+            except OSError as error:
+                raise TransportError(f"cannot listen on {self.unix}: {error}") from None
             finally:
                 os.umask(old_umask)
             os.chmod(self.unix, 0o600)
             self._files.append(self.unix)
-            self.token_file = self.unix.with_name(self.unix.name + ".token")
             where = f"unix:{self.unix}"
         else:
             assert self.tcp is not None
             host, port = self.tcp
+            folder = runtime_dir()
+            if port:  # the token is there before the port opens: a client that connects at once finds it
+                self._write_token(folder / f"tcp-{port}.token")
             try:
                 listener = await asyncio.start_server(self._connected, host, port)
             except OSError as error:
                 raise TransportError(f"cannot listen on {host}:{port}: {error}") from None
-            port = listener.sockets[0].getsockname()[1]
-            self.token_file = folder / f"tcp-{port}.token"
+            if not port:
+                port = listener.sockets[0].getsockname()[1]
+                self._write_token(folder / f"tcp-{port}.token")
             where = f"{host}:{port}"
-        write_secret(self.token_file, self.token)
-        self._files.append(self.token_file)
         log.info("listening on %s", where)
         announce(f"cass-lsp: listening on {where}")
         announce(f"cass-lsp: token in {self.token_file} (send it as initializationOptions.{TOKEN_KEY})")
         return listener
+
+    def _write_token(self, path: Path) -> None:
+        write_secret(path, self.token)
+        self.token_file = path
+        self._files.append(path)
 
     async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername") or "a local socket"
@@ -227,7 +235,7 @@ class SocketServer:
                 raise Refused("a client is already being served")
             first = await asyncio.wait_for(read_frame(reader), AUTH_TIMEOUT_S)
             body = authenticate(first, self.token)
-        except (Refused, TimeoutError, ConnectionError) as error:
+        except (Refused, TimeoutError, ConnectionError, ValueError) as error:  # ValueError: a header past 64 kB
             reason = "no initialize request in time" if isinstance(error, TimeoutError) else str(error)
             log.warning("refused a connection from %s: %s", peer, reason)
             writer.close()
@@ -236,15 +244,17 @@ class SocketServer:
         log.info("client at %s authenticated", peer)
         self.server.protocol.set_writer(writer)
         replay = _Replay(b"Content-Length: %d\r\n\r\n" % len(body) + body, reader)
-        await run_async(
-            stop_event=self._stop,
-            reader=replay,
-            protocol=self.server.protocol,
-            logger=message_loop_logger(),
-            error_handler=self.server.report_server_error,
-        )
-        if self._listener is not None:  # the client went away: so does the server, as over stdio
-            self._listener.close()
+        try:
+            await run_async(
+                stop_event=self._stop,
+                reader=replay,
+                protocol=self.server.protocol,
+                logger=message_loop_logger(),
+                error_handler=self.server.report_server_error,
+            )
+        finally:
+            if self._listener is not None:  # the client went away: so does the server, as over stdio
+                self._listener.close()
 
 
 def _remove_stale_socket(path: Path) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import msgspec
 
@@ -76,9 +78,10 @@ def _free_port() -> int:
         return port
 
 
-def test_tcp_server_answers_initialize_on_loopback() -> None:
+def test_tcp_server_answers_initialize_on_loopback(tmp_path: Path) -> None:
     port = _free_port()
-    server = subprocess.Popen([*CLI, "serve", "--tcp", "--port", str(port)], stderr=subprocess.DEVNULL)
+    env = {**os.environ, "CASS_LSP_RUNTIME_DIR": str(tmp_path)}  # where the server writes its token
+    server = subprocess.Popen([*CLI, "serve", "--tcp", "--port", str(port)], stderr=subprocess.DEVNULL, env=env)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -90,7 +93,16 @@ def test_tcp_server_answers_initialize_on_loopback() -> None:
                 time.sleep(0.1)
         with conn:
             body = msgspec.json.encode(
-                {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "processId": None}}
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {
+                        "capabilities": {},
+                        "processId": None,
+                        "initializationOptions": {"token": (tmp_path / f"tcp-{port}.token").read_text().strip()},
+                    },
+                }
             )
             conn.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
             data = b""

@@ -15,7 +15,59 @@ M.config = {
   settings = {},
   filetypes = { "cuda", "hip" },
   root_markers = { "compile_commands.json", ".git" },
+  -- true: tell the server the workspace is trusted, so settings that run or load code (compiler
+  -- flags, a model file's path, run commands) apply. nil: the server trusts only the folders in
+  -- trustedFolders of its settings.toml (see :help cass-trust).
+  workspace_trusted = nil,
+  -- Connect to a running `cass-lsp serve` instead of starting `cmd` (Neovim 0.8+; a socket 0.10+):
+  -- { host = "127.0.0.1", port = 2087 } or { socket = "/run/user/1000/cass-lsp/cass-lsp.sock" },
+  -- with token_file when the server's token is not in its default place.
+  connect = nil,
 }
+
+-- The runtime folder `cass-lsp serve` uses by default (platformdirs' user_runtime_dir):
+-- $CASS_LSP_RUNTIME_DIR, else $XDG_RUNTIME_DIR/cass-lsp, else /run/user/UID/cass-lsp where that
+-- folder exists, else /tmp/runtime-UID/cass-lsp.
+local function runtime_dir()
+  local override = os.getenv("CASS_LSP_RUNTIME_DIR")
+  if override then return override end
+  local base = os.getenv("XDG_RUNTIME_DIR")
+  if not base then
+    local uid = vim.loop.getuid()
+    base = vim.fn.isdirectory("/run/user/" .. uid) == 1 and ("/run/user/" .. uid) or ("/tmp/runtime-" .. uid)
+  end
+  return base .. "/cass-lsp"
+end
+
+-- Where `cass-lsp serve --tcp` / `--socket` wrote its token (the server prints it): connect.token_file,
+-- else tcp-PORT.token in the runtime folder, or SOCKET.token beside a socket.
+function M.token_file(connect)
+  if connect.token_file then return connect.token_file end
+  if connect.socket then return connect.socket .. ".token" end
+  return ("%s/tcp-%d.token"):format(runtime_dir(), connect.port or 2087)
+end
+
+local function read_token(connect)
+  local file = M.token_file(connect)
+  local handle = io.open(file, "r")
+  if not handle then error(("cass-lsp: cannot read the server's token from %s (see :help cass-connect)"):format(file)) end
+  local token = handle:read("*l")
+  handle:close()
+  return token
+end
+
+-- The command (or connection) and initializationOptions for a client: the settings, the trust the
+-- user declared, and the server's token when connecting to a running one.
+local function server_start()
+  local options = vim.tbl_extend("force", {}, M.config.settings)
+  if M.config.workspace_trusted ~= nil then options.workspaceTrusted = M.config.workspace_trusted end
+  local connect = M.config.connect
+  if not connect then return M.config.cmd, options end
+  if not (vim.lsp.rpc and vim.lsp.rpc.connect) then error("cass-lsp: `connect` needs Neovim 0.8 or newer") end
+  options.token = read_token(connect)
+  if connect.socket then return vim.lsp.rpc.connect(connect.socket), options end
+  return vim.lsp.rpc.connect(connect.host or "127.0.0.1", connect.port or 2087), options
+end
 
 -- The project root of a file (a file name, or a buffer number: the current buffer by default): the
 -- folder that holds a root marker. The markers are tried in the order of config.root_markers, each
@@ -84,12 +136,13 @@ function M.status(bufnr)
 end
 
 local function client_config(bufnr)
+  local cmd, init_options = server_start()
   return {
     name = NAME,
     handlers = { ["cass/verificationStatus"] = verification_status },
-    cmd = M.config.cmd,
+    cmd = cmd,
     root_dir = M.root_dir(bufnr),
-    init_options = M.config.settings,
+    init_options = init_options,
     settings = { cass = M.config.settings },
     -- Neovim 0.7 sends no settings on its own (newer releases may: the same settings twice change
     -- nothing), and the server reads them from didChangeConfiguration as well
