@@ -79,9 +79,18 @@ class Site:
     what: str
 
 
+_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.S)
+
+
+def _blanked(text: str) -> str:
+    """``text`` with comments and string literals blanked out, offsets kept."""
+    return _COMMENT_OR_STRING.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), text)
+
+
 def device_spans(text: str) -> list[tuple[int, int]]:
     """Bodies of ``__global__``/``__device__`` functions and lambdas: (start, end) offsets."""
     spans: list[tuple[int, int]] = []
+    text = _blanked(text)
     for m in re.finditer(r"\b__global__\b|\b__device__\b", text):
         if spans and m.start() < spans[-1][1]:
             continue
@@ -205,8 +214,9 @@ def mutants(program: Program, translations: dict[tuple[str, str], str], limit: i
         candidates = []
         for unit in program.units:
             text = translations[(unit.name, operator.arch)]
-            spans = device_spans(text)
-            candidates += [(unit.name, text, site) for site in operator.sites(text, spans)]
+            # sites are found in the code only; a blanked text keeps every offset
+            sites = operator.sites(_blanked(text), device_spans(text))
+            candidates += [(unit.name, text, site) for site in sites]
         if not candidates:
             continue
         unit_name, text, site = candidates[zlib.crc32(f"{program.name}/{operator.name}".encode()) % len(candidates)]

@@ -9,6 +9,7 @@
 int main(int argc, char** argv) {
   int rows = argc > 1 ? atoi(argv[1]) : 300;
   int cols = argc > 2 ? atoi(argv[2]) : 100;
+  float temperature = argc > 3 ? (float)atof(argv[3]) : 1.0f;
   std::vector<float> x((size_t)rows * cols), y(x.size());
   for (size_t i = 0; i < x.size(); i++) x[i] = 4.0f * sinf(0.37f * i) + 0.001f * (i % 101);
   float *d_x, *d_y;
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
   cudaEventCreate(&a);
   cudaEventCreate(&b);
   cudaEventRecord(a);
-  softmax_forward(d_x, d_y, rows, cols);
+  softmax_forward(d_x, d_y, rows, cols, temperature);
   cudaEventRecord(b);
   cudaEventSynchronize(b);
   float ms = 0;
@@ -28,16 +29,17 @@ int main(int argc, char** argv) {
 
   double worst = 0.0;
   for (int r = 0; r < rows; r++) {
+    const float* xr = &x[(size_t)r * cols];
     float m = -1e30f;
-    for (int c = 0; c < cols; c++) m = fmaxf(m, x[(size_t)r * cols + c]);
+    for (int c = 0; c < cols; c++) m = fmaxf(m, xr[c] * (1.0f / temperature));
     double s = 0.0;
-    for (int c = 0; c < cols; c++) s += exp(x[(size_t)r * cols + c] - m);
+    for (int c = 0; c < cols; c++) s += exp(xr[c] * (1.0f / temperature) - m);
     for (int c = 0; c < cols; c++) {
-      double ref = exp(x[(size_t)r * cols + c] - m) / s;
+      double ref = exp(xr[c] * (1.0f / temperature) - m) / s;
       worst = fmax(worst, fabs(ref - y[(size_t)r * cols + c]));
     }
   }
-  printf("softmax %d x %d (rows per block %d)\n", rows, cols, ROWS_PER_BLOCK);
+  printf("softmax %d x %d, temperature %.2f (rows per block %d)\n", rows, cols, temperature, ROWS_PER_BLOCK);
   printf("y[0][0..3] = %.6f %.6f %.6f %.6f\n", y[0], y[1], y[2], y[3]);
   printf("y[last][last] = %.6f\n", y[y.size() - 1]);
   printf("elapsed: %.4f msec\n", ms);
