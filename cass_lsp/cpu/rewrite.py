@@ -31,6 +31,8 @@ _ATTRIBUTE = re.compile(r"__align__\s*\((?:[^()]|\([^()]*\))*\)|__attribute__\s*
 _DYNAMIC = re.compile(r"^(?P<type>.+?)\s*\b(?P<name>[A-Za-z_]\w*)\s*\[\s*\](?P<dims>(?:\s*\[[^\]]*\])*)\s*;$", re.S)
 _MACRO_LAUNCH = re.compile(r"(?P<kernel>[A-Za-z_][\w:]*(?:\s*<[^<>;()]*>)?)\s*<<<(?P<config>.*?)>>>\s*\(", re.S)
 
+_NULL_ARGUMENT = "::cass::NullArgument{}"
+
 Edit = tuple[int, int, str]
 
 
@@ -75,9 +77,13 @@ def _launch(source: bytes, match: dict[str, list[tree_sitter.Node]]) -> list[Edi
     head = source[kernel.start_byte : opening.end_byte].decode("utf-8")
     has_arguments = any(child.type != nodes.COMMENT for child in arguments.named_children)
     middle = source[closing.start_byte : paren.end_byte].decode("utf-8")
+    # The arguments are stored before the kernel sees them, so g++'s NULL (a long) would no longer
+    # be a null pointer constant: it becomes an object that converts to any pointer (or to 0).
+    nulls = [(a.start_byte, a.end_byte, _NULL_ARGUMENT) for a in arguments.named_children if _text(source, a) == "NULL"]
     return [
         (kernel.start_byte, opening.end_byte, _keep_lines(head, f"::cass::launch({_c_string(name)}, ")),
         (closing.start_byte, paren.end_byte, _keep_lines(middle, ")(" + _body(name) + (", " if has_arguments else ""))),
+        *nulls,
     ]
 
 

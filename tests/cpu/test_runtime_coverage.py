@@ -93,6 +93,7 @@ def test_launch_arguments_are_evaluated_once(built: Built) -> None:
     v = built.values("coverage.cu")
     assert v["launch_hits"] == "64"  # 2 x 32 threads each add n's value at the launch, 1
     assert v["launch_n"] == "2"  # `n++` ran once, not once per GPU thread
+    assert v["null_argument"] == "96"  # NULL for a pointer parameter stays a null pointer
     hip = built.values("coverage.hip")
     assert hip["launch_hits"] == "192 n=3"  # hipLaunchKernelGGL(..., n++) then <<<>>>(n++): 64 * 1 + 64 * 2
 

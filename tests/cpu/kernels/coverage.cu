@@ -30,6 +30,12 @@ __device__ float atomicMax(float* address, float value) {
 
 __global__ void count_launch(int* hits, int n) { atomicAdd(hits, n); }
 
+// An optional output, passed NULL: still a null pointer when each GPU thread gets the argument.
+__global__ void maybe_count(int* hits, int* also) {
+  atomicAdd(hits, 1);
+  if (also != NULL) atomicAdd(also, 1);
+}
+
 __global__ void reverse_block(Buffers b) {
   unsigned t = threadIdx.x;
   shared[t] = b.shared[blockIdx.x * blockDim.x + t];
@@ -103,6 +109,9 @@ int main() {
   cudaMemcpy(&h, hits, sizeof(int), cudaMemcpyDeviceToHost);
   printf("launch_hits=%d\n", h);
   printf("launch_n=%d\n", n);
+  maybe_count<<<1, 32>>>(hits, NULL);
+  cudaMemcpy(&h, hits, sizeof(int), cudaMemcpyDeviceToHost);
+  printf("null_argument=%d\n", h);
 
   float* d;
   cudaMalloc(&d, 64 * sizeof(float));

@@ -636,6 +636,14 @@ inline detail::Launcher launch(const char* name, dim3 grid, dim3 block, std::siz
 
 inline void* dynamic_shared() { return detail::t_dyn_shared; }
 
+// `NULL` as a launch argument (rewrite.py): the arguments are stored once per launch, and a stored
+// long (g++'s NULL) would not convert to the kernel's pointer parameter as the literal does.
+struct NullArgument {
+  template <class T>
+  operator T*() const { return nullptr; }
+  operator long() const { return 0; }
+};
+
 // A file-scope `extern __shared__ T name[];` (rewrite.py): converts, on each use, to the buffer of
 // the block running on this thread. T may be an array type (`T name[][32]` gives T[32]).
 template <class T>
