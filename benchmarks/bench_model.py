@@ -100,6 +100,7 @@ async def over_lsp(rounds: int) -> None:
         "model": {"name": str(model), "nThreads": 1, "nCtx": 4096, "maxTokens": 100000},
         "asm": {"compileOnOpen": False},
         "logLevel": "info",  # the server logs when the first token came
+        "workspaceTrusted": True,  # a model file's path applies only in a trusted workspace
     }
     caps = types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True))
     await client.initialize_async(types.InitializeParams(capabilities=caps, initialization_options=settings))
