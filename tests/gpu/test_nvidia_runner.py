@@ -43,7 +43,7 @@ def test_original_and_rule_translation_agree_on_the_gpu(program: str) -> None:
     pair = pairs.Pair(str(PROGRAMS_DIR / program), None)
     started = time.monotonic()
     # the run stage alone: the GPU machine needs nvcc only (the compile stages' clang-19 is tested on CPU)
-    plan = run_stage.plan_run(engine.read_inputs(pair, {}), resolved, "nvidia")
+    (plan,) = run_stage.plan_runs(engine.read_inputs(pair, {}, resolved), resolved, "nvidia")
     ran = run_stage.run_programs(plan)
     print(f"\n{program}: {ran.outcome} in {time.monotonic() - started:.1f} s: {ran.message}")
     assert ran.outcome == "passed", ran
