@@ -84,8 +84,7 @@ def build(
     it); the prepared source is written next to it. ``#line`` points compiler messages at
     ``source_path`` and its own line numbers.
     """
-    if warp_size not in (32, 64):
-        raise ValueError(f"warp_size must be 32 or 64, not {warp_size}")
+    _check_warp(warp_size)
     exe = out / source_path.stem if out.is_dir() else out
     exe.parent.mkdir(parents=True, exist_ok=True)
     prepared = exe.with_name(exe.name + ".cpu.cpp")
@@ -93,14 +92,7 @@ def build(
     prepared.write_text(f'#line 1 "{quoted}"\n' + prepare_source(text), encoding="utf-8")
     argv = command(source_path, prepared, exe, hip=is_hip(source_path, text), warp_size=warp_size, cxx=cxx,
                    extra_args=extra_args)
-    result = proc.run(argv, timeout=timeout, cwd=exe.parent, cancel=cancel, nice=10)
-    log = result.text()
-    if result.timed_out:
-        log += f"\ncompiler timed out after {timeout:g} s"
-    elif result.cancelled:
-        log += "\nbuild cancelled"
-    return BuildResult(ok=result.ok, exe=str(exe) if result.ok else "", log=log, command=argv,
-                       duration=result.duration)
+    return _compile(argv, exe, timeout, cancel)
 
 
 def build_program(
@@ -117,12 +109,20 @@ def build_program(
 ) -> BuildResult:
     """Compile and link a program's ``units``, already prepared (:func:`prepare_source`) and written
     with their headers into one folder tree, to ``exe`` (``platform`` as for :func:`command`)."""
-    if warp_size not in (32, 64):
-        raise ValueError(f"warp_size must be 32 or 64, not {warp_size}")
+    _check_warp(warp_size)
     first, *rest = units
     argv = command(first, first, exe, hip=hip, warp_size=warp_size, cxx=cxx, extra_args=extra_args, platform=platform)
     at = argv.index(str(first)) + 1
     argv[at:at] = [str(unit) for unit in rest]
+    return _compile(argv, exe, timeout, cancel)
+
+
+def _check_warp(warp_size: int) -> None:
+    if warp_size not in (32, 64):
+        raise ValueError(f"warp_size must be 32 or 64, not {warp_size}")
+
+
+def _compile(argv: list[str], exe: Path, timeout: float, cancel: threading.Event | None) -> BuildResult:
     result = proc.run(argv, timeout=timeout, cwd=exe.parent, cancel=cancel, nice=10)
     log = result.text()
     if result.timed_out:
