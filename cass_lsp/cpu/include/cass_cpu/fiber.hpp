@@ -108,7 +108,10 @@ struct StackPool {
   // Room for n fibers of `stack` bytes each; false when the address space for it cannot be had.
   bool ensure(std::size_t n, std::size_t stack) {
     if (n <= count) return true;
-    std::size_t new_stride = stack + kGuard;
+    // One page more than stack and guard, so the stride is no multiple of 64 KiB: the stack tops,
+    // which the fibers touch in turn at every switch, then spread over the cache sets instead of
+    // all mapping to the same few (the tiled matmul ran 25% slower without the page).
+    std::size_t new_stride = stack + kGuard + static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     void* p = mmap(nullptr, n * new_stride, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return false;
     char* b = static_cast<char*>(p);
