@@ -127,6 +127,11 @@ def test_conversions_round_as_the_gpu_does(built: Built) -> None:
     assert v["d2f"] == "0x1.99999ap-4,-0x1.999998p-4,0x1.99999ap-4,0x1.999998p-4"
     assert v["f2i_nan_big"] == "0,2147483647"
     assert v["bits"] == "0x3f800000 back=3.141593"
+    # arithmetic in the suffix's rounding mode (each differs from round-to-nearest)
+    assert v["rounded"] == ",".join([
+        "0x1.000002p+0", "0x1p+0", "0x1.6a09e8p+0", "0x1.6a09e6p+0", "0x1.fffffep-1", "0x1.fffffffffffffp-1",
+        "0x1.5555555555556p-2",
+    ])  # fmt: skip
 
 
 def test_device_attributes_properties_errors_and_vectors(built: Built) -> None:

@@ -53,6 +53,8 @@ struct Conversions {
   int f2i_nan, f2i_big;
   int bits;
   float back;
+  float add_ru, add_rd, sqrt_ru, sqrt_rd, fma_rz;
+  double mul_rz, div_ru;
 };
 
 __global__ void convert(Conversions* c) {
@@ -92,6 +94,13 @@ __global__ void convert(Conversions* c) {
   c->f2i_big = __float2int_rz(3e9f);
   c->bits = __float_as_int(1.0f);
   c->back = __uint_as_float(0x40490fdbu);
+  c->add_ru = __fadd_ru(1.0f, 1e-10f);
+  c->add_rd = __fadd_rd(1.0f, 1e-10f);
+  c->sqrt_ru = __fsqrt_ru(2.0f);
+  c->sqrt_rd = __fsqrt_rd(2.0f);
+  c->fma_rz = __fmaf_rz(1.0f, 1.0f, -1e-10f);
+  c->mul_rz = __dmul_rz(1.0 / 3.0, 3.0);
+  c->div_ru = __ddiv_ru(1.0, 3.0);
 }
 
 // A host reference with parameters named like the built-in variables, as CPU-side checks are written.
@@ -158,6 +167,7 @@ int main() {
   printf("d2f=%a,%a,%a,%a\n", r.d2f[0], r.d2f[1], r.d2f[2], r.d2f[3]);
   printf("f2i_nan_big=%d,%d\n", r.f2i_nan, r.f2i_big);
   printf("bits=%#x back=%.6f\n", r.bits, r.back);
+  printf("rounded=%a,%a,%a,%a,%a,%a,%a\n", r.add_ru, r.add_rd, r.sqrt_ru, r.sqrt_rd, r.fma_rz, r.mul_rz, r.div_ru);
 
   int mode = -1, clock = 0, major = 0, managed = 0;
   cudaError_t attr_ok = cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0);

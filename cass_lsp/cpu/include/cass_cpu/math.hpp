@@ -84,30 +84,24 @@ inline T opaque(T v) {
 }
 }  // namespace detail
 }  // namespace cass
-#define CASS_ROUNDED(mode, M)                                                                                     \
-  inline float __fadd_##mode(float a, float b) { return ::cass::detail::rounded<M, float>([&] { return ::cass::detail::opaque(a) + b; }); } \
-  inline float __fsub_##mode(float a, float b) { return ::cass::detail::rounded<M, float>([&] { return ::cass::detail::opaque(a) - b; }); } \
-  inline float __fmul_##mode(float a, float b) { return ::cass::detail::rounded<M, float>([&] { return ::cass::detail::opaque(a) * b; }); } \
-  inline float __fdiv_##mode(float a, float b) { return ::cass::detail::rounded<M, float>([&] { return ::cass::detail::opaque(a) / b; }); } \
-  inline float __frcp_##mode(float a) { return ::cass::detail::rounded<M, float>([&] { return 1.0f / ::cass::detail::opaque(a); }); } \
-  inline float __fsqrt_##mode(float a) { return ::cass::detail::rounded<M, float>([&] { return sqrtf(::cass::detail::opaque(a)); }); } \
-  inline float __fmaf_##mode(float a, float b, float c) {                                                         \
-    return ::cass::detail::rounded<M, float>([&] { return fmaf(::cass::detail::opaque(a), b, c); });              \
-  }                                                                                                                \
-  inline double __dadd_##mode(double a, double b) { return ::cass::detail::rounded<M, double>([&] { return ::cass::detail::opaque(a) + b; }); } \
-  inline double __dsub_##mode(double a, double b) { return ::cass::detail::rounded<M, double>([&] { return ::cass::detail::opaque(a) - b; }); } \
-  inline double __dmul_##mode(double a, double b) { return ::cass::detail::rounded<M, double>([&] { return ::cass::detail::opaque(a) * b; }); } \
-  inline double __ddiv_##mode(double a, double b) { return ::cass::detail::rounded<M, double>([&] { return ::cass::detail::opaque(a) / b; }); } \
-  inline double __drcp_##mode(double a) { return ::cass::detail::rounded<M, double>([&] { return 1.0 / ::cass::detail::opaque(a); }); } \
-  inline double __dsqrt_##mode(double a) { return ::cass::detail::rounded<M, double>([&] { return sqrt(::cass::detail::opaque(a)); }); } \
-  inline double __fma_##mode(double a, double b, double c) {                                                      \
-    return ::cass::detail::rounded<M, double>([&] { return fma(::cass::detail::opaque(a), b, c); });              \
+// One mode's arithmetic for one type: __fadd_rz / __dadd_rz and the rest (fma: __fmaf_rz / __fma_rz).
+#define CASS_ROUNDED_OPS(mode, M, T, p, f3)                                                                    \
+  inline T p##add_##mode(T a, T b) { return ::cass::detail::rounded<M, T>([&] { return ::cass::detail::opaque(a) + b; }); } \
+  inline T p##sub_##mode(T a, T b) { return ::cass::detail::rounded<M, T>([&] { return ::cass::detail::opaque(a) - b; }); } \
+  inline T p##mul_##mode(T a, T b) { return ::cass::detail::rounded<M, T>([&] { return ::cass::detail::opaque(a) * b; }); } \
+  inline T p##div_##mode(T a, T b) { return ::cass::detail::rounded<M, T>([&] { return ::cass::detail::opaque(a) / b; }); } \
+  inline T p##rcp_##mode(T a) { return ::cass::detail::rounded<M, T>([&] { return T(1) / ::cass::detail::opaque(a); }); } \
+  inline T p##sqrt_##mode(T a) { return ::cass::detail::rounded<M, T>([&] { return std::sqrt(::cass::detail::opaque(a)); }); } \
+  inline T f3##mode(T a, T b, T c) {                                                                            \
+    return ::cass::detail::rounded<M, T>([&] { return std::fma(::cass::detail::opaque(a), b, c); });            \
   }
+#define CASS_ROUNDED(mode, M) CASS_ROUNDED_OPS(mode, M, float, __f, __fmaf_) CASS_ROUNDED_OPS(mode, M, double, __d, __fma_)
 CASS_ROUNDED(rn, ::cass::detail::kRn)
 CASS_ROUNDED(rz, ::cass::detail::kRz)
 CASS_ROUNDED(ru, ::cass::detail::kRu)
 CASS_ROUNDED(rd, ::cass::detail::kRd)
 #undef CASS_ROUNDED
+#undef CASS_ROUNDED_OPS
 
 // ---- bit reinterpretation and conversion --------------------------------------------------------
 namespace cass {
