@@ -108,7 +108,7 @@ def verification_status() -> list[ToolStatus]:
         )
         if on
     ]
-    refused = "" if isolation.files else f": runs refused unless {sandbox.UNCONFINED_SETTING}"
+    refused = "" if isolation.files else f": runs refused unless {sandbox.unconfined_hint()}"
     level = f"level {isolation.level}{refused}"
     statuses.append(
         ToolStatus(name="sandbox", found=True, version=", ".join([level, *applied]), hint=isolation.note or None)

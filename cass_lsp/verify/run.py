@@ -80,12 +80,18 @@ class RunPlan:
     key: str
 
 
-def run_refusal(settings: VerificationSettings, trusted: bool, inputs: Inputs | None = None) -> str | None:
+def run_refusal(
+    settings: VerificationSettings,
+    trusted: bool,
+    inputs: Inputs | None = None,
+    *,
+    untrusted_because: str = "the editor marks this workspace untrusted",
+) -> str | None:
     """Why the run stage must not start, or None when it may."""
     if not settings.run:
         return "running is off (cass.verification.run)"
     if not trusted:
-        return "running is refused: the editor marks this workspace untrusted"
+        return f"running is refused: {untrusted_because}"
     if settings.runner == "none":
         return "no runner (cass.verification.runner is \"none\")"
     if inputs is not None and inputs.program.main is None:

@@ -23,7 +23,7 @@ print forever or daemonize. Each run gets
     processes (``/proc/PID/mem``, ``environ``); the launcher is a subreaper that kills every
     descendant at the end.
   - ``none``: neither is available. Runs are refused (:class:`SandboxError` naming the user setting
-    ``cass.verification.allowUnconfinedRuns``) unless the caller passes ``allow_unconfined=True``.
+    ``allowUnconfinedRuns`` in the user's ``settings.toml``) unless the caller passes ``allow_unconfined=True``.
 
 ``CASS_LSP_SANDBOX_LEVEL`` (``full``, ``landlock`` or ``none``) caps the level below what the OS
 allows: tests and ``benchmarks/attack_lsp.py`` use it to exercise every level on one machine.
@@ -58,7 +58,8 @@ _LAUNCHER = Path(__file__).with_name("confine.py")
 Level = Literal["full", "landlock", "none"]
 LEVELS: tuple[Level, ...] = get_args(Level)  # strongest first
 LEVEL_ENV = "CASS_LSP_SANDBOX_LEVEL"
-UNCONFINED_SETTING = "cass.verification.allowUnconfinedRuns"
+UNCONFINED_SETTING = "allowUnconfinedRuns"
+"""The user-level setting (``settings.toml``, :mod:`cass_lsp.user_settings`) that allows unconfined runs."""
 # Hidden from the program at the full level (tmpfs over them); the home folders only while it has
 # no network: a run allowed the network is the user's own remote command (ssh), which reads its keys.
 _ALWAYS_HIDDEN = ("/tmp", "/var/tmp", "/dev/shm")
@@ -72,6 +73,13 @@ _ERRNO_TEXT = {
     "memory": ("Cannot allocate memory", "std::bad_alloc", "out of memory"),
     "file size": ("File too large",),
 }
+
+
+def unconfined_hint() -> str:
+    """Where a user allows unconfined runs (a file a workspace cannot write)."""
+    from cass_lsp import user_settings
+
+    return f"{UNCONFINED_SETTING} = true is in {user_settings.path()}"
 
 
 class SandboxError(RuntimeError):
@@ -241,14 +249,14 @@ def run(
     keep the host's network (and the home folders, read-only); every other isolation still applies.
     Where no level confines the program (:func:`isolation` says "none") it runs only with
     ``allow_unconfined``, which the caller takes from the user-level setting
-    ``cass.verification.allowUnconfinedRuns`` (never from a workspace's). Raises
+    ``allowUnconfinedRuns`` in the user's ``settings.toml`` (never from a workspace's). Raises
     :class:`SandboxError` when the sandbox, not the program, failed or refused.
     """
     level = isolation().level
     if level == "none" and not allow_unconfined:
         raise SandboxError(
-            f"no sandbox level confines programs here ({isolation().note}); runs are refused unless the user"
-            f" setting {UNCONFINED_SETTING} is true"
+            f"no sandbox level confines programs here ({isolation().note}); runs are refused unless"
+            f" {unconfined_hint()}"
         )
     result, _, end = _launch(argv, workdir, limits, stdin, env, cancel, level=level, network=network)
     if end is not None:

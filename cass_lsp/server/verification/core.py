@@ -166,7 +166,9 @@ class Verification:
         versions = {path: open_docs[path].version for path in inputs.program.files if path in open_docs}
         self._known[pair.original] = pair
         self._program_files[pair.original] = inputs.program.files
-        not_run = run_stage.run_refusal(resolved.verification, server.workspace_trusted, inputs)
+        not_run = run_stage.run_refusal(
+            resolved.verification, server.workspace_trusted, inputs, untrusted_because=server.trust_reason
+        )
         self._status(pair, "running", f"{inputs.program.describe()}: verifying")
         planned = await loop.run_in_executor(
             None, lambda: engine.plan(inputs, resolved, run=not_run is None, nice=BACKGROUND_NICE)
