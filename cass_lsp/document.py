@@ -17,7 +17,7 @@ from typing import Literal, TypeVar
 import msgspec
 import tree_sitter
 
-from cass_lsp import nodes, syntax
+from cass_lsp import nodes, prepass, syntax
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +145,9 @@ class CudaDocument:
         self._line_starts: list[int] = [0]
         self._lines_known_to = 0  # byte offset up to which _line_starts is complete
         self._tree: tree_sitter.Tree | None = None
+        # What the parser read for _tree (prepass.prepare of the source), with the edits since
+        # spliced in as typed: where the next preparation differs outside them, the tree is told.
+        self._prepared = b""
         self._unparsed = False  # edits since the last parse: _tree is edited, not yet re-parsed
         self._constructs: Constructs | None = None
         self._stale: _StaleConstructs | None = None  # an older construct list and what changed since
@@ -212,6 +215,7 @@ class CudaDocument:
         start_point = self._point_at(start_byte)
         old_end_point = self._point_at(end_byte)
         self._source = self._source[:start_byte] + new_bytes + self._source[end_byte:]
+        self._prepared = self._prepared[:start_byte] + new_bytes + self._prepared[end_byte:]
         self._text = None
         self._move_lines(start_byte, end_byte, new_bytes)
         if self._tree is not None and not self.too_large:
@@ -258,8 +262,18 @@ class CudaDocument:
             self._tree = None
             self._stale = None
             return
-        old_tree = self._tree
-        self._tree = self._parser.parse(self._source, old_tree) if old_tree is not None else self._parser.parse(self._source)
+        prepared = prepass.prepare(self._source)
+        old_tree = self._tree if len(self._prepared) == len(prepared) else None
+        if old_tree is None:
+            self._stale = None
+            self._tree = self._parser.parse(prepared)
+        else:
+            for start, end in prepass.differences(self._prepared, prepared):
+                # the pre-pass rewrote (or stopped rewriting) these bytes: an edit of the same length
+                start_point, end_point = self._point_at(start), self._point_at(end)
+                old_tree.edit(start, end, end, start_point, end_point, end_point)
+            self._tree = self._parser.parse(prepared, old_tree)
+        self._prepared = prepared
         if self._stale is not None and old_tree is not None:
             changed = [(r.start_byte, r.end_byte) for r in old_tree.changed_ranges(self._tree)]
             if not self._stale.reparsed(changed, len(self._source)):

@@ -1,5 +1,6 @@
 """The tree-sitter CUDA language, parsers and the project's queries.
 
+Code is parsed through the macro-aware pre-pass (``parse_source``); ``parse`` is bare tree-sitter.
 Node type names live in ``grammars/*.scm`` (the queries) and in :mod:`cass_lsp.nodes`, for the code
 that walks the tree by position instead of querying (the translator, the document model's edit
 regions); other Python code asks for captures by name.
@@ -12,6 +13,8 @@ import os
 
 import tree_sitter
 import tree_sitter_cuda
+
+from cass_lsp import prepass
 
 # os.path rather than pathlib: this module is on the start-up path of `cass-lsp translate`
 _PACKAGED_GRAMMARS = os.path.join(os.path.dirname(__file__), "grammars")
@@ -61,3 +64,9 @@ def matches(
     if byte_range is not None:
         cursor.set_byte_range(*byte_range)
     return cursor.matches(node)
+
+
+def parse_source(source: bytes, old_tree: tree_sitter.Tree | None = None) -> tree_sitter.Tree:
+    """The tree every feature reads: ``source`` through the macro-aware pre-pass
+    (:mod:`cass_lsp.prepass`; same length, so offsets and rows are the original's)."""
+    return parse(prepass.prepare(source), old_tree)

@@ -33,12 +33,11 @@ def register_storage(p: RuleContext, spec: tree_sitter.Node) -> None:
            spec.start_byte, spec.end_byte, fix=(p.fix_edit(spec.start_byte, end, ""),), name="register")
 
 
-def callback_convention(p: RuleContext, node: tree_sitter.Node) -> bool:
+def callback_convention(p: RuleContext, start: int, end: int) -> bool:
     """CUDART_CB is a calling convention (__stdcall on Windows, empty elsewhere); HIP has none."""
-    end = node.end_byte
     while end < p.hi and p.src[end:end + 1] in (b" ", b"\t"):
         end += 1
-    p.edit(node.start_byte, end, "", "runtime")
+    p.edit(start, end, "", "runtime")
     return True
 
 

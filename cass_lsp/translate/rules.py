@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter
 
-from cass_lsp import nodes, syntax
+from cass_lsp import nodes, prepass, syntax
 from cass_lsp.translate import (
     calls,
     collisions,
@@ -130,9 +130,10 @@ def _not_cancelled() -> None:
 class Engine:
     """State shared by the passes of one translation (the file and its macro bodies)."""
 
-    def __init__(self, source: bytes, settings: Settings, parser: tree_sitter.Parser,
+    def __init__(self, source: bytes, settings: Settings, parser: tree_sitter.Parser, macros: prepass.Macros,
                  check_cancelled: Callable[[], None]) -> None:
         self.source = source
+        self.macros = macros  # what the pre-pass rewrites, for macro bodies parsed on their own too
         self.settings = settings
         self.reverse = settings.reverse
         self.rocm = settings.target.rocm
@@ -169,9 +170,10 @@ class Pass:
     It is the ``context.RuleContext`` the rule modules receive."""
 
     def __init__(self, eng: Engine, src: bytes, root: tree_sitter.Node, base: int, lo: int, hi: int,
-                 local_names: frozenset[str] = frozenset()) -> None:
+                 local_names: frozenset[str] = frozenset(), *, prepared: bytes | None = None) -> None:
         self.eng = eng
         self.src = src
+        self.prepared = src if prepared is None else prepared  # what the tree was parsed from
         self.root = root
         self.base = base  # original offset = base + local offset
         self.lo = lo
@@ -357,6 +359,9 @@ class Pass:
         names, declaring = nodes.NAMES, _DECLARING_PARENTS
         for start, end, raw in positions:
             name = _text(raw)
+            if prepass.changed(self.src, self.prepared, start, end):
+                unparsed.append((name, start, end))  # the pre-pass read it as its expansion
+                continue
             node = descend(start, end) or self.root
             kind = node.type
             if kind not in names:
@@ -424,6 +429,9 @@ class Pass:
         if name not in (_REVERSE_SPECIAL if self.reverse else _FORWARD_SPECIAL):
             self._rename_unparsed(name, start, end)
             return
+        if name == "CUDART_CB" and not self.reverse:
+            portability.callback_convention(self, start, end)  # needs no tree
+            return
         found = None if self.reverse else tables.row(name)
         if found is not None:
             self.find(fc.UNTRANSLATED, "warning", f"{name} is in code the parser could not read, and its "
@@ -480,7 +488,7 @@ class Pass:
         if name in calls.NAMES:
             return calls.handle(self, name, node)
         if name == "CUDART_CB":
-            return portability.callback_convention(self, node)
+            return portability.callback_convention(self, node.start_byte, node.end_byte)
         if name in compat.FORWARD_NAMES:
             return compat.forward(self, name, node)
         if name == collisions.MAKE_UINT3:
@@ -630,7 +638,8 @@ class Pass:
             return
         body = self.src[arg.start_byte:arg.end_byte]
         sub_src = _MACRO_PREFIX + body + _MACRO_SUFFIX
-        tree = self.eng.parser.parse(sub_src)
+        prepared = prepass.prepare(sub_src, self.eng.macros)
+        tree = self.eng.parser.parse(prepared)
         params: frozenset[str] = frozenset()
         definition = arg.parent
         if definition is not None:
@@ -639,7 +648,7 @@ class Pass:
                 params = frozenset(self.text(p) for p in plist.named_children)
         start = len(_MACRO_PREFIX)
         Pass(self.eng, sub_src, tree.root_node, self.base + arg.start_byte - start, start, start + len(body),
-             params).run()
+             params, prepared=prepared).run()
 
     # -- includes and whole-file rules (main pass only) -----------------------------------------
     def includes(self) -> bool:
@@ -816,12 +825,14 @@ def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None
     ``check_cancelled`` is called between passes and raises to abandon the translation."""
     check = check_cancelled or _not_cancelled
     parser = syntax.new_parser()
+    macros = prepass.scan(source)
+    prepared = prepass.prepare(source, macros)
     if tree is None:
-        tree = parser.parse(source)
+        tree = parser.parse(prepared)
     check()
     lo, hi = (0, len(source)) if byte_range is None else (max(0, byte_range[0]), min(len(source), byte_range[1]))
-    eng = Engine(source, settings, parser, check)
-    main = Pass(eng, source, tree.root_node, 0, lo, hi)
+    eng = Engine(source, settings, parser, macros, check)
+    main = Pass(eng, source, tree.root_node, 0, lo, hi, prepared=prepared)
     main.parse_errors()
     if not settings.reverse:
         main.collect_defines()

@@ -1,0 +1,276 @@
+"""Macro-aware pre-pass: the bytes tree-sitter parses, closer to what nvcc's preprocessor gives the compiler.
+
+tree-sitter-cuda does not expand macros, so code written around them misparses: an attribute-like
+macro in a declaration (``MYLIB_INLINE static void f()``, ``CUTLASS_HOST_DEVICE``), a statement
+macro used without its semicolon (``GUARD(cudaMemcpy(...))`` line after line), ``__restrict``.
+The pre-pass rewrites those spots in a copy of the source **of the same length, with every newline
+where it was**, so every node's byte offset and row/column is exact in the original and nothing maps
+positions back; incremental re-parsing works unchanged (the document prepares its whole text
+before each parse: a few ``bytes.find`` scans, far below a parse).
+
+- attribute-like object macros (the file's own ``#define NAME body`` whose body is only qualifiers,
+  attributes, pragmas or nothing; and well-known library spellings, ``KNOWN``) become their
+  expansion padded with spaces, or, where it does not fit, the execution-space qualifier that fits
+  (the rest, ``inline`` and the like, matters to no feature), or spaces;
+- a statement macro (a function-like ``#define`` whose body is a block, ``do {...} while (0)`` or
+  ends with ``;``) invoked first on its line and not followed by ``;`` gets one in the first blank
+  byte after its ``)`` on the same line or in the next line's indentation;
+- ``__restrict`` becomes ``restrict`` (the grammar knows ``__restrict__`` and ``restrict`` only).
+
+The translator reads names at rewritten spots by position (``changed`` tells where a prepared
+buffer differs from the original) and translates them by name, as in an unparsable region.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+# Library spellings seen in real CUDA/HIP code, with what they expand to on Linux (inline and
+# visibility attributes omitted: no feature reads them).
+KNOWN: dict[bytes, bytes] = {
+    b"CUDART_CB": b"",
+    b"CUTLASS_HOST_DEVICE": b"__host__ __device__",
+    b"CUTLASS_DEVICE": b"__device__",
+    b"CUTLASS_HOST": b"__host__",
+    b"CUTLASS_GLOBAL": b"__global__",
+    b"CUTLASS_PRAGMA_UNROLL": b"",
+    b"CUTLASS_PRAGMA_NO_UNROLL": b"",
+    b"CUTLASS_UNUSED_ATTRIBUTE": b"",
+    b"CUTE_HOST_DEVICE": b"__host__ __device__",
+    b"CUTE_DEVICE": b"__device__",
+    b"CUTE_HOST": b"__host__",
+    b"CUTE_UNROLL": b"",
+    b"CUTE_NO_UNROLL": b"",
+    b"CUTE_INLINE_CONSTANT": b"static constexpr",
+    b"CUTE_STL_NAMESPACE_IS_CUDA_STD": b"",
+    b"ROCPRIM_DEVICE": b"__device__",
+    b"ROCPRIM_HOST": b"__host__",
+    b"ROCPRIM_HOST_DEVICE": b"__host__ __device__",
+    b"ROCPRIM_KERNEL": b"__global__",
+    b"ROCPRIM_INLINE": b"inline",
+    b"ROCPRIM_FORCE_INLINE": b"inline",
+    b"ROCPRIM_SHARED_MEMORY": b"__shared__",
+    b"HIPCUB_DEVICE": b"__device__",
+    b"HIPCUB_HOST_DEVICE": b"__host__ __device__",
+    b"HIPCUB_RUNTIME_FUNCTION": b"",
+    b"CUB_RUNTIME_FUNCTION": b"",
+    b"_CCCL_HOST_DEVICE": b"__host__ __device__",
+    b"_CCCL_DEVICE": b"__device__",
+    b"CUTLASS_GRID_CONSTANT": b"",
+    b"ROCPRIM_UNROLL": b"",
+    b"ROCPRIM_CLANG_SUPPRESS_WARNING_POP": b"",
+    b"ROCPRIM_IF_CONSTEXPR": b"constexpr",
+    b"GGML_CUDA_RESTRICT": b"__restrict__",
+    b"VKAPI_ATTR": b"",
+    b"VKAPI_CALL": b"",
+    b"VKAPI_PTR": b"",
+}
+# Function-like spellings that expand to an attribute or a pragma: the whole invocation is blanked.
+KNOWN_CALLS = (b"__align__", b"ROCPRIM_CLANG_SUPPRESS_WARNING_WITH_PUSH", b"ROCPRIM_CLANG_SUPPRESS_WARNING")
+# Error-check macros of the samples and libraries, defined in headers a file includes: statement
+# macros whenever they stand first on their line with no ``;`` after them.
+KNOWN_STATEMENTS = (b"HIP_CHECK", b"CUDA_CHECK", b"CHECK_CUDA", b"CHECK_HIP", b"HIPCHECK", b"CUDACHECK",
+                    b"checkCudaErrors", b"CUDA_SAFE_CALL", b"HIP_CHECK_ERROR", b"CUDA_CHECK_ERROR")
+# ``[] __device__ (...)``: an extended lambda's execution space, which the grammar does not expect.
+_LAMBDA_SPACE = re.compile(rb"\]\s*((?:__host__|__device__)(?:\s+(?:__host__|__device__))?)\s*[(\[{]")
+# ``typename T::type{...}`` as an expression: the keyword only disambiguates, and the grammar takes
+# the qualified name without it (template parameters, ``typename T``, are left alone).
+_DEPENDENT = re.compile(rb"\btypename(?=\s+(?:::\s*)?(?:[A-Za-z_]\w*\s*(?:<[^;{}()]*?>\s*)?|decltype\s*\([^()]*\)\s*)::)")
+# ``template class X<float>;``: an explicit instantiation; the grammar takes it without ``class``.
+_INSTANTIATION = re.compile(rb"\btemplate\s+((?:class|struct)\b)(?=\s*[A-Za-z_][\w:]*\s*<[^;{}]*>\s*;)")
+# Words an attribute-like macro body may hold (besides other attribute-like macros).
+_QUALIFIERS = frozenset(w.encode() for w in (
+    "__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__inline__", "inline",
+    "static", "extern", "constexpr", "__shared__", "__constant__", "__managed__", "__restrict__",
+    "__attribute__", "__declspec", "_Pragma", "__launch_bounds__", "__always_inline__", "__inline",
+    "__forceinline", "__cdecl", "__stdcall", "noexcept", "__noinline", "__global", "__local", "__restrict",
+    "restrict"))
+# Execution-space qualifiers: what to keep when the whole expansion does not fit.
+_SPACES = (b"__host__ __device__", b"__global__", b"__device__", b"__host__")
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n\\]|\\\r?\n|\\)*)", re.M)
+# Attribute spellings with an argument list (two levels of parentheses: ``__attribute__((x(1)))``).
+_ATTRIBUTE_CALLS = re.compile(rb"\b(?:__attribute__|__declspec|_Pragma|__launch_bounds__|alignas|__align__)\s*"
+                              rb"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[\[.*?\]\]")
+_STATEMENT_BODY = re.compile(rb"(?s)^\s*(?:\{.*\}|do\b.*\bwhile\s*\(\s*(?:0|false)\s*\)|.*;)\s*$")
+_IS_WORD = bytes(1 if (48 <= b < 58 or 65 <= b < 91 or 97 <= b < 123 or b == 95 or b >= 128) else 0
+                 for b in range(256))
+
+
+class Macros(NamedTuple):
+    """What the pre-pass rewrites in one file."""
+
+    attributes: dict[bytes, bytes]  # name -> same-length replacement (spaces padded)
+    statements: dict[bytes, bool]  # statement macros -> function-like
+
+
+def _fit(name: bytes, expansion: bytes) -> bytes:
+    """The replacement for ``name``: its expansion, else the execution space that fits, padded."""
+    text = b" ".join(expansion.split())
+    if len(text) > len(name):
+        text = next((s for s in _SPACES if s in text and len(s) <= len(name)), b"")
+    return text.ljust(len(name))
+
+
+def _attribute_body(body: bytes, attributes: dict[bytes, bytes]) -> bool:
+    """Only qualifiers, attributes, pragmas and attribute-like macros (or nothing)."""
+    words = _ATTRIBUTE_CALLS.sub(b" ", body.replace(b"\\\n", b" ")).split()
+    return all(w in _QUALIFIERS or w in attributes for w in words)
+
+
+def scan(source: bytes) -> Macros:
+    """The macros of ``source`` the pre-pass acts on."""
+    attributes = {name: _fit(name, body) for name, body in KNOWN.items() if name in source}
+    statements: dict[bytes, bool] = {}
+    refused: set[bytes] = set()
+    if b"define" in source:
+        for m in _DEFINE.finditer(source):
+            name, params, body = m[1], m[2], m[3]
+            body = re.sub(rb"(?s)/\*.*?\*/|//[^\n]*", b" ", body).strip()
+            if body and _STATEMENT_BODY.match(body.replace(b"\\\n", b" ")):
+                statements[name] = params is not None
+            elif params is None and name not in KNOWN and _attribute_body(body, attributes):
+                attributes.setdefault(name, _fit(name, body))
+            else:
+                refused.add(name)  # defined otherwise too (an #if branch): not surely an attribute
+    for name in refused:
+        if name not in KNOWN:
+            attributes.pop(name, None)
+    return Macros(attributes, {name: call for name, call in statements.items() if name not in refused})
+
+
+def prepare(source: bytes, macros: Macros | None = None) -> bytes:
+    """``source`` as the parser should read it (same length, same lines)."""
+    if macros is None:
+        macros = scan(source)
+    out: bytearray | None = None
+
+    def put(start: int, text: bytes) -> None:
+        nonlocal out
+        if out is None:
+            out = bytearray(source)
+        out[start:start + len(text)] = text
+
+    for name, text in macros.attributes.items():
+        for start in _occurrences(source, name):
+            if not _is_definition(source, start):
+                put(start, text)
+    for start in _occurrences(source, b"__restrict"):
+        put(start, b"restrict  ")
+    for name in KNOWN_CALLS:
+        for start in _occurrences(source, name):
+            end = _call_end(source, start + len(name))
+            if end is not None and not _is_definition(source, start):
+                put(start, _blank(source[start:end]))
+    for pattern, gate in ((_LAMBDA_SPACE, b"]"), (_DEPENDENT, b"typename"), (_INSTANTIATION, b"template")):
+        if gate in source:
+            # over what is rewritten so far: ``[] ROCPRIM_DEVICE (`` is ``[] __device__ (`` by now
+            for m in pattern.finditer(source if out is None else bytes(out)):
+                put(m.start(1) if pattern.groups else m.start(), _blank(m[1] if pattern.groups else m[0]))
+    for name, call in (*macros.statements.items(), *((n, True) for n in KNOWN_STATEMENTS if n in source)):
+        for start in _occurrences(source, name):
+            at = _semicolon_spot(source, start, start + len(name), call)
+            if at is not None:
+                put(at, b";")
+    return source if out is None else bytes(out)
+
+
+def changed(original: bytes, prepared: bytes, start: int, end: int) -> bool:
+    """Whether the pre-pass rewrote any byte of [start, end)."""
+    return original is not prepared and original[start:end] != prepared[start:end]
+
+
+def differences(old: bytes, new: bytes, chunk: int = 4096) -> list[tuple[int, int]]:
+    """[start, end) spans where two buffers of the same length differ (compared chunk by chunk: memcmp
+    speed for the usual few differences)."""
+    spans: list[tuple[int, int]] = []
+    a, b = memoryview(old), memoryview(new)
+    for lo in range(0, len(new), chunk):
+        hi = min(lo + chunk, len(new))
+        if a[lo:hi] == b[lo:hi]:
+            continue
+        start = next(i for i in range(lo, hi) if old[i] != new[i])
+        end = next(i for i in range(hi, start, -1) if old[i - 1] != new[i - 1])
+        if spans and spans[-1][1] >= start - 1:
+            start = spans.pop()[0]
+        spans.append((start, end))
+    return spans
+
+
+def _occurrences(source: bytes, name: bytes) -> list[int]:
+    found: list[int] = []
+    i = source.find(name)
+    while i != -1:
+        j = i + len(name)
+        if (i == 0 or not _IS_WORD[source[i - 1]]) and (j == len(source) or not _IS_WORD[source[j]]):
+            found.append(i)
+        i = source.find(name, j)
+    return found
+
+
+def _blank(text: bytes) -> bytes:
+    """Spaces for ``text``, its line breaks kept."""
+    return re.sub(rb"[^\r\n]", b" ", text)
+
+
+def _line_start(source: bytes, pos: int) -> int:
+    return source.rfind(b"\n", 0, pos) + 1
+
+
+def _is_definition(source: bytes, start: int) -> bool:
+    """``name`` at ``start`` is on a preprocessor line (its own #define, an #ifdef)."""
+    return source[_line_start(source, start):start].lstrip(b" \t").startswith(b"#")
+
+
+def _semicolon_spot(source: bytes, start: int, end: int, call: bool) -> int | None:
+    """Where a statement macro invoked at [start, end) lacks its ``;``: a blank byte after it (after
+    its ``)`` when ``call``)."""
+    if source[_line_start(source, start):start].strip(b" \t"):
+        return None  # not first on its line: an expression, or after a label or an if
+    close = _call_end(source, end) if call else end
+    if close is None:
+        return None
+    n = len(source)
+    j = close
+    while j < n and source[j] in b" \t\r\n":
+        j += 1
+    if j < n and source[j] in b";,)]{.?:=+-*/<>&|^%!":
+        return None  # followed by ; or an operator: an expression, or already a statement
+    if j < n and source[j:j + 2] in (b"//", b"/*"):
+        return None
+    k = close
+    while k < j:
+        if source[k] in b" \t":
+            return k
+        k += 1
+    return None
+
+
+def _call_end(source: bytes, i: int) -> int | None:
+    """The offset after the ``)`` closing the argument list that starts at ``i`` (blanks first)."""
+    n = len(source)
+    while i < n and source[i] in b" \t":
+        i += 1
+    if i >= n or source[i] != ord("("):
+        return None
+    depth = 0
+    while i < n:
+        c = source[i]
+        if c == ord("("):
+            depth += 1
+        elif c == ord(")"):
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif c in b"\"'":
+            i = _skip_quoted(source, i)
+        i += 1
+    return None
+
+
+def _skip_quoted(source: bytes, i: int) -> int:
+    quote = source[i]
+    i += 1
+    while i < len(source) and source[i] != quote and source[i] != ord("\n"):
+        i += 2 if source[i] == ord("\\") else 1
+    return i

@@ -1,0 +1,232 @@
+"""Real CUDA constructs read as nvcc reads them: the macro-aware pre-pass (cass_lsp.prepass).
+
+Each construct class gets its own example: bare tree-sitter-cuda misreads it (so the test fails
+without the pre-pass), ``syntax.parse_source`` reads it without an error or missing node, and one
+program holding all of them translates to HIP that clang-19 compiles.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cass_lsp import prepass, syntax
+from cass_lsp.document import CudaDocument, TextChange
+from cass_lsp.translate import TargetProfile, translate
+from tests.unit.test_translate_compile import compile_hip, errors
+
+P52 = TargetProfile("gfx1100", "5.2")
+
+ATTRIBUTE_MACRO = """#define VEC_INLINE __forceinline__
+#define VEC_SPACE __host__ __device__
+VEC_INLINE static __device__ void widen(const float* const __restrict src, double* dst) { *dst = *src; }
+constexpr VEC_INLINE int lanes() { return 4; }
+struct Acc {
+    VEC_SPACE
+    Acc() {}
+    VEC_SPACE
+    void operator()(float v) { sum += v; }
+    float sum = 0;
+};
+"""
+STATEMENT_MACRO = """#define GUARD(call) { cudaError_t g_ = (call); if (g_ != cudaSuccess) return 1; }
+int upload(float* d, const float* h, int n) {
+    GUARD( cudaMemcpy(d, h,
+        n * sizeof(float), cudaMemcpyHostToDevice) )
+    GUARD( cudaMemcpy(d + n, h,
+        n * sizeof(float), cudaMemcpyHostToDevice) )
+    GUARD( cudaDeviceSynchronize() )
+    return 0;
+}
+"""
+LIBRARY_SPELLINGS = """struct Gemm {
+  CUTLASS_HOST_DEVICE
+  Gemm() { }
+  CUTLASS_DEVICE
+  void operator()(int k) {
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < k; ++i) { }
+  }
+};
+void CUDART_CB done(cudaStream_t stream, cudaError_t status, void* data);
+"""
+EXTENDED_LAMBDA = """void run(int* out) {
+    auto op = [] __device__ (unsigned a, unsigned b) { return a + b; };
+    auto both = [=] __host__ __device__ (int v) -> int { return v * 2; };
+}
+"""
+DEPENDENT_NAMES = """template <typename Kernel>
+typename Kernel::Arguments make_args(int n) {
+    auto layout = typename Kernel::Layout{};
+    return typename Kernel::Arguments(n, layout);
+}
+template class Holder<float>;
+"""
+ALIGNED = """struct Slot { int v; };
+__global__ void k() {
+    __shared__ unsigned char __align__(8) raw[64];
+}
+"""
+CONSTRUCTS = {
+    "attribute-like macros in declarations, __restrict": ATTRIBUTE_MACRO,
+    "statement macros without a semicolon, one after another": STATEMENT_MACRO,
+    "library attribute and pragma spellings": LIBRARY_SPELLINGS,
+    "extended lambdas": EXTENDED_LAMBDA,
+    "typename in expressions, explicit instantiation": DEPENDENT_NAMES,
+    "__align__ in declarations": ALIGNED,
+}
+# Constructs bare tree-sitter-cuda already reads (kept here so they stay that way).
+ALREADY_READ = {
+    "nested template arguments closing with >>> in host code": (
+        "template <typename T> void keep() {\n"
+        "    std::shared_ptr<std::vector<std::vector<T>>> p = nullptr;\n}\n"),
+    "function-like macro with a block argument and a lambda": (
+        "void reg() {\n    REGISTER_X(params, a, b, { if constexpr (sizeof(T) == 4) { x = 1; } return x; });\n"
+        "    FOR_ALL([&](int i) { y[i] = 0; });\n}\n"),
+    "if constexpr and fold expressions in device code": (
+        "template <int N, class... T> __device__ int sum(T... v) {\n"
+        "    if constexpr (N > 2) { return (v + ... + 0); } else { return (... + v); }\n}\n"),
+    "integer-constant macros in expressions": (
+        "__device__ unsigned mix(unsigned a) { return UINT32_C(0x6A09E667) + a; }\n"),
+}
+
+
+def problems(tree_text: bytes, tree: object) -> list[str]:
+    import tree_sitter
+
+    assert isinstance(tree, tree_sitter.Tree)
+    found: list[str] = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            found.append(f"{node.type} at {node.start_point}: {tree_text[node.start_byte:node.end_byte][:40]!r}")
+        stack.extend(node.children)
+    return found
+
+
+@pytest.mark.parametrize("name", list(CONSTRUCTS))
+def test_the_prepass_reads_what_bare_tree_sitter_misreads(name: str) -> None:
+    source = CONSTRUCTS[name].encode()
+    assert problems(source, syntax.parse(source)), "bare tree-sitter reads it already: the example shows nothing"
+    assert problems(source, syntax.parse_source(source)) == []
+
+
+@pytest.mark.parametrize("name", list(ALREADY_READ))
+def test_constructs_the_grammar_reads_stay_read(name: str) -> None:
+    source = ALREADY_READ[name].encode()
+    assert problems(source, syntax.parse_source(source)) == []
+
+
+def test_the_prepared_text_keeps_every_offset_and_line() -> None:
+    source = "".join(CONSTRUCTS.values()).encode()
+    prepared = prepass.prepare(source)
+    assert len(prepared) == len(source) and prepared != source
+    assert [i for i, b in enumerate(source) if b == 10] == [i for i, b in enumerate(prepared) if b == 10]
+
+
+def test_names_that_are_not_macros_of_the_file_are_left_alone() -> None:
+    # A numeric or expression macro is not an attribute: blanking it would break the expression.
+    source = (b"#define LB 256\n#define TILE (8 * 4)\n__launch_bounds__(LB) __global__ void k(float* a) {\n"
+              b"    for (int i = 0; i < TILE; ++i) a[i] = LB;\n}\n")
+    assert prepass.prepare(source) == source
+
+
+def test_statement_macros_translate_every_call() -> None:
+    result = translate(STATEMENT_MACRO, P52)
+    assert "cuda" not in result.text, result.text
+    assert result.text.count("hipMemcpy(") == 2 and "hipDeviceSynchronize()" in result.text
+    assert [f for f in result.findings if f.code == "parse-error"] == []
+
+
+def test_a_program_with_every_construct_translates_and_compiles(tmp_path: Path) -> None:
+    program = PROGRAM
+    assert problems(program.encode(), syntax.parse_source(program.encode())) == []
+    result = translate(program, P52)
+    assert errors(result) == []
+    assert [f.message for f in result.findings if f.code == "parse-error"] == []
+    assert "cuda" not in result.text.replace("cudaMemcpyHostToDevice", "x"), result.text
+    assert "hipStream_t stream, hipError_t status" in result.text and "CUDART_CB" not in result.text
+    compiled = compile_hip(tmp_path, "constructs", result.text, P52)
+    assert compiled.ok, compiled.text()
+
+
+def test_document_tree_follows_a_pre_pass_change_away_from_the_edit() -> None:
+    # Renaming the #define stops the rewrite of its uses lines below: the incremental re-parse must
+    # see those bytes change (the document tells the tree), not reuse the old subtree.
+    text = ATTRIBUTE_MACRO
+    doc = CudaDocument("file:///a.cu", text)
+    assert doc.tree is not None and not doc.has_syntax_errors
+    doc.apply_changes([TextChange(range=((0, 17), (0, 18)), text="X")])
+    fresh = syntax.parse_source(doc.source)
+    assert doc.tree is not None and str(doc.tree.root_node) == str(fresh.root_node)
+    assert doc.has_syntax_errors
+    doc.apply_changes([TextChange(range=((0, 17), (0, 18)), text="E")])
+    assert not doc.has_syntax_errors and str(doc.tree.root_node) == str(syntax.parse_source(doc.source).root_node)
+
+
+PROGRAM = r"""#include <cstdio>
+#include <memory>
+#include <vector>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+#define VEC_INLINE __forceinline__
+#define VEC_SPACE __host__ __device__
+#define GUARD(call) { cudaError_t g_ = (call); if (g_ != cudaSuccess) return 1; }
+#define REGISTER_X(params, a, b, body) auto params = [&]() body ;
+
+VEC_INLINE static __device__ void widen(const float* const __restrict src, double* dst) { *dst = *src; }
+constexpr VEC_INLINE int lanes() { return 4; }
+
+struct Acc {
+    VEC_SPACE
+    Acc() {}
+    VEC_SPACE
+    void operator()(float v) { sum += v; }
+    float sum = 0;
+};
+
+template <typename T> struct Holder { using Arguments = int; using Layout = int; T value; };
+template struct Holder<float>;
+
+template <typename K>
+typename K::Arguments make_args(int n) {
+    auto layout = typename K::Layout{};
+    return typename K::Arguments(n + layout);
+}
+
+template <int N, class... T> __device__ int sum(T... v) {
+    if constexpr (N > 2) { return (v + ... + 0); } else { return (... + v); }
+}
+
+__global__ void mix(unsigned* out, const float* in) {
+    __shared__ unsigned char __align__(8) raw[64];
+    raw[threadIdx.x % 64] = 1;
+    double d;
+    widen(in, &d);
+    out[threadIdx.x] = UINT32_C(0x6A09E667) + sum<3>(1, 2, 3) + raw[0] + static_cast<unsigned>(d);
+}
+
+void CUDART_CB done(cudaStream_t stream, cudaError_t status, void* data) { (void)stream; (void)status; (void)data; }
+
+int upload(float* d, const float* h, int n) {
+    GUARD( cudaMemcpy(d, h,
+        n * sizeof(float), cudaMemcpyHostToDevice) )
+    GUARD( cudaMemcpy(d + n, h,
+        n * sizeof(float), cudaMemcpyHostToDevice) )
+    GUARD( cudaDeviceSynchronize() )
+    return 0;
+}
+
+int main() {
+    std::shared_ptr<std::vector<std::vector<int>>> nested = nullptr;
+    int x = 0;
+    REGISTER_X(params, 1, 2, { if constexpr (sizeof(int) == 4) { x = 1; } return x; })
+    Acc acc;
+    acc(1.0f);
+    std::printf("%d %d %d %f\n", params(), lanes(), make_args<Holder<float>>(1), acc.sum);
+    return nested == nullptr ? 0 : 1;
+}
+"""
