@@ -64,6 +64,7 @@ OPERATOR_NAME = "operator_name"  # ``operator-=``
 POINTER_DECLARATOR = "pointer_declarator"
 REFERENCE_DECLARATOR = "reference_declarator"
 ARRAY_DECLARATOR = "array_declarator"
+PARENTHESIZED_DECLARATOR = "parenthesized_declarator"  # ``(name)`` in ``T (name)(args)``
 COMPOUND_STATEMENT = "compound_statement"  # a block: ``{ ... }``
 HOST_QUALIFIER = "__host__"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
@@ -120,6 +121,7 @@ _RUNTIME_FAMILIES = frozenset({"runtime", "driver", "device"})
 _DECLARING_PARENTS = frozenset({*nodes.DECLARING_FIELDS, *nodes.TAG_SPECIFIERS})
 # Nodes between a declared name and its declaration.
 _DECLARATORS = frozenset({nodes.INIT_DECLARATOR, nodes.FUNCTION_DECLARATOR, nodes.POINTER_DECLARATOR,
+                          nodes.PARENTHESIZED_DECLARATOR,
                           nodes.REFERENCE_DECLARATOR, nodes.ARRAY_DECLARATOR})
 
 
@@ -142,6 +144,9 @@ class Engine:
         self.edits: list[RawEdit] = []
         self.findings: list[RawFinding] = []
         self.user_names: set[str] = set()
+        self.declared: dict[str, tuple[int, int]] = {}  # API names the file declares -> first declaration
+        # Every API name in code the translation is to rename (original offsets): checked at the end.
+        self.expected: list[tuple[str, int, int]] = []
         # Object-like macros of the file: name -> (body start, body end) in original bytes.
         self.defines: dict[str, tuple[int, int]] = {}
         self.widened_defines: set[str] = set()
@@ -381,6 +386,7 @@ class Pass:
             if parent_kind in declaring and parent is not None and self._declares(node, parent):
                 if not self._misread_declaration(name, node):
                     user_names.add(name)
+                    self.eng.declared.setdefault(name, (self.base + start, self.base + end))
                 else:
                     unparsed.append((name, start, end))
                     continue
@@ -426,6 +432,7 @@ class Pass:
         warp mask) is reported instead: renaming it alone would give code that does not compile."""
         if name in self.eng.user_names or name in self.local_names:
             return
+        self.eng.expected.append((name, self.base + start, self.base + end))
         if name not in (_REVERSE_SPECIAL if self.reverse else _FORWARD_SPECIAL):
             self._rename_unparsed(name, start, end)
             return
@@ -446,11 +453,12 @@ class Pass:
         return (parent.child_by_field_name(nodes.Field.NAME) == node
                 and parent.child_by_field_name(nodes.Field.BODY) is not None)
 
-    @staticmethod
-    def _scoped(node: tree_sitter.Node, parent: tree_sitter.Node) -> bool:
-        """``ns::name`` with a namespace other than the global one."""
-        return (parent.child_by_field_name(nodes.Field.SCOPE) is not None
-                and parent.child_by_field_name(nodes.Field.NAME) == node)
+    def _scoped(self, node: tree_sitter.Node, parent: tree_sitter.Node) -> bool:
+        """``ns::name`` with a namespace other than the global one, and other than an API enum
+        type (``hipGLDeviceList::hipGLDeviceListAll`` names the API's enumerator)."""
+        scope = parent.child_by_field_name(nodes.Field.SCOPE)
+        return (scope is not None and parent.child_by_field_name(nodes.Field.NAME) == node
+                and not _is_candidate(self.reverse)(self.text(scope)))
 
     def _dispatch(self, name: str, node: tree_sitter.Node, kind: str, parent: tree_sitter.Node | None,
                   parent_kind: str) -> None:
@@ -464,6 +472,7 @@ class Pass:
                 or (kind == nodes.MEMBER_NAME and name not in _MEMBER_RULES) or parent_kind == nodes.MACRO_PARAMS
                 or (parent_kind == nodes.QUALIFIED and parent is not None and self._scoped(node, parent))):
             return
+        self.eng.expected.append((name, self.base + node.start_byte, self.base + node.end_byte))
         if self.reverse:
             if not (warp.reverse(self, name, node) or self._reverse_special(name, node)):
                 self._rename_plain(name, node.start_byte, node.end_byte)
@@ -751,6 +760,33 @@ class Pass:
             if _at_line_start(self.src, m.start()) and self.context(m.start(2), m.end(2))[0] == "macro":
                 self.eng.defines[m.group(1).decode()] = m.span(2)
 
+    def report_kept(self, edits: list[RawEdit]) -> None:
+        """The safety net: an API name in code that the translation keeps, with no finding saying so,
+        gets one (the translated file never keeps a source-API name silently). API names the file
+        declares itself are said once, at their first declaration."""
+        eng = self.eng
+        covered = sorted([(e.start, e.end) for e in edits if e.start < e.end]
+                         + [(f.start, f.end) for f in eng.findings])
+        starts = [c[0] for c in covered]
+        reach = list(itertools.accumulate((c[1] for c in covered), max))
+        for name, start, end in eng.expected:
+            i = bisect.bisect_right(starts, start) - 1
+            if (i >= 0 and reach[i] >= end) or not self._renamed(name):
+                continue
+            self.find(fc.UNTRANSLATED, "warning", f"{name} is kept: the translator could not tell how it is used "
+                      "here (code it could not fully read); translate this use by hand", start - self.base,
+                      end - self.base, name=name)
+        for name, (start, end) in eng.declared.items():
+            if self._renamed(name):
+                self.find(fc.UNTRANSLATED, "info", f"{name} is declared by this file, so its uses here are the "
+                          "file's own and keep their name", start - self.base, end - self.base, name=name)
+
+    def _renamed(self, name: str) -> bool:
+        """Whether the tables rename ``name`` in this direction."""
+        if self.reverse:
+            return name in tables.reverse_names()
+        return self._planned(name)[0] is not None
+
     def parse_errors(self) -> None:
         if not self.root.has_error:
             return
@@ -844,6 +880,7 @@ def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None
         main.include_runtime()
     main.define_helpers()
     edits = _resolve(eng.edits)
+    main.report_kept(edits)
     stats: dict[str, int] = {}
     for e in edits:
         if e.tag:
