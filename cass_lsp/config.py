@@ -50,11 +50,13 @@ class ModelSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, 
     assembly_name: str | None = None
     """An assembly model (cass-smA100-…, cass-sm4090-…) for predicted RDNA3 next to the listings."""
     n_threads: int = 0
-    """0: all cores but one (at least one)."""
+    """0: all cores but one, and two on a 2-core machine."""
     n_ctx: int = 8192
     n_gpu_layers: int = 0
     temperature: float = 0.0
     max_tokens: int = 4096
+    """The most one generation may produce; a region's translation stops sooner, at about twice the
+    region's tokens plus a margin (a model that rambles)."""
     timeout_seconds: float = 600.0
     idle_unload_seconds: float = 600.0
     endpoint: str | None = None

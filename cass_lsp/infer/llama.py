@@ -29,8 +29,10 @@ _ABORT_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_bool, ctypes.c_void_p)
 
 
 def default_threads() -> int:
-    """All cores but one (the editor and the server need one), at least one."""
-    return max(1, (os.cpu_count() or 2) - 1)
+    """All the cores this process may use but one (the editor and the server need one), and at
+    least two where there are two: one thread of two cores halves every generation's speed."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(cores - 1, min(cores, 2))
 
 
 class LlamaBackend:
@@ -103,6 +105,13 @@ class LlamaBackend:
                 timed_out.set()
             return token.cancelled or timed_out.is_set()
 
+        # llama-cpp-python raises ValueError for a prompt that fills the context: say what it means
+        prompt_tokens = len(llm.tokenize(prompt.encode("utf-8"), special=True))
+        if prompt_tokens >= llm.n_ctx():
+            raise ModelError(
+                f"{self.label}: the region is too long for the model's context: the prompt is {prompt_tokens}"
+                f" tokens, the context {llm.n_ctx()} (cass.model.nCtx); translate a smaller region or raise nCtx"
+            )
         self._abort = (token, deadline)
         pieces: list[str] = []
         finish = "stop"
@@ -129,6 +138,8 @@ class LlamaBackend:
                 timed_out.set()
             elif not token.cancelled:
                 raise ModelError(f"{self.label}: generation failed: {error}") from error
+        except ValueError as error:  # what llama-cpp-python refuses of a request
+            raise ModelError(f"{self.label}: generation failed: {error}") from error
         if timed_out.is_set():
             finish = "timeout"
         elif token.cancelled:

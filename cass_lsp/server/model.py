@@ -36,7 +36,7 @@ from cass_lsp.server.convert import byte_range, decode_params, range_offsets
 from cass_lsp.server.edits import supports_change_annotations, supports_document_changes, text_edits
 from cass_lsp.translate import codes
 from cass_lsp.translate.carry import declarations_for
-from cass_lsp.translate.model import ModelTranslation, NoAnswer
+from cass_lsp.translate.model import ModelTranslation, NoAnswer, estimated_tokens, question_budget
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +51,6 @@ MODEL_FIXABLE = frozenset(
 )
 _PROGRESS_EVERY_S = 0.05
 _TAIL = 80
-# A rough bound of tokens per byte of CUDA for Qwen's tokenizer (code averages ~3.5 bytes a token)
-_BYTES_PER_TOKEN = 3
-_PROMPT_TOKENS = 64  # the chat template and the CASS instruction around the code
 
 
 class ModelRequest(msgspec.Struct, rename="camel", frozen=True):
@@ -224,10 +221,12 @@ class ModelService:
         """The regions to send, each fitting the model's context: the request's, or for a file too
         long for it, its kernels and device functions one by one (the rules take the rest)."""
         # the answer is about as long as the question: a region may fill half the context
-        budget = ls.resolved.model.n_ctx // 2 - _PROMPT_TOKENS
+        budget = question_budget(ls.resolved.model.n_ctx)
 
         def tokens(start: int, end: int) -> int:
-            return (end - start) // _BYTES_PER_TOKEN
+            # with the declarations carried in front of a function (see _translate)
+            context = declarations_for(doc.source, doc.tree, start, end) if doc.tree else ""
+            return estimated_tokens(context + doc.source[start:end].decode("utf-8", "surrogatepass"))
 
         if tokens(request.start, request.end) <= budget:
             return [(request.start, request.end)]
@@ -270,7 +269,11 @@ class ModelService:
             ls.show_message(
                 f"cass-lsp: {generation.model} stopped before its answer ended "
                 f"({generation.finish_reason} after {generation.tokens} tokens): nothing applied"
-                + ("; raise cass.model.maxTokens" if generation.finish_reason == "length" else ""),
+                + (
+                    "; an answer may take about twice the region's tokens, at most cass.model.maxTokens"
+                    if generation.finish_reason == "length"
+                    else ""
+                ),
                 types.MessageType.Warning,
             )
             return {"applied": False, "reason": generation.finish_reason}

@@ -3,8 +3,8 @@ rules as a post-pass on CUDA names the model left.
 
 Pure and synchronous like the rest of the engine: the backend does the generating, the caller
 (a job of kind ``generate``) runs this off the event loop. The model sees only the region's code
-(and, when the caller passes them, the file-level declarations it names: :mod:`.carry`).
-The answer is untrusted text: it is never executed or evaluated, only inserted where the user
+(and, when the caller passes them, the file-level declarations it names: :mod:`.carry`), and its
+answer may take about twice as many tokens (:func:`answer_budget`). The answer is untrusted text: it is never executed or evaluated, only inserted where the user
 confirms it, and compiled before it is trusted.
 """
 
@@ -19,12 +19,38 @@ from cass_lsp.jobs.cancel import CancelToken
 from cass_lsp.translate import rules
 from cass_lsp.translate.findings import Finding
 
+# Code runs 3 to 4 bytes a token in the CASS models' vocabulary (Qwen2.5's); counting 2 errs toward
+# more tokens, so a region judged to fit does and an answer's budget is not short. The backend
+# checks the real prompt against the real context before generating (a clear error, not a crash).
+_BYTES_PER_TOKEN = 2
+PROMPT_TOKENS = 64
+"""The chat template and the CASS instruction around the code."""
+ANSWER_MARGIN = 256
+"""Answer tokens beyond the code's own: the fence, an include, a line of prose."""
+
+
+def estimated_tokens(text: str) -> int:
+    return -(-len(text.encode("utf-8", "surrogatepass")) // _BYTES_PER_TOKEN)
+
+
+def question_budget(n_ctx: int) -> int:
+    """The most tokens a question (a region and the declarations carried with it) may have: the
+    prompt and an answer as long as the question must both fit in the context."""
+    return (n_ctx - PROMPT_TOKENS - ANSWER_MARGIN) // 2
+
+
+def answer_budget(question: str, max_tokens: int) -> int:
+    """About twice the question's tokens plus a margin, at most ``max_tokens``: a translation is
+    about as long as its original, and a model that rambles stops there instead of at maxTokens
+    (4,096 tokens for a 10-line kernel: minutes on 2 cores, an hour for a 7B model on a laptop)."""
+    return min(max_tokens, 2 * estimated_tokens(question) + ANSWER_MARGIN)
+
 
 class ModelTranslation(msgspec.Struct, frozen=True):
     code: str
     """The region's translation: the model's answer after the rules' post-pass."""
     complete: bool
-    """False when the answer's code block was cut off (max tokens, cancel, timeout)."""
+    """False when the answer's code block was cut off (its token budget, cancel, timeout)."""
     generation: Generation
     post_pass_edits: int
     """CUDA names the model left that the rules translated."""
@@ -63,6 +89,7 @@ def translate_region(
     if spec is not None and template is None:
         template, fence = spec.prompt, spec.answer_fence
     question = f"{context}\n{code}" if context else code
+    params = msgspec.structs.replace(params, max_tokens=answer_budget(question, params.max_tokens))
     generation = backend.generate(source_prompt(question, template), params, on_text, token)
     answer = extract_answer(generation.text, fence)
     if answer is None or not answer.code.strip():

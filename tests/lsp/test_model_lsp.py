@@ -37,6 +37,10 @@ int main() {
   return 0;
 }
 """
+# An answer may take about twice the region's tokens: a kernel with a long note lets the endless
+# model stream for seconds (about 3,000 tokens), long enough to cancel it or time it out.
+LONG_NOTE = "  // " + "a long note on the kernel " * 100 + "\n"
+LONG_CUDA = CUDA.replace("y[i] = a * x[i] + y[i];\n", "y[i] = a * x[i] + y[i];\n" + LONG_NOTE, 1)
 HIP_KERNEL = """__global__ void saxpy(int n, float a, const float* x, float* y) {
   int i = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x;
   if (i < n) y[i] = a * x[i] + y[i];
@@ -131,12 +135,12 @@ async def diagnostics_where(
     return found
 
 
-def open_cuda(client: LanguageClient, tmp_path: Path, name: str = "saxpy.cu") -> str:
+def open_cuda(client: LanguageClient, tmp_path: Path, name: str = "saxpy.cu", text: str = CUDA) -> str:
     path = tmp_path / name
-    path.write_text(CUDA)
+    path.write_text(text)
     uri = path.as_uri()
-    client.texts[uri] = CUDA  # type: ignore[attr-defined]
-    open_document(client, uri, CUDA)
+    client.texts[uri] = text  # type: ignore[attr-defined]
+    open_document(client, uri, text)
     return uri
 
 
@@ -217,7 +221,7 @@ async def test_cancel_mid_stream_applies_nothing_and_the_model_stays_usable(
     tmp_path: Path, models: dict[str, Path]
 ) -> None:
     async with session(tmp_path, model_settings(models["endless"], maxTokens=100000, nCtx=32768)) as client:
-        uri = open_cuda(client, tmp_path)
+        uri = open_cuda(client, tmp_path, text=LONG_CUDA)
         action = await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)")
         running = asyncio.ensure_future(execute(client, action))
         token = None
@@ -245,8 +249,9 @@ async def test_cancel_mid_stream_applies_nothing_and_the_model_stays_usable(
 
 
 async def test_the_hard_timeout_stops_a_generation(tmp_path: Path, models: dict[str, Path]) -> None:
-    async with session(tmp_path, model_settings(models["endless"], maxTokens=100000, timeoutSeconds=1.5)) as client:
-        uri = open_cuda(client, tmp_path)
+    settings = model_settings(models["endless"], maxTokens=100000, nCtx=32768, timeoutSeconds=1.5)
+    async with session(tmp_path, settings) as client:
+        uri = open_cuda(client, tmp_path, text=LONG_CUDA)
         action = await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)")
         result = await asyncio.wait_for(execute(client, action), 60)
         assert result == {"applied": False, "reason": "timeout"}
@@ -377,9 +382,9 @@ async def test_a_file_too_long_for_the_context_goes_kernel_by_kernel(tmp_path: P
 
 async def test_cancel_request_stops_the_generation(tmp_path: Path, models: dict[str, Path]) -> None:
     async with session(tmp_path, model_settings(models["endless"], maxTokens=100000, nCtx=32768)) as client:
-        uri = open_cuda(client, tmp_path)
-        start = CUDA.index("__global__")
-        params = {"uri": uri, "version": 1, "start": start, "end": CUDA.index("\n\nint main"), "scope": "kernel"}
+        uri = open_cuda(client, tmp_path, text=LONG_CUDA)
+        start = LONG_CUDA.index("__global__")
+        params = {"uri": uri, "version": 1, "start": start, "end": LONG_CUDA.index("\n\nint main"), "scope": "kernel"}
         reply = client.protocol.send_request("cass/translateWithModel", params, msg_id="model-1")
         for _ in range(600):
             if any(isinstance(r, types.WorkDoneProgressReport) for rs in client.progress_reports.values() for r in rs):
@@ -409,7 +414,7 @@ async def test_shutting_down_during_a_generation_is_prompt(tmp_path: Path, model
         )
     )
     client.texts = {}  # type: ignore[attr-defined]
-    uri = open_cuda(client, tmp_path)
+    uri = open_cuda(client, tmp_path, text=LONG_CUDA)
     running = asyncio.ensure_future(execute(client, await model_action(client, uri, "Translate file to HIP (CASS model)")))
     for _ in range(600):
         if any(isinstance(r, types.WorkDoneProgressReport) for rs in client.progress_reports.values() for r in rs):
