@@ -7,7 +7,7 @@
   conversions of an ordinary call. Template kernels (``k<T, N><<<...>>>``), launches in lambdas and
   in ``#define`` bodies are rewritten alike; the text may be a header's.
 * ``extern __shared__ T s[];`` (dynamic shared memory) becomes a pointer to the launch's per-block
-  buffer (at file scope an object that converts to one, so no macro takes over the name);
+  buffer (at file scope a thread_local reference to it, so no macro takes over the name);
   ``static __shared__`` gets ``thread_local`` in place of ``__shared__`` (the headers define
   ``__shared__`` as ``static thread_local``, which ``static`` would duplicate).
 
@@ -174,10 +174,12 @@ def _dynamic_shared(source: bytes, decl: tree_sitter.Node) -> Edit | None:
         pointer = f"{type_} (*){dims}" if dims else f"{type_}*"
         buffer = f"reinterpret_cast<{pointer}>(::cass::dynamic_shared())"
         return decl.start_byte, decl.end_byte, _keep_lines(original, f"{type_} (*const {name}){dims} = {buffer};")
-    # At file scope the buffer must be found when a block runs, not at static initialisation: an
-    # object that converts to the pointer on each use does that (a #define would take the name over
-    # everywhere after it, a member or local variable called `shared` included).
-    return decl.start_byte, decl.end_byte, _keep_lines(original, f"static const ::cass::DynamicShared<{type_}{dims}> {name}{{}};")
+    # At file scope the name must reach the buffer of the block that runs on this thread: a
+    # thread_local reference to the runtime's per-thread buffer pointer does (a #define would take
+    # the name over everywhere after it, a member or local variable called `shared` included).
+    declarator = f"(*&{name}){dims}" if dims else f"*&{name}"
+    reference = f"static thread_local {type_} {declarator} = ::cass::dynamic_shared_as<{type_}{dims}>();"
+    return decl.start_byte, decl.end_byte, _keep_lines(original, reference)
 
 
 def _apply(source: bytes, edits: list[Edit]) -> bytes:

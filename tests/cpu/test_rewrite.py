@@ -49,7 +49,7 @@ def test_launch_in_macro_body() -> None:
 
 def test_dynamic_shared_declarations() -> None:
     lines = prepare_source(SOURCE).splitlines()
-    assert lines[2] == "static const ::cass::DynamicShared<float> file_scope{};"
+    assert lines[2] == "static thread_local float *&file_scope = ::cass::dynamic_shared_as<float>();"
     assert lines[4].strip() == "T (*const dynamic) = reinterpret_cast<T*>(::cass::dynamic_shared());"
     assert lines[5].strip() == (
         "volatile float (*const grid2d)[32] = reinterpret_cast<volatile float (*)[32]>(::cass::dynamic_shared());"

@@ -40,7 +40,8 @@ __global__ void reverse_block(Buffers b) {
   unsigned t = threadIdx.x;
   shared[t] = b.shared[blockIdx.x * blockDim.x + t];
   __syncthreads();
-  b.shared[blockIdx.x * blockDim.x + t] = shared[blockDim.x - 1 - t];
+  const float* all = reinterpret_cast<const float*>(shared);  // the name is a pointer, as in CUDA
+  b.shared[blockIdx.x * blockDim.x + t] = all[blockDim.x - 1 - t];
 }
 
 __global__ void max_of(const float* v, float* best) { atomicMax(best, v[blockIdx.x * blockDim.x + threadIdx.x]); }

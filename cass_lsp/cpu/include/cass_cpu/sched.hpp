@@ -644,11 +644,11 @@ struct NullArgument {
   operator long() const { return 0; }
 };
 
-// A file-scope `extern __shared__ T name[];` (rewrite.py): converts, on each use, to the buffer of
-// the block running on this thread. T may be an array type (`T name[][32]` gives T[32]).
+// A file-scope `extern __shared__ T name[];` (rewrite.py) becomes a thread_local reference to this:
+// the running block's buffer pointer, as a T* (T may be an array type: `T name[][32]` gives T[32]).
 template <class T>
-struct DynamicShared {
-  operator T*() const { return reinterpret_cast<T*>(detail::t_dyn_shared); }
-};
+inline T*& dynamic_shared_as() {
+  return *static_cast<T**>(static_cast<void*>(&detail::t_dyn_shared));
+}
 
 }  // namespace cass
