@@ -436,6 +436,8 @@ class Pass:
         if name not in (_REVERSE_SPECIAL if self.reverse else _FORWARD_SPECIAL):
             self._rename_unparsed(name, start, end)
             return
+        if self.reverse and warp.reverse_by_name(self, name, start, end):
+            return
         if name == "CUDART_CB" and not self.reverse:
             portability.callback_convention(self, start, end)  # needs no tree
             return

@@ -281,6 +281,26 @@ def reverse(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
     return True
 
 
+def reverse_by_name(p: RuleContext, name: str, start: int, end: int) -> bool:
+    """A mask-less HIP warp call in code the parser could not read: the same ``_sync`` form and full
+    mask as ``reverse`` gives, found from the text (the name, then its ``(`` and first argument)."""
+    if name not in NON_SYNC:
+        return False
+    i = end
+    while i < p.hi and p.src[i:i + 1] in (b" ", b"\t", b"\r", b"\n"):
+        i += 1
+    if p.src[i:i + 1] != b"(":
+        return False
+    arg = i + 1
+    while arg < p.hi and p.src[arg:arg + 1] in (b" ", b"\t", b"\r", b"\n"):
+        arg += 1
+    if arg >= p.hi or p.src[arg:arg + 1] == b")":
+        return False
+    p.edit(start, end, name + "_sync", "device")
+    p.edit(arg, arg, FULL_MASK_32 + ", ")
+    return True
+
+
 def _reverse_syncwarp(p: RuleContext, node: tree_sitter.Node) -> None:
     """The expression SYNCWARP_EXPR stands for (written by the forward direction) -> __syncwarp()."""
     expr = node.parent

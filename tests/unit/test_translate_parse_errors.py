@@ -131,3 +131,11 @@ def test_api_names_the_file_declares_are_said_once() -> None:
     told = [f for f in result.findings if f.name == "cudaGetDeviceCount"]
     assert [(f.code, f.severity) for f in told] == [("untranslated", "info")]
     assert "declared by this file" in told[0].message and src[told[0].start_byte:told[0].end_byte] == "cudaGetDeviceCount"
+
+
+def test_maskless_warp_calls_in_unparsable_code_get_their_mask_in_reverse() -> None:
+    src = ("__device__ float f(float v) {\n    int x = ) __shfl_down(v, 1) @ __ballot( v > 0 );\n"
+           "    return v + __shfl_xor(v, 2);\n}\n")
+    text = translate(src, reverse=True).text
+    assert "__shfl_down_sync(0xffffffff, v, 1)" in text and "__ballot_sync( 0xffffffff, v > 0 )" in text
+    assert "__shfl_xor_sync(0xffffffff, v, 2)" in text
