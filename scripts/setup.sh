@@ -13,6 +13,7 @@ APT_PACKAGES=(
   clang-19 lld-19 llvm-19 libamdhip64-dev rocm-device-libs
   libhipsparse-dev libhiprand-dev librocrand-dev librocprim-dev librocsparse-dev
   neovim openssh-server openssh-client
+  hipcc  # builds ported projects (brings clang-15: Debian's LLVM 19 has no clang-offload-bundler)
 )
 apt_ensure "${APT_PACKAGES[@]}"
 

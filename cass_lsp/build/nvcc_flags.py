@@ -30,6 +30,7 @@ import dataclasses
 import os
 import re
 from collections.abc import Iterable, Sequence
+from typing import Literal, NamedTuple
 
 # option → takes a value (as the next argument when not attached)
 _PREPROCESSOR = {"-D": False, "-U": False, "-I": True, "-isystem": True, "-iquote": True, "-include": True}
@@ -224,3 +225,188 @@ def _preprocessor(arg: str, arguments: Sequence[str], i: int) -> tuple[str | Non
         if len(option) == 2 and arg.startswith(option) and len(arg) > 2:
             return option, arg[2:], 0
     return None, None, 0
+
+
+# ---------------------------------------------------------------------- porting a build's flags
+PortSeverity = Literal["error", "warning", "info"]
+# Verification (above) compiles the original and the translation with flags of its own choosing;
+# porting a build file rewrites the build's nvcc command lines for the HIP compiler (hipcc, or clang
+# in HIP mode), which compiles host and device code of a unit together, so host options need no
+# -Xcompiler. What a flag becomes, and why when the meaning can differ:
+_PORT_DROPPED: dict[str, tuple[PortSeverity, str]] = {
+    "--expt-relaxed-constexpr": ("info", "clang's HIP mode calls constexpr functions from device code "
+                                 "without an option (they are implicitly host and device)"),
+    "--extended-lambda": ("info", "clang's HIP mode accepts __device__ and __host__ __device__ lambdas "
+                          "without an option"),
+    "--keep": ("info", "clang keeps intermediate files with -save-temps"),
+    "-res-usage": ("info", "clang reports kernel resources with -Rpass-analysis=kernel-resource-usage"),
+    "-Wno-deprecated-gpu-targets": ("info", "an nvcc warning about old NVIDIA targets"),
+    "--use-local-env": ("info", "an nvcc option for its MSVC host compiler"),
+    "-t": ("info", "clang compiles the offload targets of a unit in one process"),
+    "-Xnvlink": ("warning", "nvlink options have no meaning for the AMD device linker (lld)"),
+    "-maxrregcount": ("warning", "clang has no per-file register cap: give the kernels "
+                      "__launch_bounds__(threads) so the compiler limits registers per kernel"),
+    "-Xptxas": ("warning", "ptxas options have no AMD counterpart"),
+    "-ccbin": ("warning", "the HIP compiler compiles host code itself: choose it with CXX / "
+               "CMAKE_HIP_COMPILER, not a host-compiler option"),
+    "-dlink": ("error", "clang has no separate device-link step: link the -fgpu-rdc objects with the "
+               "HIP compiler (hipcc -fgpu-rdc, or clang++ -fgpu-rdc --hip-link)"),
+}
+_PORT_ALIASES = {
+    "-expt-relaxed-constexpr": "--expt-relaxed-constexpr", "-extended-lambda": "--extended-lambda",
+    "--expt-extended-lambda": "--extended-lambda", "-expt-extended-lambda": "--extended-lambda",
+    "-keep": "--keep", "--resource-usage": "-res-usage", "--threads": "-t", "--nvlink-options": "-Xnvlink",
+    "--maxrregcount": "-maxrregcount", "--ptxas-options": "-Xptxas", "--compiler-bindir": "-ccbin",
+    "--device-link": "-dlink", "-lineinfo": "-lineinfo", "--generate-line-info": "-lineinfo",
+    "--device-debug": "-G", "--default-stream": "-default-stream", "--device-c": "-dc",
+    "--use_fast_math": "-use_fast_math", "--x": "-x",
+}
+_TAKES_VALUE = {"-t", "-Xnvlink", "-maxrregcount", "-Xptxas", "-ccbin", "-default-stream", "-x"}
+_PORT_MAPPED: dict[str, tuple[tuple[str, ...], PortSeverity, str]] = {
+    # flag -> (HIP flags, severity, why)
+    "-lineinfo": (("-gline-tables-only",), "info", "line tables only, as nvcc's -lineinfo; clang "
+                  "applies it to host code too"),
+    "-G": (("-g", "-O0"), "warning", "device debug information; nvcc's -G also turned device "
+           "optimisation off, so -O0 follows it (put a later -O to override)"),
+    "-use_fast_math": (("-ffast-math",), "warning", "clang's -ffast-math relaxes host code too, and "
+                       "keeps denormals unless -fgpu-flush-denormals-to-zero is added"),
+    "-dc": (("-fgpu-rdc", "-c"), "info", "relocatable device code, compiled only"),
+}
+_HOST_ONLY = re.compile(r"^(?:-W(?!l,)[\w=+,-]*|-w|-f[\w=+-]+|-m[\w=+-]+|-pthread|-fopenmp|-pedantic)$")
+_OFFLOAD = re.compile(r"^--offload-arch=(?P<arch>\S+)$")
+
+
+class Note(NamedTuple):
+    """What became of one flag: the flag as written, a severity and why."""
+
+    flag: str
+    severity: PortSeverity
+    message: str
+
+
+@dataclasses.dataclass
+class Ported:
+    """A command line's flags for the other compiler, and what could differ."""
+
+    flags: list[str]
+    notes: list[Note]
+    nvidia_targets: list[str]
+    """The NVIDIA targets the line named (``sm_80``, ``compute_70``), replaced by the AMD ones."""
+
+
+def _nvidia_targets(flag: str, value: str) -> list[str]:
+    found = re.findall(r"(?:sm|compute|lto)_\w+", value) if value else []
+    return found or ([value] if value else [flag])
+
+
+def port(arguments: Sequence[str], arches: Sequence[str], *, offload: bool = True) -> Ported:
+    """nvcc's ``arguments`` as the HIP compiler's, CUDA -> HIP.
+
+    Targets (``-arch``, ``-gencode``, ``-code``) become one ``--offload-arch`` per AMD target in
+    ``arches`` where the first of them stood (``offload=False``: left out, for a build system that
+    sets the targets elsewhere, e.g. ``CMAKE_HIP_ARCHITECTURES``). Build variables (``$(X)``,
+    ``${X}``) and anything not an nvcc option pass through unchanged."""
+    flags: list[str] = []
+    notes: list[Note] = []
+    targets: list[str] = []
+    placed_targets = False
+    i = 0
+    while i < len(arguments):
+        arg = arguments[i]
+        i += 1
+        name, eq, attached = arg.partition("=")
+        canonical = _PORT_ALIASES.get(name, name)
+        value = attached if eq else None
+        if canonical in _TARGETS or canonical in ("-arch", "-code", "-gencode"):
+            if value is None and not (name == "-arch" and len(arg) > 5 and not arg.startswith("-arch=")):
+                value = arguments[i] if i < len(arguments) else ""
+                i += 1
+            targets.extend(_nvidia_targets(name, value or ""))
+            if offload and not placed_targets:
+                flags.extend(f"--offload-arch={a}" for a in arches)
+                notes.append(Note(arg, "info", f"NVIDIA targets become the AMD targets {', '.join(arches)} "
+                                  "(cass.target.arch)"))
+            placed_targets = True
+            continue
+        rdc = _RDC.match(arg)
+        if rdc:
+            if (rdc.group("value") or "true").lower() in ("true", "1", "yes"):
+                flags.append("-fgpu-rdc")
+                notes.append(Note(arg, "info", "relocatable device code is clang's -fgpu-rdc; the link needs "
+                                  "it too (hipcc -fgpu-rdc, clang++ -fgpu-rdc --hip-link)"))
+            continue
+        if canonical in _PORT_MAPPED:
+            mapped, severity, why = _PORT_MAPPED[canonical]
+            flags.extend(mapped)
+            notes.append(Note(arg, severity, f"{arg} -> {' '.join(mapped)}: {why}"))
+            continue
+        if canonical in _HOST_PASSING:
+            host = value if value is not None else (arguments[i] if i < len(arguments) else "")
+            i += 0 if value is not None else 1
+            flags.extend(filter(None, host.split(",")))
+            continue
+        if canonical == "-x":
+            language = value if value is not None else (arguments[i] if i < len(arguments) else "")
+            i += 0 if value is not None else 1
+            flags.extend(["-x", "hip" if language == "cu" else language])
+            continue
+        if canonical == "-default-stream":
+            stream = value if value is not None else (arguments[i] if i < len(arguments) else "")
+            i += 0 if value is not None else 1
+            flags.append(f"-fgpu-default-stream={'per-thread' if stream == 'per-thread' else 'legacy'}")
+            continue
+        if canonical in _PORT_DROPPED:
+            shown = arg
+            if canonical in _TAKES_VALUE and value is None and i < len(arguments):
+                shown, i = f"{arg} {arguments[i]}", i + 1
+            if canonical == "-Xptxas" and shown.split()[-1].split("=")[-1] in ("-v", "--verbose"):
+                flags.append("-Rpass-analysis=kernel-resource-usage")
+                notes.append(Note(shown, "info", "ptxas's resource report is clang's "
+                                  "-Rpass-analysis=kernel-resource-usage"))
+                continue
+            severity, why = _PORT_DROPPED[canonical]
+            notes.append(Note(shown, severity, f"{shown} dropped: {why}"))
+            continue
+        flags.append(arg)
+    return Ported(flags, notes, targets)
+
+
+_REVERSE_MAPPED = {"-fgpu-rdc": ("-rdc=true",), "-ffast-math": ("-use_fast_math",),
+                   "-gline-tables-only": ("-lineinfo",),
+                   "-Rpass-analysis=kernel-resource-usage": ("-Xptxas", "-v")}
+
+
+def port_back(arguments: Sequence[str], nvidia_arch: str) -> Ported:
+    """The HIP compiler's ``arguments`` as nvcc's, HIP -> CUDA, where the mapping is symmetric: the
+    AMD targets become ``-arch=nvidia_arch`` and host-only options go through ``-Xcompiler``."""
+    flags: list[str] = []
+    notes: list[Note] = []
+    placed_targets = False
+    i = 0
+    while i < len(arguments):
+        arg = arguments[i]
+        i += 1
+        if _OFFLOAD.match(arg):
+            if not placed_targets:
+                flags.append(f"-arch={nvidia_arch}")
+                notes.append(Note(arg, "info", f"AMD targets become the NVIDIA target {nvidia_arch}"))
+            placed_targets = True
+            continue
+        if arg in _REVERSE_MAPPED:
+            flags.extend(_REVERSE_MAPPED[arg])
+            continue
+        if arg == "-x" and i < len(arguments) and arguments[i] == "hip":
+            flags.extend(["-x", "cu"])
+            i += 1
+            continue
+        if arg.startswith("-fgpu-default-stream="):
+            flags.extend(["--default-stream", arg.split("=", 1)[1]])
+            continue
+        if arg in ("-fgpu-flush-denormals-to-zero", "--hip-link") or arg.startswith(("--rocm-path", "--hip-")):
+            notes.append(Note(arg, "info", f"{arg} dropped: a HIP compiler option nvcc does not need"))
+            continue
+        if _HOST_ONLY.match(arg):
+            flags.extend(["-Xcompiler", arg])
+            continue
+        flags.append(arg)
+    return Ported(flags, notes, [])

@@ -12,6 +12,9 @@ import os
 import sys
 from typing import TYPE_CHECKING, NamedTuple
 
+from cass_lsp.build import files as build_files
+from cass_lsp.build import tree as build_tree
+
 if TYPE_CHECKING:
     from cass_lsp.translate.rules import RawFinding, Settings
     from cass_lsp.translate.targets import Target
@@ -88,7 +91,7 @@ def _walk(root: str, suffixes: tuple[str, ...]) -> list[str]:
     found: list[str] = []
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found.extend(os.path.join(folder, f) for f in sorted(files) if f.endswith(suffixes))
+        found.extend(os.path.join(folder, f) for f in sorted(files) if f.endswith(suffixes) or build_files.kind(f))
     return found
 
 
@@ -271,9 +274,13 @@ def run(args: argparse.Namespace) -> int:
         return _fail(units)
     _configure(settings)
     target = settings.target
-    outcomes = _execute(units, args.jobs)
+    units, build_units = build_tree.split(units)  # build files are ported after the sources
+    outcomes = _execute(units, args.jobs) if units else []
     if not args.reverse and len(units) > 1:
         _place_runtime_includes(outcomes, args.paths)
+    if build_units:
+        build_settings = build_tree.settings_for(args, target.arch, units, build_units)
+        outcomes += build_tree.port(build_units, build_settings, quiet=args.json)
     if args.json:
         _report_json(outcomes, target, args.reverse)
     else:

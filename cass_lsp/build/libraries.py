@@ -1,0 +1,120 @@
+"""What a CUDA library becomes in a build: the package to find, the CMake target, the link name.
+
+The CUDA side is named by the API tables' library families (``cass_lsp.translate.tables``:
+``blas``, ``sparse``, ``rand``, ``solver``, ``fft``, ``dnn``, ``rtc``, ``cub``, ``runtime``,
+``driver``); the HIP side follows the source translation's library setting
+(:mod:`cass_lsp.translate.libraries`): the hip* layers by default, rocBLAS/rocSPARSE/rocRAND/
+rocSOLVER under ``roc`` (``ROC_FAMILIES``), hipFFT in both, MIOpen for cuDNN. Thrust has no family
+in the tables (it is a header library both sides); its port, rocThrust, is found when a source
+includes ``<thrust/…>``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from cass_lsp.translate.libraries import ROC_FAMILIES
+
+
+class Hip(NamedTuple):
+    package: str | None  # find_package name; None: part of the hip package
+    target: str  # CMake imported target
+    link: str  # -l name
+    note: str = ""  # why the port can behave differently
+
+
+_HIP: dict[str, Hip] = {
+    "runtime": Hip(None, "hip::host", "amdhip64"),
+    "driver": Hip(None, "hip::host", "amdhip64",
+                  "the CUDA driver API is part of the HIP runtime library (libamdhip64)"),
+    "rtc": Hip(None, "hiprtc::hiprtc", "hiprtc", "NVRTC becomes hipRTC: compile options and the code "
+               "object it returns are AMD's"),
+    "blas": Hip("hipblas", "roc::hipblas", "hipblas"),
+    "sparse": Hip("hipsparse", "roc::hipsparse", "hipsparse"),
+    "rand": Hip("hiprand", "hip::hiprand", "hiprand"),
+    "solver": Hip("hipsolver", "roc::hipsolver", "hipsolver"),
+    "fft": Hip("hipfft", "hip::hipfft", "hipfft"),
+    "cub": Hip("hipcub", "hip::hipcub", "", "hipCUB is header-only on top of rocPRIM"),
+    "thrust": Hip("rocthrust", "roc::rocthrust", "", "rocThrust is header-only on top of rocPRIM"),
+    "dnn": Hip("miopen", "MIOpen", "MIOpen", "cuDNN becomes MIOpen, whose API differs beyond names"),
+    "blasLt": Hip("hipblaslt", "roc::hipblaslt", "hipblaslt", "cuBLASLt becomes hipBLASLt (ROCm 5.7+)"),
+    "nvtx": Hip(None, "roctx64", "roctx64", "NVTX ranges become roctracer's roctx (libroctx64)"),
+}
+_ROC: dict[str, Hip] = {
+    "blas": Hip("rocblas", "roc::rocblas", "rocblas"),
+    "sparse": Hip("rocsparse", "roc::rocsparse", "rocsparse"),
+    "rand": Hip("rocrand", "roc::rocrand", "rocrand"),
+    "solver": Hip("rocsolver", "roc::rocsolver", "rocsolver", "rocSOLVER works on a rocBLAS handle"),
+}
+assert set(_ROC) == ROC_FAMILIES
+
+# CUDA's link names (-l, FindCUDAToolkit's CUDA::<name>) -> family
+CUDA_LINK: dict[str, str] = {
+    "cudart": "runtime", "cudart_static": "runtime", "cuda": "driver", "cuda_driver": "driver",
+    "nvrtc": "rtc", "nvrtc_static": "rtc",
+    "cublas": "blas", "cublas_static": "blas", "cublasLt": "blasLt", "cublasLt_static": "blasLt",
+    "cusparse": "sparse", "cusparse_static": "sparse", "curand": "rand", "curand_static": "rand",
+    "cusolver": "solver", "cusolver_static": "solver", "cufft": "fft", "cufft_static": "fft",
+    "cufftw": "fft", "cudnn": "dnn", "nvToolsExt": "nvtx", "nvtx3": "nvtx",
+}
+DROPPED_LINK: dict[str, str] = {
+    "cudadevrt": "clang links relocatable device code itself (-fgpu-rdc at the link)",
+    "culibos": "an internal library of CUDA's static libraries",
+    "cudart_static": "the HIP runtime is a shared library only: the program links libamdhip64",
+}
+UNPORTED_LINK: dict[str, str] = {
+    "cupti": "CUPTI has no HIP layer: port profiling to rocprofiler by hand",
+    "nvml": "NVML has no HIP layer: port device management to rocm_smi by hand",
+    "nvjpeg": "nvJPEG has no HIP port in Debian or ROCm's core (rocJPEG is separate)",
+    "npp": "NPP has no HIP port",
+}
+# FindCUDA's (legacy) result variables -> family
+LEGACY_VARIABLES: dict[str, str] = {
+    "CUDA_LIBRARIES": "runtime", "CUDA_CUDART_LIBRARY": "runtime", "CUDA_CUDA_LIBRARY": "driver",
+    "CUDA_CUBLAS_LIBRARIES": "blas", "CUDA_cublas_LIBRARY": "blas", "CUDA_CUFFT_LIBRARIES": "fft",
+    "CUDA_cufft_LIBRARY": "fft", "CUDA_curand_LIBRARY": "rand", "CUDA_cusparse_LIBRARY": "sparse",
+    "CUDA_cusolver_LIBRARY": "solver", "CUDA_nvToolsExt_LIBRARY": "nvtx",
+    "CUDA_cudadevrt_LIBRARY": "devrt",
+}
+
+
+def hip(family: str, libraries: str) -> Hip:
+    """The HIP side of a family under the library setting (``hip`` | ``roc``)."""
+    if libraries == "roc" and family in _ROC:
+        return _ROC[family]
+    return _HIP[family]
+
+
+def reverse_link() -> dict[str, str]:
+    """HIP link names and targets -> CUDA's, for HIP -> CUDA where the pair is one-to-one."""
+    back: dict[str, str] = {}
+    for family, cuda in (("runtime", "cudart"), ("blas", "cublas"), ("sparse", "cusparse"), ("rand", "curand"),
+                         ("solver", "cusolver"), ("fft", "cufft"), ("rtc", "nvrtc")):
+        for libraries in ("hip", "roc"):
+            h = hip(family, libraries)
+            back[h.link] = cuda
+            back[h.target] = f"CUDA::{cuda}"
+    return back
+
+
+_NAME = re.compile(r"\b(?:cu[a-zA-Z]+|nvrtc[A-Za-z]+|nvtx[A-Za-z]+)\b")
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](?P<path>[^>"]+)[>"]', re.MULTILINE)
+_INCLUDE_FAMILY = {"cub/": "cub", "thrust/": "thrust", "cublasLt.h": "blasLt", "nvToolsExt.h": "nvtx",
+                   "nvtx3/": "nvtx", "cufft.h": "fft", "cudnn.h": "dnn", "nvrtc.h": "rtc"}
+
+
+def families_in_source(text: str) -> set[str]:
+    """The library families a CUDA source uses: API names by the tables' family, header-only
+    libraries by their includes."""
+    from cass_lsp.translate import tables
+
+    found: set[str] = set()
+    for name in set(_NAME.findall(text)):
+        row = tables.row(name)
+        if row is not None and row.family in _HIP:
+            found.add(row.family)
+    for match in _INCLUDE.finditer(text):
+        path = match.group("path")
+        found.update(family for prefix, family in _INCLUDE_FAMILY.items() if path.startswith(prefix))
+    return found

@@ -1,0 +1,49 @@
+"""The three ported projects: where they are, how each unit of the original compiles with nvcc, and
+how their translations are translated (``cass-lsp translate DIR --out-dir``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+from cass_lsp import proc
+
+HERE = Path(__file__).parent
+ARCH = "gfx1030"
+"""Debian 12's clang-15 device libraries build gfx1030 out of the box (gfx1100 needs regenerated ones)."""
+
+
+class Project(NamedTuple):
+    name: str
+    units: tuple[str, ...]  # CUDA units of the original, relative to the project
+    nvcc: tuple[str, ...]  # the flags its build gives every unit (targets aside)
+    libs: tuple[str, ...]  # CUDA library headers it needs (tests.corpus.cuda_lib_headers)
+    build_files: tuple[str, ...]
+
+    @property
+    def root(self) -> Path:
+        return HERE / self.name
+
+
+PROJECTS = (
+    Project("cmake_blas", ("src/scale.cu", "src/gemm.cu", "tests/test_vecops.cu"),
+            ("-Iinclude", "-std=c++17", "--expt-relaxed-constexpr", "-lineinfo", "--use_fast_math"), ("cublas",),
+            ("CMakeLists.txt", "src/CMakeLists.txt", "app/CMakeLists.txt", "tests/CMakeLists.txt")),
+    Project("findcuda_rand", ("src/sampler.cu", "src/estimate.cu", "src/main.cu"),
+            ("-Iinclude", "-O3", "-std=c++14", "--expt-relaxed-constexpr", "-Xcompiler", "-Wall"), ("curand",),
+            ("CMakeLists.txt",)),
+    Project("make_rdc", ("src/forces.cu", "src/integrate.cu", "src/main.cu"),
+            ("-Isrc", "-O2", "-std=c++17", "-rdc=true", "--expt-relaxed-constexpr", "-Xcompiler", "-Wall,-Wextra"),
+            (), ("Makefile",)),
+)
+BY_NAME = {p.name: p for p in PROJECTS}
+EXPECTED = HERE / "expected"
+"""Each project's build files as ``translate --out-dir --arch gfx1030`` writes them, reviewed by hand."""
+
+
+def translate_tree(project: Project, out: Path, *extra: str) -> proc.ProcResult:
+    """``cass-lsp translate`` over the whole project (sources and build files) into ``out``."""
+    argv = [sys.executable, "-m", "cass_lsp", "translate", str(project.root), "--out-dir", str(out),
+            "--arch", ARCH, *extra]
+    return proc.run(argv, timeout=300)
