@@ -5,6 +5,8 @@
 
 #include <cass_cpu/driver_enums.hpp>
 
+#define CUDA_VERSION CUDART_VERSION
+
 typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
 typedef struct CUctx_st* CUcontext;

@@ -55,6 +55,8 @@ struct Conversions {
   int bits;
   float back;
   float add_ru, add_rd, sqrt_ru, sqrt_rd, fma_rz;
+  int dp4a;
+  unsigned udp4a;
   double mul_rz, div_ru;
 };
 
@@ -102,6 +104,8 @@ __global__ void convert(Conversions* c) {
   c->fma_rz = __fmaf_rz(1.0f, 1.0f, -1e-10f);
   c->mul_rz = __dmul_rz(1.0 / 3.0, 3.0);
   c->div_ru = __ddiv_ru(1.0, 3.0);
+  c->dp4a = __dp4a(0x01ff02fe, 0x03030303, 10);  // 1*3 - 1*3 + 2*3 - 2*3 + 10
+  c->udp4a = __dp4a(0x01ff02feu, 0x03030303u, 10u);
 }
 
 // A host reference with parameters named like the built-in variables, as CPU-side checks are written.
@@ -168,6 +172,7 @@ int main() {
   printf("d2f=%a,%a,%a,%a\n", r.d2f[0], r.d2f[1], r.d2f[2], r.d2f[3]);
   printf("f2i_nan_big=%d,%d\n", r.f2i_nan, r.f2i_big);
   printf("bits=%#x back=%.6f\n", r.bits, r.back);
+  printf("dp4a=%d,%u\n", r.dp4a, r.udp4a);
   printf("rounded=%a,%a,%a,%a,%a,%a,%a\n", r.add_ru, r.add_rd, r.sqrt_ru, r.sqrt_rd, r.fma_rz, r.mul_rz, r.div_ru);
 
   int mode = -1, clock = 0, major = 0, managed = 0;
@@ -186,6 +191,17 @@ int main() {
   printf("prop_positive=%d\n", removed_in_13 && prop.maxTexture1D > 0 && prop.l2CacheSize > 0 && prop.warpSize == 32);
   printf("error_names=%s,%s,%d\n", cudaGetErrorName(cudaErrorAssert), cudaGetErrorString(cudaErrorIllegalAddress),
          static_cast<int>(cudaErrorLaunchOutOfResources));
+
+  size_t stack_limit = 0;
+  cudaError_t set_limit = cudaDeviceSetLimit(cudaLimitStackSize, 4096);
+  cudaDeviceGetLimit(&stack_limit, cudaLimitStackSize);
+  cudaPointerAttributes where{};
+  cudaError_t attrs = cudaPointerGetAttributes(&where, d);
+  float* pooled = nullptr;
+  cudaError_t pool = cudaMallocAsync(&pooled, 256, 0);
+  cudaFreeAsync(pooled, 0);
+  printf("api=%s,%zu,%s,%d,%s\n", cudaGetErrorName(set_limit), stack_limit, cudaGetErrorName(attrs),
+         where.type == cudaMemoryTypeDevice || where.type == cudaMemoryTypeManaged, cudaGetErrorName(pool));
 
   uint3 bi = make_uint3(2, 0, 0), ti = make_uint3(5, 0, 0);
   dim3 bd(32);

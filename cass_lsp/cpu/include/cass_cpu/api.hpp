@@ -41,10 +41,14 @@ typedef CUevent_st* cudaEvent_t;
 #define cudaHostAllocMapped 0x2
 #define cudaHostAllocWriteCombined 0x4
 #define cudaHostRegisterDefault 0x0
+#define cudaHostRegisterPortable 0x1
+#define cudaHostRegisterMapped 0x2
 #define cudaMemAttachGlobal 0x1
 #define cudaMemAttachHost 0x2
 #define cudaMemAttachSingle 0x4
 #define cudaDeviceScheduleAuto 0x0
+#define cudaDeviceScheduleSpin 0x1
+#define cudaDeviceScheduleYield 0x2
 #define cudaDeviceScheduleBlockingSync 0x4
 #define cudaDeviceMapHost 0x8
 #define cudaCpuDeviceId (-1)
@@ -191,7 +195,28 @@ inline cudaError_t cudaGetDevice(int* d) {
   return cudaSuccess;
 }
 inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : ::cass::detail::fail(cudaErrorInvalidDevice); }
-inline cudaError_t cudaSetDeviceFlags(unsigned) { return cudaSuccess; }
+namespace cass {
+namespace detail {
+inline unsigned g_device_flags = 0;
+}  // namespace detail
+}  // namespace cass
+inline cudaError_t cudaSetDeviceFlags(unsigned flags) {
+  ::cass::detail::g_device_flags = flags;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGetDeviceFlags(unsigned* flags) {
+  *flags = ::cass::detail::g_device_flags;
+  return cudaSuccess;
+}
+inline cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp*) {
+  *device = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int device) {
+  if (device != 0) return ::cass::detail::fail(cudaErrorInvalidDevice);
+  std::snprintf(id, static_cast<size_t>(len), "0000:00:00.0");
+  return cudaSuccess;
+}
 inline cudaError_t cudaDeviceSynchronize() { return ::cass::detail::sticky(); }
 inline cudaError_t cudaThreadSynchronize() { return ::cass::detail::sticky(); }
 // A reset ends the context and with it a sticky error, as on a GPU.
@@ -200,6 +225,7 @@ inline cudaError_t cudaDeviceReset() {
   ::cass::detail::t_last_error = 0;
   return cudaSuccess;
 }
+inline cudaError_t cudaThreadExit() { return cudaDeviceReset(); }
 inline cudaError_t cudaDriverGetVersion(int* v) {
   *v = CUDART_VERSION;
   return cudaSuccess;
@@ -426,7 +452,45 @@ inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d
 }
 inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
 inline cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) { return cudaSuccess; }
-inline cudaError_t cudaDeviceSetLimit(int, size_t) { return cudaSuccess; }
+enum cudaLimit {
+  cudaLimitStackSize = 0x00,
+  cudaLimitPrintfFifoSize = 0x01,
+  cudaLimitMallocHeapSize = 0x02,
+  cudaLimitDevRuntimeSyncDepth = 0x03,
+  cudaLimitDevRuntimePendingLaunchCount = 0x04,
+  cudaLimitMaxL2FetchGranularity = 0x05,
+  cudaLimitPersistingL2CacheSize = 0x06,
+};
+namespace cass {
+namespace detail {
+// What cudaDeviceGetLimit reports: the values set, CUDA's defaults before. They limit nothing here
+// (a fiber's stack is CASS_CPU_STACK_KB; device printf and malloc are the C library's).
+inline size_t g_limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
+}  // namespace detail
+}  // namespace cass
+inline cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
+  if (limit < 0 || limit > cudaLimitPersistingL2CacheSize) return ::cass::detail::fail(cudaErrorUnsupportedLimit);
+  ::cass::detail::g_limits[limit] = value;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
+  if (limit < 0 || limit > cudaLimitPersistingL2CacheSize) return ::cass::detail::fail(cudaErrorUnsupportedLimit);
+  *value = ::cass::detail::g_limits[limit];
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* c) {
+  *c = cudaFuncCachePreferNone;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least != nullptr) *least = 0;
+  if (greatest != nullptr) *greatest = -5;
+  return cudaSuccess;
+}
+template <class F>
+inline cudaError_t cudaFuncSetSharedMemConfig(F, cudaSharedMemConfig) {
+  return cudaSuccess;
+}
 template <class F>
 inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) { return cudaSuccess; }
 template <class F>
@@ -476,6 +540,28 @@ template <class T>
 inline cudaError_t cudaMallocPitch(T** p, size_t* pitch, size_t width, size_t height) {
   *pitch = (width + 255) & ~size_t(255);
   return cudaMalloc(reinterpret_cast<void**>(p), *pitch * height);
+}
+enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
+struct cudaPointerAttributes {
+  cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+};
+// Device and host memory are one here: every pointer reads as managed memory, reachable from both.
+inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* p) {
+  a->type = p != nullptr ? cudaMemoryTypeManaged : cudaMemoryTypeUnregistered;
+  a->device = 0;
+  a->devicePointer = a->hostPointer = const_cast<void*>(p);
+  return cudaSuccess;
+}
+template <class T>
+inline cudaError_t cudaMallocAsync(T** p, size_t size, cudaStream_t) {
+  return cudaMalloc(reinterpret_cast<void**>(p), size);
+}
+inline cudaError_t cudaFreeAsync(void* p, cudaStream_t) {
+  std::free(p);
+  return cudaSuccess;
 }
 inline cudaError_t cudaFree(void* p) {
   std::free(p);
@@ -532,7 +618,15 @@ inline cudaError_t cudaMemset2D(void* p, size_t pitch, int value, size_t width, 
   return cudaSuccess;
 }
 inline cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t = nullptr) { return cudaSuccess; }
-inline cudaError_t cudaMemAdvise(const void*, size_t, int, int) { return cudaSuccess; }
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6,
+};
+inline cudaError_t cudaMemAdvise(const void*, size_t, cudaMemoryAdvise, int) { return cudaSuccess; }
 // Symbols are ordinary globals here (__constant__ and __device__ are empty).
 template <class T>
 inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t n, size_t offset = 0,
@@ -608,9 +702,20 @@ inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
   delete e;
   return cudaSuccess;
 }
+inline cudaError_t cudaStreamGetPriority(cudaStream_t, int* priority) {
+  *priority = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned* flags) {
+  *flags = s != nullptr && s != cudaStreamLegacy && s != cudaStreamPerThread ? static_cast<unsigned>(s->flags) : 0u;
+  return cudaSuccess;
+}
 inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) {
   e->ms = ::cass::detail::now_ms();
   return cudaSuccess;
+}
+inline cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s = nullptr, unsigned = 0) {
+  return cudaEventRecord(e, s);
 }
 inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return ::cass::detail::sticky(); }
 inline cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }

@@ -2,6 +2,7 @@
 // the CUDA runtime names the CPU runtime defines. Do not edit; tests/cpu/test_hip_names.py checks it is current.
 #pragma once
 
+#define hipChooseDevice cudaChooseDevice
 #define hipCpuDeviceId cudaCpuDeviceId
 #define hipDeviceAttributeAsyncEngineCount cudaDevAttrAsyncEngineCount
 #define hipDeviceAttributeCanMapHostMemory cudaDevAttrCanMapHostMemory
@@ -83,10 +84,16 @@
 #define hipDeviceAttributeUnifiedAddressing cudaDevAttrUnifiedAddressing
 #define hipDeviceAttributeWarpSize cudaDevAttrWarpSize
 #define hipDeviceGetAttribute cudaDeviceGetAttribute
+#define hipDeviceGetCacheConfig cudaDeviceGetCacheConfig
+#define hipDeviceGetLimit cudaDeviceGetLimit
+#define hipDeviceGetPCIBusId cudaDeviceGetPCIBusId
+#define hipDeviceGetStreamPriorityRange cudaDeviceGetStreamPriorityRange
 #define hipDeviceMapHost cudaDeviceMapHost
 #define hipDeviceReset cudaDeviceReset
 #define hipDeviceScheduleAuto cudaDeviceScheduleAuto
 #define hipDeviceScheduleBlockingSync cudaDeviceScheduleBlockingSync
+#define hipDeviceScheduleSpin cudaDeviceScheduleSpin
+#define hipDeviceScheduleYield cudaDeviceScheduleYield
 #define hipDeviceSetCacheConfig cudaDeviceSetCacheConfig
 #define hipDeviceSetLimit cudaDeviceSetLimit
 #define hipDeviceSetSharedMemConfig cudaDeviceSetSharedMemConfig
@@ -172,6 +179,7 @@
 #define hipEventRecord cudaEventRecord
 #define hipEventSynchronize cudaEventSynchronize
 #define hipFree cudaFree
+#define hipFreeAsync cudaFreeAsync
 #define hipFuncAttribute cudaFuncAttribute
 #define hipFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
 #define hipFuncAttributePreferredSharedMemoryCarveout cudaFuncAttributePreferredSharedMemoryCarveout
@@ -182,8 +190,10 @@
 #define hipFuncGetAttributes cudaFuncGetAttributes
 #define hipFuncSetAttribute cudaFuncSetAttribute
 #define hipFuncSetCacheConfig cudaFuncSetCacheConfig
+#define hipFuncSetSharedMemConfig cudaFuncSetSharedMemConfig
 #define hipGetDevice cudaGetDevice
 #define hipGetDeviceCount cudaGetDeviceCount
+#define hipGetDeviceFlags cudaGetDeviceFlags
 #define hipGetDeviceProperties cudaGetDeviceProperties
 #define hipGetErrorName cudaGetErrorName
 #define hipGetErrorString cudaGetErrorString
@@ -198,14 +208,27 @@
 #define hipHostMallocWriteCombined cudaHostAllocWriteCombined
 #define hipHostRegister cudaHostRegister
 #define hipHostRegisterDefault cudaHostRegisterDefault
+#define hipHostRegisterMapped cudaHostRegisterMapped
+#define hipHostRegisterPortable cudaHostRegisterPortable
 #define hipHostUnregister cudaHostUnregister
 #define hipLaunchCooperativeKernel cudaLaunchCooperativeKernel
 #define hipLaunchHostFunc cudaLaunchHostFunc
 #define hipLaunchKernel cudaLaunchKernel
+#define hipLimitMallocHeapSize cudaLimitMallocHeapSize
+#define hipLimitPrintfFifoSize cudaLimitPrintfFifoSize
+#define hipLimitStackSize cudaLimitStackSize
+#define hipLimit_t cudaLimit
 #define hipMalloc cudaMalloc
+#define hipMallocAsync cudaMallocAsync
 #define hipMallocManaged cudaMallocManaged
 #define hipMallocPitch cudaMallocPitch
 #define hipMemAdvise cudaMemAdvise
+#define hipMemAdviseSetAccessedBy cudaMemAdviseSetAccessedBy
+#define hipMemAdviseSetPreferredLocation cudaMemAdviseSetPreferredLocation
+#define hipMemAdviseSetReadMostly cudaMemAdviseSetReadMostly
+#define hipMemAdviseUnsetAccessedBy cudaMemAdviseUnsetAccessedBy
+#define hipMemAdviseUnsetPreferredLocation cudaMemAdviseUnsetPreferredLocation
+#define hipMemAdviseUnsetReadMostly cudaMemAdviseUnsetReadMostly
 #define hipMemAttachGlobal cudaMemAttachGlobal
 #define hipMemAttachHost cudaMemAttachHost
 #define hipMemAttachSingle cudaMemAttachSingle
@@ -224,12 +247,19 @@
 #define hipMemcpyHostToHost cudaMemcpyHostToHost
 #define hipMemcpyToSymbol cudaMemcpyToSymbol
 #define hipMemcpyToSymbolAsync cudaMemcpyToSymbolAsync
+#define hipMemoryAdvise cudaMemoryAdvise
+#define hipMemoryType cudaMemoryType
+#define hipMemoryTypeDevice cudaMemoryTypeDevice
+#define hipMemoryTypeHost cudaMemoryTypeHost
+#define hipMemoryTypeManaged cudaMemoryTypeManaged
 #define hipMemset cudaMemset
 #define hipMemset2D cudaMemset2D
 #define hipMemsetAsync cudaMemsetAsync
 #define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 #define hipOccupancyMaxPotentialBlockSize cudaOccupancyMaxPotentialBlockSize
 #define hipPeekAtLastError cudaPeekAtLastError
+#define hipPointerAttribute_t cudaPointerAttributes
+#define hipPointerGetAttributes cudaPointerGetAttributes
 #define hipProfilerStart cudaProfilerStart
 #define hipProfilerStop cudaProfilerStop
 #define hipRuntimeGetVersion cudaRuntimeGetVersion
@@ -247,6 +277,8 @@
 #define hipStreamCreateWithPriority cudaStreamCreateWithPriority
 #define hipStreamDefault cudaStreamDefault
 #define hipStreamDestroy cudaStreamDestroy
+#define hipStreamGetFlags cudaStreamGetFlags
+#define hipStreamGetPriority cudaStreamGetPriority
 #define hipStreamLegacy cudaStreamLegacy
 #define hipStreamNonBlocking cudaStreamNonBlocking
 #define hipStreamPerThread cudaStreamPerThread

@@ -218,6 +218,15 @@ inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned 
   unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
   return static_cast<unsigned int>(v >> (shift > 32 ? 32 : shift));
 }
+// Dot products of packed 8- and 16-bit lanes, accumulated into c (int8 inference kernels).
+inline int __dp4a(int a, int b, int c) {
+  for (int i = 0; i < 4; ++i) c += static_cast<signed char>(a >> (8 * i)) * static_cast<signed char>(b >> (8 * i));
+  return c;
+}
+inline unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c) {
+  for (int i = 0; i < 4; ++i) c += ((a >> (8 * i)) & 0xffu) * ((b >> (8 * i)) & 0xffu);
+  return c;
+}
 inline int __mul24(int a, int b) { return ((a << 8) >> 8) * ((b << 8) >> 8); }
 inline unsigned int __umul24(unsigned int a, unsigned int b) { return (a & 0xffffffu) * (b & 0xffffffu); }
 inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
