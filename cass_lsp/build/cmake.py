@@ -169,6 +169,8 @@ class _Port:
         self.stats[kind] = self.stats.get(kind, 0) + 1
 
     def replace(self, start: int, end: int, new: str, kind: str) -> None:
+        while not new and start > 0 and self.text[start - 1] in " \t":  # a dropped argument takes its space along
+            start -= 1
         if self.text[start:end] != new:
             self.edits.append(Edit(start, end, new))
             self.count(kind)

@@ -1,0 +1,121 @@
+"""CMake files ported CUDA -> HIP (cass_lsp.build.cmake) and back (cmake_reverse)."""
+
+from __future__ import annotations
+
+from cass_lsp.build import cmake, cmake_reverse
+from cass_lsp.build.cmake_syntax import commands
+from cass_lsp.build.porting import Finding, Settings
+
+HIP = Settings(arches=("gfx1030",))
+
+
+def _port(text: str, settings: Settings = HIP) -> tuple[str, list[Finding]]:
+    result = cmake.translate(text, settings)
+    return result.text, result.findings
+
+
+def test_syntax_reads_quoted_bracket_and_nested_arguments_and_skips_comments() -> None:
+    text = 'if((A OR B) AND "x\\"y") # CUDA::cublas\n#[[ set(CMAKE_CUDA_FLAGS) ]]\nmessage([=[a ]] b]=])\n'
+    found = commands(text)
+    assert [c.name for c in found] == ["if", "message"]
+    assert [a.text for a in found[0].args] == ["(", "A", "OR", "B", ")", "AND", 'x\\"y']
+    assert found[1].args[0].text == "[=[a ]] b]=]"
+
+
+def test_language_version_and_a_default_target_list() -> None:
+    text = "cmake_minimum_required(VERSION 3.18...3.27)\nproject(p LANGUAGES CXX CUDA)\n"
+    out, findings = _port(text, Settings(arches=("gfx1030", "gfx1100")))
+    assert out == ("cmake_minimum_required(VERSION 3.21...3.27)\n"
+                   'set(CMAKE_HIP_ARCHITECTURES "gfx1030;gfx1100" CACHE STRING "AMD targets (cass.target.arch)")\n'
+                   "project(p LANGUAGES CXX HIP)\n")
+    assert [(f.line, f.severity) for f in findings] == [(1, "info"), (2, "info")]
+    assert "hip-debian.cmake" in findings[1].message
+
+
+def test_architectures_become_the_configured_amd_targets() -> None:
+    text = ('set(CMAKE_CUDA_ARCHITECTURES 70 80)\n'
+            'set_target_properties(t PROPERTIES CUDA_ARCHITECTURES "75;86" CUDA_STANDARD 17)\n'
+            "set_property(TARGET u PROPERTY CUDA_ARCHITECTURES native)\n")
+    out, findings = _port(text, Settings(arches=("gfx90a", "gfx942")))
+    assert out == ('set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx942")\n'
+                   'set_target_properties(t PROPERTIES HIP_ARCHITECTURES "gfx90a;gfx942" HIP_STANDARD 17)\n'
+                   'set_property(TARGET u PROPERTY HIP_ARCHITECTURES "gfx90a;gfx942")\n')
+    assert [f.line for f in findings] == [1, 2, 3]
+
+
+def test_sources_are_renamed_or_compiled_as_hip_where_they_keep_their_names() -> None:
+    text = "add_executable(app main.cu util.cpp)\nfile(GLOB KERNELS src/*.cu)\n"
+    renamed, _ = _port(text)
+    assert renamed == "add_executable(app main.hip util.cpp)\nfile(GLOB KERNELS src/*.hip)\n"
+    kept, _ = _port(text, Settings(arches=("gfx1030",), renamed_sources=False))
+    assert kept == ("add_executable(app main.cu util.cpp)\n"
+                    "set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n"
+                    "file(GLOB KERNELS src/*.cu)\n"
+                    "set_source_files_properties(${KERNELS} PROPERTIES LANGUAGE HIP)\n")
+
+
+def test_targets_packages_and_the_library_setting() -> None:
+    text = ("find_package(CUDAToolkit 11.4 REQUIRED)\n"
+            "target_link_libraries(app PRIVATE CUDA::cudart CUDA::cublas CUDA::cudadevrt CUDA::cupti)\n")
+    out, findings = _port(text, Settings(arches=("gfx1030",), families=frozenset({"fft"})))
+    assert out == ("find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nfind_package(hipfft REQUIRED)\n"
+                   "target_link_libraries(app PRIVATE hip::host roc::hipblas CUDA::cupti)\n")
+    assert any(f.severity == "error" and f.line == 2 and "CUPTI" in f.message for f in findings)
+    assert any("version" in f.message and f.line == 1 for f in findings)
+    roc, _ = _port(text, Settings(arches=("gfx1030",), libraries="roc"))
+    assert "find_package(rocblas REQUIRED)" in roc and "roc::rocblas" in roc
+
+
+def test_nvcc_flags_in_variables_and_generator_expressions() -> None:
+    text = ('set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -Xcompiler=-fopenmp --expt-extended-lambda")\n'
+            'target_compile_options(k PRIVATE -Wall "$<$<COMPILE_LANGUAGE:CUDA>:-lineinfo;-maxrregcount=64>")\n'
+            "string(APPEND CMAKE_CUDA_FLAGS_RELEASE \" --expt-relaxed-constexpr\")\n")
+    out, findings = _port(text)
+    assert out == ('string(APPEND CMAKE_HIP_FLAGS " -fopenmp")\n'
+                   "target_compile_options(k PRIVATE -Wall $<$<COMPILE_LANGUAGE:HIP>:-gline-tables-only>)\n"
+                   '# string(APPEND CMAKE_CUDA_FLAGS_RELEASE " --expt-relaxed-constexpr") (cass: no HIP flags left)\n')
+    register = [f for f in findings if "maxrregcount" in f.message]
+    assert register and register[0].severity == "warning" and register[0].line == 2
+
+
+def test_separable_compilation_becomes_gpu_rdc_at_compile_and_link() -> None:
+    text = "set_target_properties(lib PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n"
+    out, findings = _port(text)
+    assert out.startswith("\ntarget_compile_options(lib PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\n"
+                          'target_link_options(lib PUBLIC "$<$<LINK_LANGUAGE:HIP>:-fgpu-rdc;--hip-link;')
+    assert {f.severity for f in findings} == {"warning", "info"}
+
+
+def test_findcuda_macros_become_the_hip_language() -> None:
+    text = ("find_package(CUDA REQUIRED)\n"
+            "cuda_add_executable(app main.cu OPTIONS -arch sm_70 --use_fast_math)\n"
+            "cuda_add_cublas_to_target(app)\n"
+            "cuda_compile_ptx(PTX k.cu)\n")
+    out, findings = _port(text)
+    assert out == ("enable_language(HIP)\nfind_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\n"
+                   "add_executable(app main.hip)\n"
+                   "target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-ffast-math>)\n"
+                   'set_property(TARGET app PROPERTY HIP_ARCHITECTURES "gfx1030")\n'
+                   "target_link_libraries(app hip::host)\n"
+                   "target_link_libraries(app roc::hipblas)\n"
+                   "cuda_compile_ptx(PTX k.cu)\n")  # what cannot be ported stays as written
+    assert any(f.line == 4 and f.code == "build-unmapped" and f.severity == "error" for f in findings)
+
+
+def test_comments_strings_and_unknown_cuda_variables() -> None:
+    text = '# links CUDA::cublas\nmessage(STATUS "CUDA found")\nset(X ${CMAKE_CUDA_HOST_COMPILER})\n'
+    out, findings = _port(text)
+    assert out == text
+    assert [(f.line, f.code) for f in findings] == [(3, "build-unmapped")]
+
+
+def test_reverse_restores_what_the_forward_port_wrote() -> None:
+    original = ("project(p LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit REQUIRED)\n"
+                "add_library(v STATIC a.cu)\ntarget_link_libraries(v PUBLIC CUDA::cudart CUDA::cublas)\n"
+                'target_compile_options(v PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:-lineinfo;-rdc=true>")\n')
+    forward = cmake.translate(original, Settings(arches=("gfx1030",), families=frozenset({"blas"}))).text
+    back = cmake_reverse.translate(forward, Settings(reverse=True, nvidia_arch="sm_80")).text
+    assert back == ('set(CMAKE_CUDA_ARCHITECTURES "80" CACHE STRING "AMD targets (cass.target.arch)")\n'
+                    "project(p LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit REQUIRED)\n\n"
+                    "add_library(v STATIC a.cu)\ntarget_link_libraries(v PUBLIC CUDA::cudart CUDA::cublas)\n"
+                    'target_compile_options(v PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:-lineinfo;-rdc=true>")\n')

@@ -1,0 +1,68 @@
+"""``cass-lsp translate`` over trees with build files: ported with the sources, reported per file,
+written as the sources are (--out-dir, --in-place with backups, standard output), and --reverse."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from cass_lsp import proc
+
+CMAKE = "project(p LANGUAGES CXX CUDA)\nadd_executable(app main.cu)\ntarget_link_libraries(app CUDA::cudart)\n"
+MAIN = "#include <cufft.h>\n__global__ void k() {}\nint main() { cufftHandle plan; cufftPlan1d(&plan, 8, CUFFT_C2C, 1); }\n"
+
+
+def _translate(*args: str) -> proc.ProcResult:
+    return proc.run([sys.executable, "-m", "cass_lsp", "translate", "--arch", "gfx1030", *args], timeout=120)
+
+
+def _tree(root: Path) -> Path:
+    root.mkdir()
+    (root / "CMakeLists.txt").write_text(CMAKE + "find_package(CUDAToolkit REQUIRED)\n")
+    (root / "main.cu").write_text(MAIN)
+    (root / "build.mk").write_text("NVCC = nvcc\nLIBS = -lcufft\n")
+    return root
+
+
+def test_out_dir_ports_build_files_with_the_libraries_the_sources_use(tmp_path: Path) -> None:
+    src = _tree(tmp_path / "src")
+    result = _translate(str(src), "--out-dir", str(tmp_path / "out"))
+    assert result.ok, result.text()
+    cmake = (tmp_path / "out" / "CMakeLists.txt").read_text()
+    assert "add_executable(app main.hip)" in cmake
+    assert "find_package(hipfft REQUIRED)" in cmake  # from main.cu's cuFFT calls, not the CMake file
+    assert (tmp_path / "out" / "build.mk").read_text() == "NVCC = hipcc\nexport HIP_PLATFORM ?= amd\nLIBS = -lhipfft\n"
+    stderr = result.stderr.decode()
+    assert f"{src / 'CMakeLists.txt'}: " in stderr and "build rewrite(s)" in stderr
+    assert "-DCMAKE_TOOLCHAIN_FILE=" in stderr
+
+
+def test_in_place_keeps_source_names_and_backs_up_build_files(tmp_path: Path) -> None:
+    src = _tree(tmp_path / "src")
+    assert _translate(str(src), "--in-place").ok
+    cmake = (src / "CMakeLists.txt").read_text()
+    assert "add_executable(app main.cu)\nset_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)" in cmake
+    assert (src / "CMakeLists.txt.prehip").read_text().startswith(CMAKE)
+    assert "hipfftPlan1d" in (src / "main.cu").read_text()
+
+
+def test_one_build_file_to_standard_output_and_json(tmp_path: Path) -> None:
+    (tmp_path / "CMakeLists.txt").write_text(CMAKE + "target_link_libraries(app CUDA::nvml)\n")
+    text = _translate(str(tmp_path / "CMakeLists.txt"))
+    assert text.ok and "project(p LANGUAGES CXX HIP)" in text.stdout.decode()
+    report = json.loads(_translate(str(tmp_path / "CMakeLists.txt"), "--json").stdout)
+    findings = report["reports"][0]["findings"]
+    assert any(f["line"] == 4 and f["severity"] == "error" and f["code"] == "build-unmapped" for f in findings)
+    strict = _translate(str(tmp_path / "CMakeLists.txt"), "--strict")
+    assert strict.returncode == 1  # NVML stays: an error finding
+
+
+def test_reverse_ports_a_translated_tree_back(tmp_path: Path) -> None:
+    src = _tree(tmp_path / "src")
+    assert _translate(str(src), "--out-dir", str(tmp_path / "hip")).ok
+    assert _translate(str(tmp_path / "hip"), "--reverse", "--out-dir", str(tmp_path / "cuda")).ok
+    cmake = (tmp_path / "cuda" / "CMakeLists.txt").read_text()
+    assert "project(p LANGUAGES CXX CUDA)" in cmake and "add_executable(app main.cu)" in cmake
+    assert "CUDA::cudart" in cmake
+    assert (tmp_path / "cuda" / "build.mk").read_text() == "NVCC = nvcc\nLIBS = -lcufft\n"
