@@ -15,10 +15,10 @@ encoding, so no message is lost that pygls would have sent. Parts of a message m
 decodes them first.
 
 pygls has no public hook for the encoding: every outgoing message (response, notification, request)
-goes through ``JsonRPCProtocol._send_data``, which this class replaces. Written against pygls 2.1
-(``pygls>=2.1,<3`` in pyproject.toml); tests/lsp/test_encoding.py fails when pygls's
-``_send_data`` changes or stops being the path messages take, so an upgrade cannot silently bypass
-or break this.
+goes through ``JsonRPCProtocol._send_data``, which this class replaces. Written against pygls 2.1.1
+(``pygls~=2.1.1`` in pyproject.toml); the server uses this class only when the pygls methods it
+replaces, extends or calls are that release's (server/patches.py checks at start), and stock
+pygls's protocol otherwise, so another pygls cannot silently bypass or break it.
 """
 
 from __future__ import annotations
