@@ -116,12 +116,18 @@ class Watcher:
         """Start watching; seconds this call took. With inotify the folders are walked and watched
         on the watcher's thread (:attr:`ready` is set when done), so this returns at once."""
         started = time.monotonic()
-        if inotify.available():
-            self._wake_r, self._wake_w = os.pipe()
-            self._thread = threading.Thread(target=self._run, name="cass-watcher", daemon=True)
-            self._thread.start()
-        else:
+        if not inotify.available():
             self._start_observer()
+            return time.monotonic() - started
+        try:
+            notify = inotify.Inotify()
+        except OSError as error:  # fs.inotify.max_user_instances reached, say
+            log.warning("cannot watch for changes (%s): only the editor's saves are verified", error)
+            self.ready.set()
+            return time.monotonic() - started
+        self._wake_r, self._wake_w = os.pipe()
+        self._thread = threading.Thread(target=self._run, args=(notify,), name="cass-watcher", daemon=True)
+        self._thread.start()
         return time.monotonic() - started
 
     def stop(self) -> None:
@@ -153,8 +159,7 @@ class Watcher:
     def _stopping(self) -> bool:
         return self._thread is None
 
-    def _run(self) -> None:
-        notify = inotify.Inotify()
+    def _run(self, notify: inotify.Inotify) -> None:
         try:
             started = time.monotonic()
             for root in self.roots:

@@ -4,6 +4,7 @@ folder walk on the caller's thread (the server's event loop)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -171,3 +172,19 @@ def test_without_inotify_watchdog_watches_the_roots(tree: Path, monkeypatch: pyt
         assert batches.wait_for(edited)
     finally:
         watching.stop()
+
+
+def test_without_an_inotify_instance_the_server_still_starts(
+    tree: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def refused() -> inotify.Inotify:
+        raise OSError(24, "inotify_init1: Too many open files")
+
+    monkeypatch.setattr(inotify, "Inotify", refused)
+    batches = Batches()
+    watching = Watcher([str(tree)], ["node_modules"], batches.deliver, batches.schedule, debounce_s=0.05)
+    with caplog.at_level(logging.WARNING, logger="cass_lsp.verify.watcher"):
+        watching.start()
+    assert watching.ready.is_set()
+    assert "cannot watch for changes" in caplog.text and "only the editor's saves" in caplog.text
+    watching.stop()
