@@ -12,6 +12,8 @@ cases (README, "Compatibility helpers"):
   does not, get CUDA overloads (compare-and-swap loops, as HIP's own before ROCm 6).
 * HIP -> CUDA 12.8+: ``__atomic_load_n`` in device code becomes CUDA's ``__nv_atomic_load_n``
   (which takes no pointer to const: ``cass_unconst`` drops it).
+* HIP -> CUDA: the arithmetic and comparison operators a file applies to HIP's vector types
+  (``float4 + float4``, ``float4 * float``, ``==``), which CUDA's structs lack (:mod:`.vectors`).
 * HIP -> CUDA 13+: ``hipDeviceProp_t`` fields CUDA 13 removed (``clockRate``, ``computeMode``, ...)
   are read with ``cudaDeviceGetAttribute`` through ``cass_device_attribute``.
 
@@ -30,6 +32,7 @@ import tree_sitter
 
 from cass_lsp import nodes
 from cass_lsp.translate import codes as fc
+from cass_lsp.translate import vectors
 from cass_lsp.translate.context import RuleContext
 
 
@@ -120,7 +123,7 @@ _FP_VALUE = r"\b(?:float|double)\s+{name}\b"
 
 
 def render(key: str, eol: str) -> str:
-    helper = HELPERS[key]
+    helper = Helper(*vectors.helper(key)) if vectors.is_helper(key) else HELPERS[key]
     text = (f"// cass: compatibility helper ({helper.why})\n#ifndef {helper.guard}\n#define {helper.guard}\n"
             f"{helper.code}#endif  // {helper.guard}\n")
     return text.replace("\n", eol)

@@ -30,6 +30,8 @@ class RuleContext(Protocol):
     @property
     def src(self) -> bytes: ...
     @property
+    def root(self) -> tree_sitter.Node: ...  # the tree of src
+    @property
     def lo(self) -> int: ...  # the window being translated: [lo, hi) of src
     @property
     def hi(self) -> int: ...

@@ -29,6 +29,7 @@ from cass_lsp.translate import (
     placement,
     portability,
     tables,
+    vectors,
     warp,
 )
 from cass_lsp.translate import codes as fc
@@ -61,7 +62,7 @@ _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "
                     "__CUDA_ARCH__", "__launch_bounds__", *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
-                    *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS}
+                    *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
 
 # A name's rewrite for one target: (new text or None, family, findings as (code, severity, message)),
@@ -296,6 +297,7 @@ class Pass:
         if not self.is_macro:
             if self.reverse:
                 compat.reverse_dynamic_shared(self)
+                vectors.reverse_operators(self)
             else:
                 collisions.guard_definitions(self)
         for arg in self._macro_bodies.values():
@@ -535,6 +537,8 @@ class Pass:
             return calls.unwrap_symbol(self, node)
         if name in compat.REVERSE_NAMES:
             return compat.reverse(self, name, node)
+        if name in vectors.TYPES:
+            return vectors.construct(self, name, node)
         return False
 
     def _namespace_rename(self, node: tree_sitter.Node, new: str, tag: str) -> bool:
