@@ -209,3 +209,8 @@ def test_a_frame_larger_than_the_guard_is_reported(built: Built) -> None:
     outcome = classify(result)
     assert outcome.kind == "unsupported", result.text()  # without -fstack-clash-protection: SIGSEGV
     assert "fiber stack overflow in kernel one_big_frame" in outcome.detail
+
+
+def test_kernels_launched_from_several_host_threads(built: Built) -> None:
+    # the launches take turns (before, the shared worker pool hung with two launches in flight)
+    assert built.values("limits.cu", ["threads"])["threads"] == "50,100,150,200"

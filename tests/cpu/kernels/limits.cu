@@ -1,10 +1,13 @@
 // Programs that need what a GPU gives each thread and block: big local arrays in 1024-thread
-// blocks, a full 48 KiB static __shared__ array, deep device recursion, and a device-side assert.
-// `limits MODE [N]` (tests/cpu/test_runtime_coverage.py).
+// blocks, a full 48 KiB static __shared__ array, deep device recursion, a device-side assert, and
+// kernels launched from several host threads at once. `limits MODE [N]`
+// (tests/cpu/test_runtime_coverage.py).
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
+#include <vector>
 #include <cuda_runtime.h>
 
 constexpr int kLocal = 4096;              // 16 KiB of local memory per thread
@@ -42,6 +45,11 @@ __device__ int depth_sum(int n) {
 
 __global__ void recurse(int* out, int n) { out[threadIdx.x] = depth_sum(n); }
 
+__global__ void add_to(int* d, int v) {
+  d[blockIdx.x * blockDim.x + threadIdx.x] += v;
+  __syncthreads();
+}
+
 __global__ void checked(int* out, int limit) {
   assert(static_cast<int>(threadIdx.x) < limit);
   out[threadIdx.x] = 1;
@@ -71,6 +79,28 @@ int main(int argc, char** argv) {
     cudaMemcpy(&last, out + 63, sizeof last, cudaMemcpyDeviceToHost);
     printf("frame=%.0f\n", last);
     cudaFree(out);
+  } else if (std::strcmp(mode, "threads") == 0) {
+    // One host thread per "device", as multi-GPU programs are written, all launching at once.
+    const int n = 64 * 128, hosts = 4, rounds = 50;
+    int per_element[hosts] = {};
+    std::vector<std::thread> threads;
+    for (int h = 0; h < hosts; ++h) {
+      threads.emplace_back([&per_element, h] {
+        int* d;
+        cudaMalloc(&d, n * sizeof(int));
+        cudaMemset(d, 0, n * sizeof(int));
+        for (int r = 0; r < rounds; ++r) add_to<<<64, 128>>>(d, h + 1);
+        cudaDeviceSynchronize();
+        std::vector<int> host(n);
+        cudaMemcpy(host.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost);
+        long long sum = 0;
+        for (int v : host) sum += v;
+        per_element[h] = static_cast<int>(sum / n);
+        cudaFree(d);
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    printf("threads=%d,%d,%d,%d\n", per_element[0], per_element[1], per_element[2], per_element[3]);
   } else if (std::strcmp(mode, "recurse") == 0) {
     int* out;
     cudaMalloc(&out, 32 * sizeof(int));

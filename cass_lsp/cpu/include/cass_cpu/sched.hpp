@@ -499,7 +499,19 @@ inline void* worker_main(void*) {
   return nullptr;
 }
 
+// Launches from several host threads (one per device, or OpenMP) take turns: the pool runs one
+// kernel at a time, and kernels run to completion at their launch anyway (streams are synchronous).
+struct LaunchTurn {
+  LaunchTurn() { pthread_mutex_lock(&mutex()); }
+  ~LaunchTurn() { pthread_mutex_unlock(&mutex()); }
+  static pthread_mutex_t& mutex() {
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    return mu;
+  }
+};
+
 inline void execute(const LaunchBase& L) {
+  LaunchTurn turn;
   Pool& p = pool();
   Worker& me = this_worker();
   if (!prepare(me, L)) no_room_for_stacks(L);
