@@ -28,7 +28,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from cass_lsp.document import CudaDocument, FunctionInfo
 from cass_lsp.jobs.cancel import Cancelled
 from cass_lsp.jobs.kinds import Untranslatable
-from cass_lsp.server import translations
+from cass_lsp.server import build_files, translations
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import file_path, range_offsets
 from cass_lsp.server.diagnostics import Diagnostics
@@ -284,7 +284,10 @@ def register(server: CassServer, diagnostics: Diagnostics) -> ActionProviders:
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, options)
     async def code_action(ls: CassServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
         doc = ls.document(params.text_document.uri)
-        if doc is None or doc.too_large:
+        if doc is None:  # a CMake or Make file, or nothing of ours
+            ported = build_files.code_actions(ls, params)
+            return None if ported is None else [a for a in ported if wanted(a.kind or "", params.context.only)]
+        if doc.too_large:
             return None
         only = params.context.only
         actions: list[types.CodeAction] = []

@@ -7,6 +7,7 @@ import logging
 from lsprotocol import types
 
 from cass_lsp.document import CudaDocument, TextChange, is_cuda_document
+from cass_lsp.server import build_files
 from cass_lsp.server.app import CassServer
 
 log = logging.getLogger(__name__)
@@ -23,6 +24,8 @@ def register(server: CassServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: CassServer, params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
+        if build_files.opened(ls, item):  # CMake and Make files: plain text, ported on their own
+            return
         if not is_cuda_document(item.uri, item.language_id):
             log.info("not a CUDA/HIP document, ignored: %s (%s)", item.uri, item.language_id)
             return
@@ -41,6 +44,8 @@ def register(server: CassServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: CassServer, params: types.DidChangeTextDocumentParams) -> None:
         doc = ls.document(params.text_document.uri)
+        if doc is None and build_files.changed(ls, params):
+            return
         if doc is None:
             log.info("didChange for a document that is not open here: %s", params.text_document.uri)
             return
@@ -57,6 +62,8 @@ def register(server: CassServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: CassServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
+        if build_files.closed(ls, uri):
+            return
         if ls.documents.pop(uri, None) is not None:
             for hook in ls.on_document_closed:
                 hook(uri)

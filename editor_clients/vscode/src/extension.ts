@@ -31,7 +31,12 @@ let keys: string[] = [];
 const documentSelector = LANGUAGES.flatMap((language) => [
   { scheme: 'file', language },
   { scheme: 'untitled', language },
-]).concat([{ scheme: 'file', pattern: '**/*.{cu,cuh,hip}' } as never]);
+]).concat([
+  { scheme: 'file', pattern: '**/*.{cu,cuh,hip}' } as never,
+  // build files: the server ports CMake and Make files (findings, "Translate file to HIP")
+  { scheme: 'file', language: 'cmake' } as never,
+  { scheme: 'file', language: 'makefile' } as never,
+]);
 
 function settingsForServer(): Record<string, unknown> {
   return serverSettings(keys);

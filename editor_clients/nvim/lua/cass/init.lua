@@ -13,7 +13,7 @@ M.config = {
   cli = nil,
   -- the `cass` settings section; `cass-lsp schema` lists every key
   settings = {},
-  filetypes = { "cuda", "hip" },
+  filetypes = { "cuda", "hip", "cmake", "make" }, -- build files: the server ports them to HIP
   root_markers = { "compile_commands.json", ".git" },
   -- true: tell the server the workspace is trusted, so settings that run or load code (compiler
   -- flags, a model file's path, run commands) apply. nil: the server trusts only the folders in
