@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Porting whole projects (tests/corpus/projects), each figure a ratio against the original's nvcc
+build measured in the same run.
+
+Per project:
+
+1. nvcc: every CUDA unit of the original compiled (``nvcc -c``, the project's flags, one target)
+   one after another: the reference;
+2. translate: ``cass-lsp translate PROJECT --out-dir`` (sources and build files, a cold CLI);
+3. HIP build: the translated tree through its own build system (make with hipcc; cmake configure
+   + build with the HIP language and the Debian toolchain file). cmake_blas's translation needs
+   hipBLAS, which Debian 12 does not package: its units are compiled with hipcc as its CMake files
+   say, as in tests/corpus/projects, and the figure is marked "compile only".
+
+Usage: .venv/bin/python benchmarks/bench_project.py [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cass_lsp import proc, toolchains
+from cass_lsp.build import files
+from cass_lsp.toolchains import hiplibs
+from tests.corpus.cuda_lib_headers import ensure_all
+from tests.corpus.projects.projects import ARCH, PROJECTS, Project, translate_tree
+
+TIMEOUT_S = 900.0
+
+
+def _timed(step: Callable[[], proc.ProcResult | list[proc.ProcResult]]) -> float:
+    start = time.perf_counter()
+    results = step()
+    elapsed = time.perf_counter() - start
+    for result in results if isinstance(results, list) else [results]:
+        if not result.ok:
+            raise SystemExit(f"a benchmark step failed:\n{result.text()[-3000:]}")
+    return elapsed
+
+
+def _nvcc_units(project: Project, nvcc: toolchains.Invocation, includes: dict[str, Path]) -> list[proc.ProcResult]:
+    flags = [*project.nvcc, *(f"-I{includes[lib]}" for lib in project.libs)]
+    return [proc.run([*nvcc.argv, *flags, "-c", unit, "-o", os.devnull], env=nvcc.env, cwd=project.root,
+                     timeout=TIMEOUT_S) for unit in project.units]
+
+
+def _hip_build(project: Project, tree: Path) -> tuple[list[proc.ProcResult], str]:
+    env = {**os.environ, "HIP_PLATFORM": "amd"}
+    if project.name == "make_rdc":
+        return [proc.run(["make", "-C", str(tree)], env=env, timeout=TIMEOUT_S)], "make + hipcc"
+    if project.name == "findcuda_rand":
+        build = tree / "build"
+        configure = proc.run(["cmake", "-S", str(tree), "-B", str(build),
+                              f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}"], timeout=TIMEOUT_S)
+        return [configure, proc.run(["cmake", "--build", str(build)], timeout=TIMEOUT_S)], "cmake configure + build"
+    headers = hiplibs.include_dir("5.2")
+    if headers is None:
+        raise SystemExit(f"hipBLAS headers missing: {hiplibs.SETUP_HINT}")
+    argv = ["hipcc", f"--offload-arch={ARCH}", "-std=c++17", "-gline-tables-only", "-ffast-math", "-Iinclude",
+            f"-I{headers}", "-c"]
+    return [proc.run([*argv, u.replace(".cu", ".hip"), "-o", os.devnull], env=env, cwd=tree, timeout=TIMEOUT_S)
+            for u in project.units], "hipcc units, compile only (no hipBLAS library on Debian 12)"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=3, help="runs per step (the median is reported)")
+    args = parser.parse_args()
+    nvcc = toolchains.nvcc_invocation("sm_80")
+    includes = ensure_all()
+    print(f"{'project':<15} {'nvcc s':>8} {'translate s':>12} {'ratio':>6} {'HIP build s':>12} {'ratio':>6}  HIP build")
+    for project in PROJECTS:
+        reference = statistics.median(_timed(functools.partial(_nvcc_units, project, nvcc, includes))
+                                       for _ in range(args.runs))
+        translate: list[float] = []
+        build: list[float] = []
+        how = ""
+        for _ in range(args.runs):
+            with tempfile.TemporaryDirectory(prefix="cass-bench-project-") as scratch:
+                tree = Path(scratch) / project.name
+                translate.append(_timed(functools.partial(translate_tree, project, tree)))
+                start = time.perf_counter()
+                results, how = _hip_build(project, tree)
+                build.append(time.perf_counter() - start)
+                for result in results:
+                    if not result.ok:
+                        raise SystemExit(f"{project.name}: the HIP build failed:\n{result.text()[-3000:]}")
+        t, b = statistics.median(translate), statistics.median(build)
+        print(f"{project.name:<15} {reference:>8.2f} {t:>12.2f} {t / reference:>6.2f} {b:>12.2f} "
+              f"{b / reference:>6.2f}  {how}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
