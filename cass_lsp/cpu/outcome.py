@@ -42,7 +42,8 @@ def classify(result: ProcResult) -> RunOutcome:
             name = signal.Signals(-result.returncode).name
         except ValueError:
             name = f"signal {-result.returncode}"
-        return RunOutcome("crashed", f"killed by {name}")
+        where = _line(err, "cass-cpu: invalid memory access")  # the runtime's note of the faulting GPU thread
+        return RunOutcome("crashed", f"killed by {name}" + (f" ({where.removeprefix('cass-cpu: ')})" if where else ""))
     if result.returncode != 0:
         return RunOutcome("failed", f"exit status {result.returncode}")
     return RunOutcome("ok", "")

@@ -214,3 +214,11 @@ def test_a_frame_larger_than_the_guard_is_reported(built: Built) -> None:
 def test_kernels_launched_from_several_host_threads(built: Built) -> None:
     # the launches take turns (before, the shared worker pool hung with two launches in flight)
     assert built.values("limits.cu", ["threads"])["threads"] == "50,100,150,200"
+
+
+def test_an_invalid_access_says_which_gpu_thread_made_it(built: Built) -> None:
+    result = built.run("limits.cu", ["poke", "0"])
+    outcome = classify(result)
+    assert outcome.kind == "crashed", result.text()
+    assert outcome.detail.startswith("killed by SIGSEGV (invalid memory access at ")
+    assert "in kernel poke, block (0,0,0), thread (0,0,0)" in outcome.detail

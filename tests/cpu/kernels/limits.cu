@@ -50,6 +50,8 @@ __global__ void add_to(int* d, int v) {
   __syncthreads();
 }
 
+__global__ void poke(int* p) { p[threadIdx.x] = 1; }
+
 __global__ void checked(int* out, int limit) {
   assert(static_cast<int>(threadIdx.x) < limit);
   out[threadIdx.x] = 1;
@@ -101,6 +103,10 @@ int main(int argc, char** argv) {
     }
     for (std::thread& t : threads) t.join();
     printf("threads=%d,%d,%d,%d\n", per_element[0], per_element[1], per_element[2], per_element[3]);
+  } else if (std::strcmp(mode, "poke") == 0) {
+    // An address no allocation has (N, 0 for a null pointer): a GPU reports an illegal address.
+    poke<<<1, 32>>>(reinterpret_cast<int*>(static_cast<size_t>(n)));
+    printf("poke=%s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   } else if (std::strcmp(mode, "recurse") == 0) {
     int* out;
     cudaMalloc(&out, 32 * sizeof(int));

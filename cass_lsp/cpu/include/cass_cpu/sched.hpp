@@ -303,7 +303,19 @@ inline std::size_t stack_bytes() {
 
 inline void on_segv(int, siginfo_t* info, void*) {
   const StackPool* stacks = t_stacks;
-  if (t_fiber != nullptr && stacks != nullptr && stacks->in_guard(info->si_addr)) stack_overflow();
+  const Fiber* f = t_fiber;
+  if (f != nullptr && stacks != nullptr && stacks->in_guard(info->si_addr)) stack_overflow();
+  if (f != nullptr) {
+    // What a GPU reports as cudaErrorIllegalAddress; here the process dies, so say where.
+    char msg[512];
+    const Block& b = *f->block;
+    int n = std::snprintf(msg, sizeof msg,
+                          "cass-cpu: invalid memory access at %p in kernel %s, block (%u,%u,%u), thread (%u,%u,%u)\n",
+                          info->si_addr, b.launch->name, b.idx.x, b.idx.y, b.idx.z, f->tid.x, f->tid.y, f->tid.z);
+    std::size_t len = n < 0 ? 0 : static_cast<std::size_t>(n) < sizeof msg ? static_cast<std::size_t>(n) : sizeof msg - 1;
+    ssize_t ignored = write(2, msg, len);
+    (void)ignored;
+  }
   // Not a stack overflow: the default action (the fault repeats when the handler returns).
   signal(SIGSEGV, SIG_DFL);
 }
