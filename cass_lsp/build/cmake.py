@@ -35,17 +35,7 @@ from collections.abc import Callable
 
 from cass_lsp.build import libraries, nvcc_flags
 from cass_lsp.build.cmake_syntax import Argument, Command, commands
-from cass_lsp.build.porting import (
-    REWRITTEN,
-    UNMAPPED,
-    Edit,
-    Finding,
-    Result,
-    Settings,
-    Severity,
-    apply,
-    line_column,
-)
+from cass_lsp.build.porting import REWRITTEN, UNMAPPED, Result, Rewriter, Settings, Severity
 
 HIP_MIN_CMAKE = (3, 21)
 TOOLCHAIN_NOTE = ("the HIP language: CMake >= 3.21 with clang as the HIP compiler (ROCm's is found by itself; "
@@ -102,7 +92,8 @@ PROPERTIES: dict[str, str] = {
 # properties that have no HIP property: what replaces them ("" dropped), severity, why
 SPECIAL_PROPERTIES: dict[str, tuple[Severity, str]] = {
     "CUDA_SEPARABLE_COMPILATION": ("warning", "relocatable device code is clang's -fgpu-rdc at compile and link "
-                                   "time; a target linking this one must link as HIP (LINKER_LANGUAGE HIP)"),
+                                   "time; a target linking this one must link as HIP (LINKER_LANGUAGE HIP when it "
+                                   "has no HIP source)"),
     "CUDA_RESOLVE_DEVICE_SYMBOLS": ("info", "clang has no separate device-link step: the final -fgpu-rdc link "
                                     "resolves device symbols"),
     "CUDA_RUNTIME_LIBRARY": ("info", "the HIP runtime is a shared library only"),
@@ -127,6 +118,20 @@ SOURCE_COMMANDS = frozenset({"add_executable", "add_library", "target_sources"})
 LEGACY_RENAMED = {"cuda_add_executable": "add_executable", "cuda_add_library": "add_library",
                   "cuda_include_directories": "include_directories"}
 LEGACY_LIBRARY_MACROS = {"cuda_add_cublas_to_target": "blas", "cuda_add_cufft_to_target": "fft"}
+# FindCUDA's options, set before its macros run: severity and what becomes of them
+LEGACY_SETTINGS: dict[str, tuple[Severity, str]] = {
+    "CUDA_SEPARABLE_COMPILATION": ("warning", "relocatable device code is clang's -fgpu-rdc at compile and link "
+                                   "time (HIP flags and link options of the directory)"),
+    "CUDA_PROPAGATE_HOST_FLAGS": ("info", "the HIP compiler compiles host code itself: CMAKE_CXX_FLAGS do not "
+                                  "reach HIP sources, set CMAKE_HIP_FLAGS for them"),
+    "CUDA_HOST_COMPILER": ("warning", "the HIP compiler compiles host code itself: there is no host compiler "
+                           "to choose"),
+    "CUDA_64_BIT_DEVICE_CODE": ("info", "AMD device code is always 64-bit"),
+    "CUDA_VERBOSE_BUILD": ("info", "use CMAKE_VERBOSE_MAKEFILE"),
+    "CUDA_ATTACH_VS_BUILD_RULE_TO_CUDA_FILE": ("info", "a Visual Studio option of FindCUDA"),
+    "CUDA_BUILD_CUBIN": ("warning", "cubins have no AMD counterpart"),
+    "CUDA_GENERATED_OUTPUT_DIR": ("info", "the HIP language keeps objects where CMake keeps every object"),
+}
 LEGACY_REMOVED = {"cuda_build_clean_target": "FindCUDA's clean target for its generated dependency files; the "
                   "HIP language keeps none"}
 LEGACY_UNMAPPED = {
@@ -147,33 +152,18 @@ _CUDA_GENEX = re.compile(r"^\$<\$<COMPILE_LANGUAGE:HIP>:(?P<body>.*)>$", re.DOTA
 _KEYWORDS = frozenset({"PRIVATE", "PUBLIC", "INTERFACE", "BEFORE"})
 
 
-class _Port:
-    """One file's port in progress: edits, findings, counts."""
+class _Port(Rewriter):
+    """A CMake file's port in progress."""
 
     def __init__(self, text: str, settings: Settings, families: frozenset[str]) -> None:
-        self.text = text
-        self.settings = settings
+        super().__init__(text, settings)
         self.families = families
-        self.edits: list[Edit] = []
-        self.findings: list[Finding] = []
-        self.stats: dict[str, int] = {}
         self.sets_architectures = "CUDA_ARCHITECTURES" in text or "-arch" in text or "-gencode" in text
         self.architectures_placed = False
         self.targets_seen = False  # the last flags ported named NVIDIA targets
-
-    def find(self, offset: int, severity: Severity, message: str, code: str = REWRITTEN) -> None:
-        line, column = line_column(self.text, offset)
-        self.findings.append(Finding(line, column, severity, code, message))
-
-    def count(self, kind: str) -> None:
-        self.stats[kind] = self.stats.get(kind, 0) + 1
-
-    def replace(self, start: int, end: int, new: str, kind: str) -> None:
-        while not new and start > 0 and self.text[start - 1] in " \t":  # a dropped argument takes its space along
-            start -= 1
-        if self.text[start:end] != new:
-            self.edits.append(Edit(start, end, new))
-            self.count(kind)
+        self.static_libraries = {c.args[0].text for c in commands(text) if c.name in ("add_library", "cuda_add_library")
+                                 and len(c.args) > 1 and c.args[1].text not in ("SHARED", "MODULE", "OBJECT",
+                                                                                  "INTERFACE", "IMPORTED", "ALIAS")}
 
     def indent(self, command: Command) -> str:
         line_start = self.text.rfind("\n", 0, command.start) + 1
@@ -182,13 +172,11 @@ class _Port:
 
     def after(self, command: Command, lines: list[str], kind: str) -> None:
         indent = self.indent(command)
-        self.edits.append(Edit(command.end, command.end, "".join(f"\n{indent}{line}" for line in lines)))
-        self.count(kind)
+        self.insert(command.end, "".join(f"\n{indent}{line}" for line in lines), kind)
 
     def before(self, command: Command, lines: list[str], kind: str) -> None:
         indent = self.indent(command)
-        self.edits.append(Edit(command.start, command.start, "".join(f"{line}\n{indent}" for line in lines)))
-        self.count(kind)
+        self.insert(command.start, "".join(f"{line}\n{indent}" for line in lines), kind)
 
     @property
     def arch_list(self) -> str:
@@ -369,7 +357,22 @@ def _set(port: _Port, command: Command) -> None:
     if name in FLAG_VARIABLES:
         _flag_variable(port, command, name, [a.text for a in command.args[1:]])
         return
+    if name in LEGACY_SETTINGS:
+        _legacy_setting(port, command, name)
+        return
     _edit_in_place(port, command, _rewrite_args(port, command), "variables")
+
+
+def _legacy_setting(port: _Port, command: Command, name: str) -> None:
+    """A FindCUDA option (``set(CUDA_SEPARABLE_COMPILATION ON)``): its HIP meaning, or nothing."""
+    severity, why = LEGACY_SETTINGS[name]
+    on = len(command.args) > 1 and command.args[1].text.upper() in ("ON", "TRUE", "1", "YES")
+    if name == "CUDA_SEPARABLE_COMPILATION" and on:
+        port.replace(command.start, command.end, f"\n{port.indent(command)}".join(
+            ['string(APPEND CMAKE_HIP_FLAGS " -fgpu-rdc")', f"add_link_options({_RDC_LINK})"]), "legacy")
+    else:
+        port.replace(command.start, command.end, _commented(port, command, "no HIP counterpart"), "legacy")
+    port.find(command.start, severity, f"{name}: {why}")
 
 
 def _architectures(port: _Port, command: Command, values: list[Argument], head: str, tail: str) -> None:
@@ -465,18 +468,29 @@ def _properties(port: _Port, command: Command) -> None:
                 new[i] = None
         if name == "LANGUAGE" and values and values[0].text == "CUDA":
             new[key + 1] = "HIP"
+    added = [line for target in rdc_targets for line in _rdc_lines(target, target in port.static_libraries)]
     if all(new[k] is None for k, _ in pairs) and pairs:
-        port.replace(command.start, command.end, "", "properties")
+        port.replace(command.start, command.end, f"\n{port.indent(command)}".join(added), "properties")
     else:
         _edit_in_place(port, command, new, "properties")
-    for target in rdc_targets:
-        port.after(command, _rdc_lines(target), "properties")
+        if added:
+            port.after(command, added, "properties")
 
 
-def _rdc_lines(target: str) -> list[str]:
-    return [f"target_compile_options({target} PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)",
-            f'target_link_options({target} PUBLIC "$<$<LINK_LANGUAGE:HIP>:-fgpu-rdc;--hip-link;'
-            '--offload-arch=$<JOIN:$<TARGET_PROPERTY:HIP_ARCHITECTURES>,;--offload-arch=>>")']
+# clang links relocatable device code itself, for the linked target's own AMD targets
+_RDC_LINK = ('"$<$<LINK_LANGUAGE:HIP>:-fgpu-rdc;--hip-link;'
+             '--offload-arch=$<JOIN:$<TARGET_PROPERTY:HIP_ARCHITECTURES>,;--offload-arch=>>"')
+
+
+def _rdc_lines(target: str, static_library: bool) -> list[str]:
+    lines = [f"target_compile_options({target} PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)",
+             f"target_link_options({target} PUBLIC {_RDC_LINK})"]
+    if static_library:
+        # clang (15) links the device code of a static library into an -fgpu-rdc program only when
+        # the library comes as -l<name>; CMake names it by path, which links its host code
+        lines.append(f'target_link_options({target} INTERFACE "$<$<LINK_LANGUAGE:HIP>:-L$<TARGET_FILE_DIR:{target}>;'
+                     f'-l$<TARGET_FILE_BASE_NAME:{target}>>")')
+    return lines
 
 
 def _flag_command(port: _Port, command: Command) -> None:
@@ -653,4 +667,4 @@ def translate(text: str, settings: Settings) -> Result:
     port = _Port(text, settings, families)
     for command in commands(text):
         _RULES.get(command.name, _generic)(port, command)
-    return Result(apply(text, port.edits), port.stats, sorted(port.findings, key=lambda f: (f.line, f.column)))
+    return port.result()

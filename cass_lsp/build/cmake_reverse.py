@@ -10,7 +10,7 @@ import re
 
 from cass_lsp.build import cmake, libraries, nvcc_flags
 from cass_lsp.build.cmake_syntax import Argument, Command, commands
-from cass_lsp.build.porting import REWRITTEN, Edit, Finding, Result, Settings, apply, line_column
+from cass_lsp.build.porting import Result, Rewriter, Settings
 
 _VARIABLES = {hip: cuda for cuda, hip in cmake.VARIABLES.items() if cuda.startswith("CMAKE_CUDA_")}
 _VARIABLES.update({"hip_FOUND": "CUDAToolkit_FOUND", "hip_INCLUDE_DIRS": "CUDAToolkit_INCLUDE_DIRS",
@@ -31,18 +31,11 @@ def _nvidia_number(arch: str) -> str:
 
 
 def translate(text: str, settings: Settings) -> Result:
-    edits: list[Edit] = []
-    findings: list[Finding] = []
-    stats: dict[str, int] = {}
-
-    def replace(start: int, end: int, new: str, kind: str) -> None:
-        if text[start:end] != new:
-            edits.append(Edit(start, end, new))
-            stats[kind] = stats.get(kind, 0) + 1
+    port = Rewriter(text, settings)
+    replace = port.replace
 
     def note(offset: int, message: str) -> None:
-        line, column = line_column(text, offset)
-        findings.append(Finding(line, column, "info", REWRITTEN, message))
+        port.find(offset, "info", message)
 
     def word(arg: Argument) -> str:
         new = arg.text
@@ -81,7 +74,7 @@ def translate(text: str, settings: Settings) -> Result:
                 write(arg, "CUDA")
             else:
                 write(arg, word(arg))
-    return Result(apply(text, edits), stats, findings)
+    return port.result()
 
 
 def _architecture_values(command: Command) -> set[int]:

@@ -22,7 +22,7 @@ import re
 from typing import NamedTuple
 
 from cass_lsp.build import libraries, nvcc_flags
-from cass_lsp.build.porting import REWRITTEN, UNMAPPED, Edit, Finding, Result, Settings, Severity, apply, line_column
+from cass_lsp.build.porting import REWRITTEN, UNMAPPED, Result, Rewriter, Settings
 
 CUDA_ROOT_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDA_DIR", "CUDA_TOOLKIT_ROOT_DIR", "CUDA_INSTALL_PATH")
 ROCM_ROOT = "ROCM_PATH"
@@ -101,25 +101,12 @@ def _tokens(text: str, start: int, end: int) -> list[_Token]:
     return tokens
 
 
-class _Port:
+class _Port(Rewriter):
+    """A Makefile's port in progress."""
+
     def __init__(self, text: str, settings: Settings) -> None:
-        self.text = text
-        self.settings = settings
-        self.edits: list[Edit] = []
-        self.findings: list[Finding] = []
-        self.stats: dict[str, int] = {}
+        super().__init__(text, settings)
         self.platform_placed = False
-
-    def find(self, offset: int, severity: Severity, message: str, code: str = REWRITTEN) -> None:
-        line, column = line_column(self.text, offset)
-        self.findings.append(Finding(line, column, severity, code, message))
-
-    def replace(self, start: int, end: int, new: str, kind: str) -> None:
-        while not new and start > 0 and self.text[start - 1] in " \t":  # a dropped word takes its space along
-            start -= 1
-        if self.text[start:end] != new:
-            self.edits.append(Edit(start, end, new))
-            self.stats[kind] = self.stats.get(kind, 0) + 1
 
 
 def _compiler_variables(text: str, lines: list[_Line], compiler: re.Pattern[str] = _NVCC) -> set[str]:
@@ -221,7 +208,7 @@ def _port_compile_line(port: _Port, line: _Line, tokens: list[_Token], compilers
     if port.settings.compiler == "clang" and line.recipe:
         compiles = any(t.text in ("-c", "-dc") or t.text.startswith("--compile") for t in rest)
         extra = "-x hip" if compiles else "--hip-link"
-        port.edits.append(Edit(compiler.end, compiler.end, f" {extra}"))
+        port.insert(compiler.end, f" {extra}", "compiler")
     _port_tokens(port, rest)
 
 
@@ -238,7 +225,7 @@ def _port_assignment(port: _Port, line: _Line, match: re.Match[str], compilers: 
     if name in compilers:
         _port_compile_line(port, line, value, compilers)
         if port.settings.compiler == "hipcc" and not port.platform_placed:
-            port.edits.append(Edit(line.end, line.end, f"\n{HIP_PLATFORM_LINE}"))
+            port.insert(line.end, f"\n{HIP_PLATFORM_LINE}", "compiler")
             port.find(line.start, "info", HIP_PLATFORM_WHY)
             port.platform_placed = True
         return
@@ -278,7 +265,7 @@ def translate(text: str, settings: Settings) -> Result:
                       "objects with the HIP compiler", UNMAPPED)
         for token in tokens:
             port.replace(token.start, token.end, _rename_word(port, token), "paths")
-    return Result(apply(text, port.edits), port.stats, sorted(port.findings, key=lambda f: (f.line, f.column)))
+    return port.result()
 
 
 _REVERSE_LINK = libraries.reverse_link()
@@ -319,7 +306,7 @@ def _reverse(text: str, settings: Settings) -> Result:
             continue
         for token in tokens:
             port.replace(token.start, token.end, _reverse_word(token.text), "paths")
-    return Result(apply(text, port.edits), port.stats, sorted(port.findings, key=lambda f: (f.line, f.column)))
+    return port.result()
 
 
 def _reverse_word(word: str) -> str:

@@ -70,6 +70,40 @@ class Result:
         return sum(self.stats.values()) > 0
 
 
+class Rewriter:
+    """One file's port in progress: its edits, findings and counts of rewrites by kind."""
+
+    def __init__(self, text: str, settings: Settings) -> None:
+        self.text = text
+        self.settings = settings
+        self.edits: list[Edit] = []
+        self.findings: list[Finding] = []
+        self.stats: dict[str, int] = {}
+
+    def find(self, offset: int, severity: Severity, message: str, code: str = REWRITTEN) -> None:
+        line, column = line_column(self.text, offset)
+        self.findings.append(Finding(line, column, severity, code, message))
+
+    def count(self, kind: str) -> None:
+        self.stats[kind] = self.stats.get(kind, 0) + 1
+
+    def insert(self, offset: int, text: str, kind: str) -> None:
+        self.edits.append(Edit(offset, offset, text))
+        self.count(kind)
+
+    def replace(self, start: int, end: int, new: str, kind: str) -> None:
+        """``[start, end)`` becomes ``new``, counted under ``kind`` when it differs; a word removed
+        takes the blanks before it along."""
+        while not new and start > 0 and self.text[start - 1] in " \t":
+            start -= 1
+        if self.text[start:end] != new:
+            self.edits.append(Edit(start, end, new))
+            self.count(kind)
+
+    def result(self) -> Result:
+        return Result(apply(self.text, self.edits), self.stats, sorted(self.findings, key=lambda f: (f.line, f.column)))
+
+
 def apply(text: str, edits: Iterable[Edit]) -> str:
     """``text`` with ``edits`` applied; edits are non-overlapping (a later one inside an earlier
     one's range is a rule defect and raises)."""

@@ -79,10 +79,19 @@ def test_nvcc_flags_in_variables_and_generator_expressions() -> None:
 
 
 def test_separable_compilation_becomes_gpu_rdc_at_compile_and_link() -> None:
-    text = "set_target_properties(lib PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n"
+    text = ("add_library(lib STATIC a.cu)\nadd_executable(app m.cu)\n"
+            "set_target_properties(lib app PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)\n")
     out, findings = _port(text)
-    assert out.startswith("\ntarget_compile_options(lib PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\n"
-                          'target_link_options(lib PUBLIC "$<$<LINK_LANGUAGE:HIP>:-fgpu-rdc;--hip-link;')
+    link = ('"$<$<LINK_LANGUAGE:HIP>:-fgpu-rdc;--hip-link;'
+            '--offload-arch=$<JOIN:$<TARGET_PROPERTY:HIP_ARCHITECTURES>,;--offload-arch=>>"')
+    assert out.splitlines()[2:] == [
+        "target_compile_options(lib PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)",
+        f"target_link_options(lib PUBLIC {link})",
+        # the static library's device code reaches the program's device link only as -l<name>
+        'target_link_options(lib INTERFACE "$<$<LINK_LANGUAGE:HIP>:-L$<TARGET_FILE_DIR:lib>;'
+        '-l$<TARGET_FILE_BASE_NAME:lib>>")',
+        "target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)",
+        f"target_link_options(app PUBLIC {link})"]
     assert {f.severity for f in findings} == {"warning", "info"}
 
 
@@ -119,3 +128,14 @@ def test_reverse_restores_what_the_forward_port_wrote() -> None:
                     "project(p LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit REQUIRED)\n\n"
                     "add_library(v STATIC a.cu)\ntarget_link_libraries(v PUBLIC CUDA::cudart CUDA::cublas)\n"
                     'target_compile_options(v PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:-lineinfo;-rdc=true>")\n')
+
+
+def test_findcuda_options_become_their_hip_meaning_or_a_comment() -> None:
+    text = "set(CUDA_SEPARABLE_COMPILATION ON)\nset(CUDA_PROPAGATE_HOST_FLAGS OFF)\n"
+    out, findings = _port(text)
+    assert out.splitlines() == [
+        'string(APPEND CMAKE_HIP_FLAGS " -fgpu-rdc")',
+        'add_link_options("$<$<LINK_LANGUAGE:HIP>:-fgpu-rdc;--hip-link;'
+        '--offload-arch=$<JOIN:$<TARGET_PROPERTY:HIP_ARCHITECTURES>,;--offload-arch=>>")',
+        "# set(CUDA_PROPAGATE_HOST_FLAGS OFF) (cass: no HIP counterpart)"]
+    assert [(f.line, f.severity) for f in findings] == [(1, "warning"), (2, "info")]

@@ -35,7 +35,7 @@ PROJECTS = (
             ("CMakeLists.txt",)),
     Project("make_rdc", ("src/forces.cu", "src/integrate.cu", "src/main.cu"),
             ("-Isrc", "-O2", "-std=c++17", "-rdc=true", "--expt-relaxed-constexpr", "-Xcompiler", "-Wall,-Wextra"),
-            (), ("Makefile",)),
+            (), ("Makefile", "CMakeLists.txt")),
 )
 BY_NAME = {p.name: p for p in PROJECTS}
 EXPECTED = HERE / "expected"

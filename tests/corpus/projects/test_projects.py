@@ -92,19 +92,21 @@ def test_translated_makefile_builds_separately_compiled_units_with_hipcc(
     _offload_bundle(tree / "nbody")
 
 
-def test_translated_findcuda_project_configures_and_builds_with_the_hip_language(
-    translated: dict[str, tuple[Path, str]]
+@pytest.mark.parametrize(("name", "program"), [("findcuda_rand", "montecarlo"), ("make_rdc", "nbody")])
+def test_translated_cmake_project_configures_and_builds_with_the_hip_language(
+    name: str, program: str, translated: dict[str, tuple[Path, str]]
 ) -> None:
+    """FindCUDA's macros, and a static library of relocatable device code linked into a program."""
     _tool("clang++-15")
-    tree, _ = translated["findcuda_rand"]
-    build = tree / "build"
+    tree, _ = translated[name]
+    build = tree / "cmake-build"
     configure = proc.run([_tool("cmake"), "-S", str(tree), "-B", str(build),
                           f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}"], timeout=_BUILD_TIMEOUT_S)
     assert configure.ok, configure.text()
     assert "The HIP compiler identification is Clang" in configure.text()
     result = proc.run([_tool("cmake"), "--build", str(build)], timeout=_BUILD_TIMEOUT_S)
     assert result.ok, result.text()
-    _offload_bundle(build / "montecarlo")
+    _offload_bundle(build / program)
 
 
 @pytest.mark.parametrize("unit", BY_NAME["cmake_blas"].units)
