@@ -4,13 +4,15 @@
 For every file of the recorded corpus (below: projects and commits; none is a GPU benchmark suite
 or a translator's test suite):
 
-1. the share of files whose tree holds any ERROR or MISSING node, and such nodes per 1k lines, for
+1. the share of files whose tree holds any ERROR or MISSING node, such nodes per 1k lines, and the
+   lines inside ERROR regions per 1k lines (one unparsable region can swallow a whole file), for
    bare tree-sitter-cuda (``syntax.parse``) and for the parse every feature uses
    (``syntax.parse_source``: the macro-aware pre-pass), in the same run (goal: <= 3% of files, both
    directions);
 2. ``translate`` (CUDA -> HIP, or HIP -> CUDA with ``--reverse``'s engine) on the file: occurrences of
    a source-direction API name left in the translation's code (outside strings, comments and
-   include lines) that no finding covers (goal: 0), and the parse-error findings.
+   include lines) that no finding covers or names as untranslated (goal: 0), and the parse-error
+   findings.
 
 The code is read straight from bare git mirrors (``git cat-file --batch``), never copied into this
 repository. Usage:
@@ -108,9 +110,17 @@ def problems(tree: tree_sitter.Tree) -> list[tree_sitter.Node]:
     return found
 
 
+def swallowed(found: list[tree_sitter.Node]) -> int:
+    """Lines inside the ERROR regions."""
+    return sum(n.end_point.row - n.start_point.row + 1 for n in found if not n.is_missing)
+
+
 def source_names(direction: str) -> frozenset[bytes]:
-    names = tables.action_names() if direction == "cuda" else tables.reverse_names()
-    return frozenset(n.encode() for n in names)
+    """Names the tables rename in this direction."""
+    if direction == "hip":
+        return frozenset(n.encode() for n in tables.reverse_names())
+    renamed = (n for n in tables.action_names() if (r := tables.row(n)) is not None and r.hip and r.hip != n)
+    return frozenset(n.encode() for n in renamed)
 
 
 def unreported_names(source: bytes, result: TranslationResult, names: frozenset[bytes]) -> list[tuple[int, str]]:
@@ -119,9 +129,11 @@ def unreported_names(source: bytes, result: TranslationResult, names: frozenset[
     out = result.text.encode("utf-8", "surrogateescape")
     code = _OPAQUE.sub(lambda m: b" " * len(m[0]), out)
     spans = sorted((f.start_byte, f.end_byte) for f in result.findings)
+    # A name the file declares itself is said once, at its declaration, for all its uses.
+    declared = {f.name.encode() for f in result.findings if f.code == "untranslated" and f.name}
     left: list[tuple[int, str]] = []
     for m in _WORD.finditer(code):
-        if m[0] not in names:
+        if m[0] not in names or m[0] in declared:
             continue
         original = original_offset(result, m.start())
         if original is None or any(s <= original < max(e, s + 1) for s, e in spans):
@@ -148,8 +160,10 @@ class Tally(NamedTuple):
     lines: int
     bare_files: int
     bare_nodes: int
+    bare_lines: int
     ours_files: int
     ours_nodes: int
+    ours_lines: int
     findings: int
     finding_files: int
     unreported: int
@@ -160,7 +174,8 @@ class Tally(NamedTuple):
 def measure(files: list[tuple[str, bytes]], direction: str, list_errors: int) -> Tally:
     names = source_names(direction)
     profile = TargetProfile("gfx1100", "5.2")
-    lines = bare_files = bare_nodes = ours_files = ours_nodes = findings = finding_files = unreported = 0
+    lines = bare_files = bare_nodes = bare_lines = ours_files = ours_nodes = ours_lines = 0
+    findings = finding_files = unreported = 0
     seconds_bare = seconds_ours = 0.0
     shown: Counter[str] = Counter()
     for path, data in files:
@@ -173,8 +188,10 @@ def measure(files: list[tuple[str, bytes]], direction: str, list_errors: int) ->
         seconds_ours += time.perf_counter() - t1
         bare_files += bool(bare)
         bare_nodes += len(bare)
+        bare_lines += swallowed(bare)
         ours_files += bool(ours)
         ours_nodes += len(ours)
+        ours_lines += swallowed(ours)
         for node in ours:
             if sum(shown.values()) < list_errors:
                 line = data[:node.start_byte].count(b"\n") + 1
@@ -190,14 +207,15 @@ def measure(files: list[tuple[str, bytes]], direction: str, list_errors: int) ->
         for offset, name in left[:3]:
             line = data[:offset].count(b"\n") + 1
             print(f"    unreported: {path}:{line}: {name}")
-    return Tally(len(files), lines, bare_files, bare_nodes, ours_files, ours_nodes, findings, finding_files,
-                 unreported, seconds_bare, seconds_ours)
+    return Tally(len(files), lines, bare_files, bare_nodes, bare_lines, ours_files, ours_nodes, ours_lines, findings,
+                 finding_files, unreported, seconds_bare, seconds_ours)
 
 
 def row(label: str, t: Tally) -> str:
     k = max(t.lines, 1) / 1000
     return (f"{label:<26} {t.files:>5} {t.lines:>7} | bare {t.bare_files / max(t.files, 1):6.1%} "
-            f"{t.bare_nodes / k:6.2f}/kl | ours {t.ours_files / max(t.files, 1):6.1%} {t.ours_nodes / k:6.2f}/kl "
+            f"{t.bare_nodes / k:6.2f}/kl {t.bare_lines / k:6.1f} l/kl | ours {t.ours_files / max(t.files, 1):6.1%} "
+            f"{t.ours_nodes / k:6.2f}/kl {t.ours_lines / k:6.1f} l/kl "
             f"| parse-error findings {t.findings:>4} in {t.finding_files:>3} files | unreported names {t.unreported:>3}"
             f" | parse time ours/bare {t.seconds_ours / max(t.seconds_bare, 1e-9):.2f}x")
 

@@ -65,9 +65,13 @@ KNOWN: dict[bytes, bytes] = {
     b"VKAPI_ATTR": b"",
     b"VKAPI_CALL": b"",
     b"VKAPI_PTR": b"",
+    b"CUTE_GRID_CONSTANT": b"",
+    b"GGML_TENSOR_BINARY_OP_LOCALS": b"",
+    b"GGML_TENSOR_UNARY_OP_LOCALS": b"",
 }
 # Function-like spellings that expand to an attribute or a pragma: the whole invocation is blanked.
-KNOWN_CALLS = (b"__align__", b"ROCPRIM_CLANG_SUPPRESS_WARNING_WITH_PUSH", b"ROCPRIM_CLANG_SUPPRESS_WARNING")
+KNOWN_CALLS = (b"__align__", b"__builtin_align__", b"ROCPRIM_CLANG_SUPPRESS_WARNING_WITH_PUSH",
+               b"ROCPRIM_CLANG_SUPPRESS_WARNING", b"GGML_TENSOR_LOCALS")
 # Error-check macros of the samples and libraries, defined in headers a file includes: statement
 # macros whenever they stand first on their line with no ``;`` after them.
 KNOWN_STATEMENTS = (b"HIP_CHECK", b"CUDA_CHECK", b"CHECK_CUDA", b"CHECK_HIP", b"HIPCHECK", b"CUDACHECK",
@@ -77,6 +81,19 @@ _LAMBDA_SPACE = re.compile(rb"\]\s*((?:__host__|__device__)(?:\s+(?:__host__|__d
 # ``typename T::type{...}`` as an expression: the keyword only disambiguates, and the grammar takes
 # the qualified name without it (template parameters, ``typename T``, are left alone).
 _DEPENDENT = re.compile(rb"\btypename(?=\s+(?:::\s*)?(?:[A-Za-z_]\w*\s*(?:<[^;{}()]*?>\s*)?|decltype\s*\([^()]*\)\s*)::)")
+# A call standing at the start of a line (file scope, in well-formatted code).
+_LINE_CALL = re.compile(rb"\n([A-Za-z_]\w*)[ \t]*\(")
+_NOT_MACROS = frozenset(w.encode() for w in ("if", "for", "while", "switch", "return", "sizeof", "alignof", "decltype",
+                                              "static_assert", "namespace", "operator", "template", "typedef", "using",
+                                              "extern", "asm", "do", "case", "catch", "try"))
+_QUALIFIER_AFTER = re.compile(rb"(?:const|noexcept|override|final|try|throw|requires|volatile|__attribute__)\b")
+# ``typeid(double)``: a keyword type the grammar does not take inside typeid.
+_TYPEID = re.compile(rb"\btypeid\s*\(\s*((?:unsigned\s+)?(?:double|float|int|long|short|char|bool))\s*\)")
+# First words of a function-like macro body that expands to declarations (at file scope).
+_DECLARATION_BODY = re.compile(rb"(?:template|extern|static|struct|class|typedef|using|namespace|__global__|"
+                               rb"__device__|__host__|inline)\b")
+# ``using v4 = __attribute__((__vector_size__(16))) float;``: the grammar takes no attribute there.
+_ALIAS_ATTRIBUTE = re.compile(rb"\busing\s+\w+\s*=\s*(__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\))")
 # ``template class X<float>;``: an explicit instantiation; the grammar takes it without ``class``.
 _INSTANTIATION = re.compile(rb"\btemplate\s+((?:class|struct)\b)(?=\s*[A-Za-z_][\w:]*\s*<[^;{}]*>\s*;)")
 # Words an attribute-like macro body may hold (besides other attribute-like macros).
@@ -92,7 +109,13 @@ _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((
 # Attribute spellings with an argument list (two levels of parentheses: ``__attribute__((x(1)))``).
 _ATTRIBUTE_CALLS = re.compile(rb"\b(?:__attribute__|__declspec|_Pragma|__launch_bounds__|alignas|__align__)\s*"
                               rb"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[\[.*?\]\]")
-_STATEMENT_BODY = re.compile(rb"(?s)^\s*(?:\{.*\}|do\b.*\bwhile\s*\(\s*(?:0|false)\s*\)|.*;)\s*$")
+_STATEMENT_BODY = re.compile(rb"(?s)^\s*(?:\{.*\}|do\b.*\bwhile\s*\(\s*(?:0|false)\s*\)|(?:if|for|while|switch)\b.*\}"
+                             rb"|.*;)\s*$")
+_DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+_PAIRS = ((b"{", b"}"), (b"(", b")"))
+_COMMENTS = re.compile(rb"(?s)//[^\n]*|/\*.*?\*/")
+# Comments, strings, characters and preprocessor lines: no code brackets in them.
+_OPAQUE = re.compile(rb'(?ms)//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#(?:[^\n\\]|\\.)*')
 _IS_WORD = bytes(1 if (48 <= b < 58 or 65 <= b < 91 or 97 <= b < 123 or b == 95 or b >= 128) else 0
                  for b in range(256))
 
@@ -102,6 +125,7 @@ class Macros(NamedTuple):
 
     attributes: dict[bytes, bytes]  # name -> same-length replacement (spaces padded)
     statements: dict[bytes, bool]  # statement macros -> function-like
+    declarations: frozenset[bytes] = frozenset()  # function-like macros that expand to declarations
 
 
 def _fit(name: bytes, expansion: bytes) -> bytes:
@@ -122,12 +146,15 @@ def scan(source: bytes) -> Macros:
     """The macros of ``source`` the pre-pass acts on."""
     attributes = {name: _fit(name, body) for name, body in KNOWN.items() if name in source}
     statements: dict[bytes, bool] = {}
+    declarations: set[bytes] = set()
     refused: set[bytes] = set()
     if b"define" in source:
         for m in _DEFINE.finditer(source):
             name, params, body = m[1], m[2], m[3]
-            body = re.sub(rb"(?s)/\*.*?\*/|//[^\n]*", b" ", body).strip()
-            if body and _STATEMENT_BODY.match(body.replace(b"\\\n", b" ")):
+            body = re.sub(rb"(?s)/\*.*?\*/|//[^\n]*|\\\r?\n|\\$", b" ", body).strip()
+            if params is not None and _DECLARATION_BODY.match(body):
+                declarations.add(name)
+            elif body and _STATEMENT_BODY.match(body.replace(b"\\\n", b" ")):
                 statements[name] = params is not None
             elif params is None and name not in KNOWN and _attribute_body(body, attributes):
                 attributes.setdefault(name, _fit(name, body))
@@ -136,7 +163,8 @@ def scan(source: bytes) -> Macros:
     for name in refused:
         if name not in KNOWN:
             attributes.pop(name, None)
-    return Macros(attributes, {name: call for name, call in statements.items() if name not in refused})
+    return Macros(attributes, {name: call for name, call in statements.items() if name not in refused},
+                  frozenset(declarations - refused - set(statements)))
 
 
 def prepare(source: bytes, macros: Macros | None = None) -> bytes:
@@ -162,17 +190,104 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
             end = _call_end(source, start + len(name))
             if end is not None and not _is_definition(source, start):
                 put(start, _blank(source[start:end]))
-    for pattern, gate in ((_LAMBDA_SPACE, b"]"), (_DEPENDENT, b"typename"), (_INSTANTIATION, b"template")):
+    for name in macros.declarations:
+        for start in _occurrences(source, name):
+            # a declaration macro invoked first on its line (or after ``extern``): the grammar
+            # cannot read a declaration it does not see, so the invocation is left out
+            lead = source[_line_start(source, start):start]
+            end = _call_end(source, start + len(name))
+            if end is not None and lead.strip(b" \t") in (b"", b"extern"):
+                put(start - len(lead.lstrip(b" \t")), _blank(source[start - len(lead.lstrip(b" \t")):end]))
+    for start, end in _file_scope_invocations(source, macros):
+        put(start, _blank(source[start:end]))
+    if b"typeid" in source:
+        for m in _TYPEID.finditer(source):
+            # ``typeid(double) == ...``: the grammar takes a type there only as a name
+            put(m.start(1), m[1][:1].upper())
+    for pattern, gate in ((_LAMBDA_SPACE, b"]"), (_DEPENDENT, b"typename"), (_INSTANTIATION, b"template"),
+                          (_ALIAS_ATTRIBUTE, b"__attribute__")):
         if gate in source:
             # over what is rewritten so far: ``[] ROCPRIM_DEVICE (`` is ``[] __device__ (`` by now
             for m in pattern.finditer(source if out is None else bytes(out)):
+                if pattern is _DEPENDENT and _in_template_parameters(source, m.start()):
+                    continue
                 put(m.start(1) if pattern.groups else m.start(), _blank(m[1] if pattern.groups else m[0]))
     for name, call in (*macros.statements.items(), *((n, True) for n in KNOWN_STATEMENTS if n in source)):
         for start in _occurrences(source, name):
             at = _semicolon_spot(source, start, start + len(name), call)
             if at is not None:
                 put(at, b";")
+    for start, end in _split_groups(source):
+        put(start, _blank(source[start:end]))
     return source if out is None else bytes(out)
+
+
+def set_aside(source: bytes) -> list[tuple[int, int]]:
+    """The ``#elif``/``#else`` branches ``prepare`` blanks (with their directive lines), in order."""
+    return [span for span in _split_groups(source) if not _DIRECTIVE.match(source, span[0])]
+
+
+def _split_groups(source: bytes) -> list[tuple[int, int]]:
+    """Spans to blank for conditional groups whose branches split a statement or a list (``if (a) {``
+    in one branch, ``if (b) {`` in the other; ``} else`` before ``#endif``; parameters under
+    ``#ifdef``): the directive lines and every branch but the first, as a preprocessor that takes the
+    ``#if`` branch reads them. Balanced groups stay: the grammar reads those itself."""
+    if b"#" not in source:
+        return []
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[list[tuple[int, int]], list[int]]] = []  # (directive lines, branch starts)
+    for start, end, kind in _directives(source):
+        if kind in (b"if", b"ifdef", b"ifndef"):
+            stack.append(([(start, end)], [end]))
+        elif not stack:
+            continue
+        elif kind != b"endif":
+            stack[-1][0].append((start, end))
+            stack[-1][1].append(end)
+        else:
+            lines, starts = stack.pop()
+            lines.append((start, end))
+            branches = [(b, lines[i + 1][0]) for i, b in enumerate(starts)]
+            if _splits(source, lines[0][0], end, branches):
+                spans.extend(lines)
+                spans.extend(branches[1:])
+    return sorted(spans)
+
+
+def _directives(source: bytes) -> list[tuple[int, int, bytes]]:
+    """(line start, line end, kind) of each conditional directive."""
+    found: list[tuple[int, int, bytes]] = []
+    i = source.find(b"#")
+    while i != -1:
+        line = _line_start(source, i)
+        if not source[line:i].strip(b" \t"):
+            m = _DIRECTIVE.match(source, line)
+            if m is not None:
+                end = source.find(b"\n", i)
+                while end != -1 and source[end - 1:end] == b"\\":
+                    end = source.find(b"\n", end + 1)
+                end = len(source) if end == -1 else end
+                found.append((line, end, m[1]))
+                i = end
+        i = source.find(b"#", i + 1)
+    return found
+
+
+def _splits(source: bytes, group_start: int, group_end: int, branches: list[tuple[int, int]]) -> bool:
+    before = _COMMENTS.sub(b" ", source[max(0, group_start - 200):group_start]).rstrip()
+    after = _COMMENTS.sub(b" ", source[group_end:group_end + 200]).lstrip()
+    if before.endswith((b",", b"(")) or after.startswith((b")", b",")):
+        return True  # inside a parameter or argument list
+    for start, end in branches:
+        text = source[start:end]
+        if any(text.count(o) != text.count(c) for o, c in _PAIRS):
+            text = _OPAQUE.sub(b" ", text)
+            if any(text.count(o) != text.count(c) for o, c in _PAIRS):
+                return True
+        code = _OPAQUE.sub(b" ", text).strip()
+        if code.endswith((b",", b"else")) or code.startswith((b",", b"else")):
+            return True
+    return False
 
 
 def changed(original: bytes, prepared: bytes, start: int, end: int) -> bool:
@@ -232,18 +347,59 @@ def _semicolon_spot(source: bytes, start: int, end: int, call: bool) -> int | No
         return None
     n = len(source)
     j = close
-    while j < n and source[j] in b" \t\r\n":
-        j += 1
+    while j < n:
+        if source[j] in b" \t\r\n":
+            j += 1
+        elif source[j:j + 2] == b"//":
+            j = source.find(b"\n", j) if source.find(b"\n", j) != -1 else n
+        elif source[j:j + 2] == b"/*":
+            j = source.find(b"*/", j + 2) + 2 if source.find(b"*/", j + 2) != -1 else n
+        else:
+            break
     if j < n and source[j] in b";,)]{.?:=+-*/<>&|^%!":
         return None  # followed by ; or an operator: an expression, or already a statement
-    if j < n and source[j:j + 2] in (b"//", b"/*"):
-        return None
     k = close
     while k < j:
         if source[k] in b" \t":
             return k
         k += 1
     return None
+
+
+def _file_scope_invocations(source: bytes, macros: Macros) -> list[tuple[int, int]]:
+    """``NAME(args)`` at the start of a line, alone on it, not followed by ``{``, ``;``, ``:`` or an
+    operator: a macro from a header that expands to declarations at file scope (a function's
+    parameter list is followed by its body or a ``;``). Left out as a declaration macro is."""
+    found: list[tuple[int, int]] = []
+    for m in _LINE_CALL.finditer(source):
+        name = m[1]
+        if name in _NOT_MACROS or name.startswith(b"__") or name in macros.attributes:
+            continue
+        end = _call_end(source, m.end(1))
+        if end is None:
+            continue
+        rest = _COMMENTS.sub(b" ", source[end:end + 300])
+        line_end = rest.find(b"\n")
+        if line_end == -1 or rest[:line_end].strip():
+            continue  # more on the line: a declaration or a definition goes on
+        following = rest[line_end:].lstrip()
+        if following[:1] in (b"{", b";", b":", b",", b")", b"=", b"-", b".", b"&", b"|", b"+", b"*", b"<", b">") \
+                or _QUALIFIER_AFTER.match(following):
+            continue
+        found.append((m.start(1), end))
+    return found
+
+
+def _in_template_parameters(source: bytes, pos: int) -> bool:
+    """``typename`` at ``pos`` opens a template parameter or argument (``<typename T::x* = nullptr>``),
+    where the grammar needs it, rather than an expression's operand."""
+    before = source[max(0, pos - 300):pos].rstrip()
+    if before.endswith(b"<"):
+        return True
+    if not before.endswith(b","):
+        return False
+    angle = before.replace(b"<<", b"  ").rfind(b"<")
+    return angle > before.rfind(b"(")
 
 
 def _call_end(source: bytes, i: int) -> int | None:

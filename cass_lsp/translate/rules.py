@@ -808,10 +808,49 @@ class Pass:
                     message = (f"missing {node.type}: the code around it was read on a guess, and translated "
                                "as read" if node.is_missing else "unparsable code: translated by name, without a "
                                "full parse (table names outside strings and comments were renamed)")
+                    message += f"; what the parser could not read: {self._construct(node)}"
                     self.find(fc.PARSE_ERROR, "warning", message, node.start_byte, node.end_byte)
                     reported += 1
                 continue
             stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+
+
+    def _construct(self, node: tree_sitter.Node) -> str:
+        """The construct that most likely defeated the parser at an ERROR or MISSING node."""
+        line = self.src.rfind(b"\n", 0, node.start_byte) + 1
+        before = self.src[line:node.start_byte]
+        text = self.src[node.start_byte:node.end_byte]
+        if node.is_missing:
+            text = before
+        for pattern, what in _CONSTRUCTS:
+            m = pattern.search(text)
+            if m is not None:
+                return what.format(*(g.decode("utf-8", "replace") for g in m.groups()))
+        return "a construct the grammar does not know"
+
+    def set_aside_branches(self) -> None:
+        """``#else`` branches the pre-pass set aside (prepass.set_aside) are said once each."""
+        for start, end in prepass.set_aside(self.src):
+            if end > self.lo and start < self.hi and self.src[start:end].strip():
+                self.find(fc.PARSE_ERROR, "info", "#if/#else branches here split a statement or a list, which no "
+                          "parser of one branch at a time can read: the #if branch was read, and this branch "
+                          "translated by name (table names outside strings and comments were renamed)",
+                          start + 1, end)
+
+
+# What an ERROR region (or the line before a MISSING node) holds -> the construct to name.
+_CONSTRUCTS = (
+    (re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b", re.M),
+     "preprocessor conditionals inside a statement or a list"),
+    (re.compile(rb"\basm\b|\b__asm__\b"), "inline assembly operands"),
+    (re.compile(rb"\b([A-Z_][A-Z0-9_]{2,})[ \t]*\("),
+     "a macro invocation, {0}(...), that the parser cannot expand (defined in a header this file includes?)"),
+    (re.compile(rb"\b([A-Z_][A-Z0-9_]{2,})\b"),
+     "a macro, {0}, used where only its expansion makes sense (defined in a header this file includes?)"),
+    (re.compile(rb"\b(?:template|typename)\b|>>"), "a template construct"),
+    (re.compile(rb"\bnew\b"), "a new-expression"),
+    (re.compile(rb"\)[ \t]*$"), "a call used as a statement without a semicolon (a statement macro?)"),
+)
 
 
 def _at_line_start(src: bytes, pos: int) -> bool:
@@ -876,6 +915,7 @@ def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None
     eng = Engine(source, settings, parser, macros, check)
     main = Pass(eng, source, tree.root_node, 0, lo, hi, prepared=prepared)
     main.parse_errors()
+    main.set_aside_branches()
     if not settings.reverse:
         main.collect_defines()
     has_runtime = main.includes()

@@ -68,6 +68,38 @@ __global__ void k() {
     __shared__ unsigned char __align__(8) raw[64];
 }
 """
+SPLIT_BRANCHES = """int pick(int a) {
+#if defined(FAST_PATH)
+    if (a > 0) {
+#else
+    if (a >= 0) {
+#endif
+        return 1;
+    }
+#ifdef TRACE
+    if (a == 7) { return 7; } else
+#endif
+    { return 0; }
+}
+__global__ void edge(const float* in,
+#ifndef FIXED_WIDTH
+                     int width,
+#endif
+                     float* out) { out[0] = in[0]; }
+"""
+HEADER_MACROS = """#define DECLARE_CASE(T) template __global__ void fill<T>(T*, int)
+template <typename T> __global__ void fill(T* p, int n) { p[0] = T(n); }
+DECLARE_CASE(float)
+extern DECLARE_CASE(int);
+suite_type_def(suite_name, suffix)
+
+void host_only() {
+    HIP_CHECK(hipDeviceSynchronize())
+    // the next call
+    HIP_CHECK(hipGetLastError())
+    if (typeid(float) == typeid(double)) { return; }
+}
+"""
 CONSTRUCTS = {
     "attribute-like macros in declarations, __restrict": ATTRIBUTE_MACRO,
     "statement macros without a semicolon, one after another": STATEMENT_MACRO,
@@ -75,6 +107,8 @@ CONSTRUCTS = {
     "extended lambdas": EXTENDED_LAMBDA,
     "typename in expressions, explicit instantiation": DEPENDENT_NAMES,
     "__align__ in declarations": ALIGNED,
+    "#if/#else branches that split a statement or a parameter list": SPLIT_BRANCHES,
+    "declaration macros, header macros at file scope, statement macros before a comment, typeid": HEADER_MACROS,
 }
 # Constructs bare tree-sitter-cuda already reads (kept here so they stay that way).
 ALREADY_READ = {
@@ -131,6 +165,20 @@ def test_names_that_are_not_macros_of_the_file_are_left_alone() -> None:
     source = (b"#define LB 256\n#define TILE (8 * 4)\n__launch_bounds__(LB) __global__ void k(float* a) {\n"
               b"    for (int i = 0; i < TILE; ++i) a[i] = LB;\n}\n")
     assert prepass.prepare(source) == source
+
+
+def test_typename_in_a_template_parameter_list_stays() -> None:
+    source = (b"template <int M, class T,\n    typename std::enable_if<M == 5>::type* = nullptr>\n"
+              b"__device__ void only5(T) {}\nvoid g() { auto x = typename Holder<int>::type{}; }\n")
+    prepared = prepass.prepare(source)
+    assert prepared.startswith(source[:source.index(b"std::")]) and b"    typename std::" in prepared
+    assert b"auto x =          Holder<int>::type{}" in prepared
+
+
+def test_branches_set_aside_are_the_else_branches() -> None:
+    source = SPLIT_BRANCHES.encode()
+    spans = prepass.set_aside(source)
+    assert [source[s:e].strip() for s, e in spans] == [b"if (a >= 0) {"]
 
 
 def test_statement_macros_translate_every_call() -> None:
