@@ -117,15 +117,17 @@ def verification_status() -> list[ToolStatus]:
 
 
 def _optional(tool: ToolStatus) -> bool:
-    """The model, its runtime and the runners are optional: the rule engine, listings and compile
-    checks work without them."""
-    return tool.name.startswith(("model", "runner")) or "llama" in tool.name
+    """The model, its runtime, the runners and the tools that build ported projects are optional:
+    the rule engine, listings and compile checks work without them."""
+    return tool.name.startswith(("model", "runner", "build:")) or "llama" in tool.name
 
 
 def collect(model_path: str | None) -> DoctorReport:
     from cass_lsp import toolchains
+    from cass_lsp.build import tools as build_tools
 
-    tools = [*python_packages(), *toolchains.report(), *verification_status(), *model_status(model_path)]
+    tools = [*python_packages(), *toolchains.report(), *verification_status(), *model_status(model_path),
+             *build_tools.status()]
     required = [t for t in tools if not t.found and not _optional(t)]
     return DoctorReport(tools=tools, missing=len(required))
 

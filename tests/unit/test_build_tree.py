@@ -66,3 +66,13 @@ def test_reverse_ports_a_translated_tree_back(tmp_path: Path) -> None:
     assert "project(p LANGUAGES CXX CUDA)" in cmake and "add_executable(app main.cu)" in cmake
     assert "CUDA::cudart" in cmake
     assert (tmp_path / "cuda" / "build.mk").read_text() == "NVCC = nvcc\nLIBS = -lcufft\n"
+
+
+def test_doctor_names_the_toolchain_file_for_ported_cmake_projects() -> None:
+    from cass_lsp.build.files import TOOLCHAIN_FILE
+
+    result = proc.run([sys.executable, "-m", "cass_lsp", "doctor", "--json"], timeout=120)
+    tools = {t["name"]: t for t in json.loads(result.stdout)["tools"]}
+    assert tools["build: hipcc (ported Makefiles)"]["found"], "scripts/setup.sh installs hipcc"
+    cmake = tools["build: CMake HIP language"]
+    assert cmake["found"] and TOOLCHAIN_FILE in cmake["version"]
