@@ -82,7 +82,9 @@ inline long long clock64() {
 #endif
   return static_cast<long long>((static_cast<unsigned long long>(hi) << 32) | lo);
 }
+#if CASS_CPU_HIP
 inline long long wall_clock64() { return clock64(); }
+#endif
 
 // ---- warp intrinsics ----------------------------------------------------------------------------
 namespace cass {
@@ -208,11 +210,14 @@ inline cass_lanemask_t __activemask() {
   const ::cass::detail::Fiber* f = ::cass::detail::t_fiber;
   return static_cast<cass_lanemask_t>(f->block->warps[f->warp].live);
 }
+// HIP's lane queries; CUDA declares none (a CUDA program may define its own __lane_id).
+#if CASS_CPU_HIP
 inline unsigned __lane_id() { return ::cass::detail::t_fiber->lane; }
 inline cass_lanemask_t __lanemask_lt() { return static_cast<cass_lanemask_t>((1ull << __lane_id()) - 1); }
 inline cass_lanemask_t __lanemask_le() { return static_cast<cass_lanemask_t>((2ull << __lane_id()) - 1); }
 inline cass_lanemask_t __lanemask_gt() { return static_cast<cass_lanemask_t>(~((2ull << __lane_id()) - 1) & ::cass::detail::kFullWarp); }
 inline cass_lanemask_t __lanemask_ge() { return static_cast<cass_lanemask_t>(~((1ull << __lane_id()) - 1) & ::cass::detail::kFullWarp); }
+#endif
 template <class T>
 inline cass_lanemask_t __match_any_sync(unsigned long long mask, T v) {
   ::cass::detail::Exchange e = ::cass::detail::warp_exchange(::cass::detail::to_bits(v), mask);
@@ -224,7 +229,7 @@ inline cass_lanemask_t __match_any_sync(unsigned long long mask, T v) {
 template <class T>
 inline cass_lanemask_t __match_all_sync(unsigned long long mask, T v, int* pred) {
   cass_lanemask_t same = __match_any_sync(mask, v);
-  unsigned long long members = (mask | (1ull << __lane_id())) & ::cass::detail::kFullWarp;
+  unsigned long long members = (mask | (1ull << ::cass::detail::t_fiber->lane)) & ::cass::detail::kFullWarp;
   *pred = (same & members) == (members & static_cast<cass_lanemask_t>(~0ull));
   return *pred ? same : 0;
 }
@@ -358,12 +363,14 @@ CASS_ATOMIC_ALIAS(atomicAnd)
 CASS_ATOMIC_ALIAS(atomicOr)
 CASS_ATOMIC_ALIAS(atomicXor)
 #undef CASS_ATOMIC_ALIAS
+#if CASS_CPU_HIP  // HIP's own atomics
 template <class T>
 inline T unsafeAtomicAdd(T* a, T v) { return atomicAdd(a, v); }
 template <class T>
 inline T safeAtomicAdd(T* a, T v) { return atomicAdd(a, v); }
 template <class T>
 inline void atomicAddNoRet(T* a, T v) { atomicAdd(a, v); }
+#endif
 
 // ---- loads and stores with cache hints ---------------------------------------------------------
 template <class T> inline T __ldg(const T* p) { return *p; }
