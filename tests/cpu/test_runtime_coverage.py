@@ -96,6 +96,7 @@ def test_launch_arguments_are_evaluated_once(built: Built) -> None:
     assert v["null_argument"] == "96"  # NULL for a pointer parameter stays a null pointer
     hip = built.values("coverage.hip")
     assert hip["launch_hits"] == "192 n=3"  # hipLaunchKernelGGL(..., n++) then <<<>>>(n++): 64 * 1 + 64 * 2
+    assert hip["ggl_forms"] == "cudaSuccess,7"  # no kernel arguments; HIP_KERNEL_NAME(template<int, 7>)
 
 
 def test_launches_in_an_included_header(built: Built) -> None:

@@ -4,6 +4,9 @@
 #include <hip/hip_runtime.h>
 
 __global__ void count_launch(int* hits, int n) { atomicAdd(hits, n); }
+__global__ void no_arguments() {}
+template <typename T, int N>
+__global__ void set_to(T* d) { d[threadIdx.x] = N; }
 
 int main() {
   int* hits;
@@ -15,6 +18,10 @@ int main() {
   int h = 0;
   hipMemcpy(&h, hits, sizeof(int), hipMemcpyDeviceToHost);
   printf("launch_hits=%d n=%d\n", h, n);
+  hipLaunchKernelGGL(no_arguments, dim3(1), dim3(32), 0, 0);
+  hipLaunchKernelGGL(HIP_KERNEL_NAME(set_to<int, 7>), dim3(1), dim3(1), 0, 0, hits);
+  hipMemcpy(&h, hits, sizeof(int), hipMemcpyDeviceToHost);
+  printf("ggl_forms=%s,%d\n", hipGetErrorName(hipGetLastError()), h);
   int mode = -1;
   hipError_t e = hipDeviceGetAttribute(&mode, hipDeviceAttributeComputeMode, 0);
   printf("compute_mode=%s,%d\n", hipGetErrorName(e), mode);
