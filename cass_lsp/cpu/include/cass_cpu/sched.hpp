@@ -284,8 +284,16 @@ inline std::size_t stack_bytes() {
   return n;
 }
 
+// Writes what snprintf put in msg (n characters, or as many as fit) to stderr, from a signal
+// handler: no stdio buffers.
+inline void write_formatted(const char* msg, int n, std::size_t capacity) {
+  std::size_t len = n < 0 ? 0 : static_cast<std::size_t>(n) < capacity ? static_cast<std::size_t>(n) : capacity - 1;
+  ssize_t ignored = write(2, msg, len);
+  (void)ignored;
+}
+
 [[noreturn]] inline void stack_overflow() {
-  // Async-signal context: format without stdio's buffers and leave with _exit.
+  // In the SIGSEGV handler, on the alternate stack: leave with _exit.
   char msg[1024];
   const Fiber* f = t_fiber;
   const Block& b = *f->block;
@@ -295,9 +303,7 @@ inline std::size_t stack_bytes() {
                         "arrays or deep recursion); raise CASS_CPU_STACK_KB (in the environment, or "
                         "-DCASS_CPU_STACK_KB=<KiB> among cass.verification.cpuArgs)\n",
                         b.launch->name, b.idx.x, b.idx.y, b.idx.z, f->tid.x, f->tid.y, f->tid.z, stack_bytes() / 1024);
-  std::size_t len = n < 0 ? 0 : static_cast<std::size_t>(n) < sizeof msg ? static_cast<std::size_t>(n) : sizeof msg - 1;
-  ssize_t ignored = write(2, msg, len);
-  (void)ignored;
+  write_formatted(msg, n, sizeof msg);
   _exit(CASS_CPU_EXIT_UNSUPPORTED);
 }
 
@@ -312,9 +318,7 @@ inline void on_segv(int, siginfo_t* info, void*) {
     int n = std::snprintf(msg, sizeof msg,
                           "cass-cpu: invalid memory access at %p in kernel %s, block (%u,%u,%u), thread (%u,%u,%u)\n",
                           info->si_addr, b.launch->name, b.idx.x, b.idx.y, b.idx.z, f->tid.x, f->tid.y, f->tid.z);
-    std::size_t len = n < 0 ? 0 : static_cast<std::size_t>(n) < sizeof msg ? static_cast<std::size_t>(n) : sizeof msg - 1;
-    ssize_t ignored = write(2, msg, len);
-    (void)ignored;
+    write_formatted(msg, n, sizeof msg);
   }
   // Not a stack overflow: the default action (the fault repeats when the handler returns).
   signal(SIGSEGV, SIG_DFL);
