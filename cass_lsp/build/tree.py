@@ -74,4 +74,10 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
     if toolchain_needed and not quiet:
         print("cass-lsp translate: the CMake project now uses the HIP language; on Debian's ROCm packages "
               f"(no /opt/rocm) configure it with -DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}", file=sys.stderr)
+    if units and not settings.reverse and not quiet:
+        from cass_lsp.build import devlibs15
+
+        libraries = devlibs15.hint(settings.arches)
+        if libraries:
+            print(f"cass-lsp translate: {libraries}", file=sys.stderr)
     return outcomes

@@ -26,4 +26,8 @@ if(NOT EXISTS "${_cass_root}/lib")
 endif()
 set(CMAKE_HIP_COMPILER_ROCM_ROOT "${_cass_root}")
 list(APPEND CMAKE_PREFIX_PATH "${_cass_root}" /usr)
-set(CMAKE_HIP_FLAGS_INIT "--rocm-path=/usr --hip-device-lib-path=/usr/lib/${_cass_multiarch}/amdgcn/bitcode")
+# Debian 12's device libraries (ROCm 5.2) stop at gfx1036: for gfx11xx, gfx12xx and gfx942 point
+# CASS_HIP_DEVICE_LIB_PATH at the folder `python -m cass_lsp.build.devlibs15` prints.
+set(CASS_HIP_DEVICE_LIB_PATH "/usr/lib/${_cass_multiarch}/amdgcn/bitcode" CACHE PATH
+    "ROCm device libraries clang-15 reads")
+set(CMAKE_HIP_FLAGS_INIT "--rocm-path=/usr --hip-device-lib-path=${CASS_HIP_DEVICE_LIB_PATH}")

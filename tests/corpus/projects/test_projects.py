@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from cass_lsp import proc, toolchains
-from cass_lsp.build import files
-from cass_lsp.toolchains import hiplibs
+from cass_lsp.build import devlibs15, files
+from cass_lsp.toolchains import devlibs, hiplibs
 from tests.corpus.projects.projects import ARCH, BY_NAME, EXPECTED, PROJECTS, Project, translate_tree
 
 _BUILD_TIMEOUT_S = 600.0
@@ -122,3 +122,21 @@ def test_translated_blas_units_compile_for_amd(unit: str, translated: dict[str, 
             f"-I{headers}", "-c", source, "-o", os.devnull]
     result = proc.run(argv, env={**os.environ, "HIP_PLATFORM": "amd"}, cwd=tree, timeout=_BUILD_TIMEOUT_S)
     assert result.ok, result.text()
+
+
+def test_translated_makefile_builds_for_gfx1100_with_the_generated_device_libraries(
+    tmp_path: Path, nvcc: toolchains.Invocation
+) -> None:
+    """Debian 12's device libraries stop at gfx1036; the report names the clang-15 folder setup builds."""
+    _tool("hipcc")
+    tree = tmp_path / "make_rdc"
+    translated = translate_tree(BY_NAME["make_rdc"], tree, "--arch", "gfx1100")
+    assert translated.ok, translated.text()
+    folder = devlibs15.folder()
+    assert f"DEVICE_LIB_PATH={folder}" in translated.stderr.decode()
+    if not devlibs.isa_file(folder, "gfx1100").is_file():
+        pytest.fail(f"no clang-15 device libraries for gfx1100: {devlibs15.HINT}")
+    env = {**os.environ, "PATH": f"{Path(nvcc.argv[0]).parent}:{os.environ['PATH']}", "DEVICE_LIB_PATH": str(folder)}
+    result = proc.run([_tool("make"), "-C", str(tree)], env=env, timeout=_BUILD_TIMEOUT_S)
+    assert result.ok, result.text()
+    assert b"amdgcn-amd-amdhsa--gfx1100" in (tree / "nbody").read_bytes()
