@@ -41,6 +41,7 @@ _HIPCC = re.compile(r"^(?:hipcc|\S*/hipcc)$")
 _CU_NAME = re.compile(r"\.cu(?![\w.])")
 _ROOT_PATH = re.compile(r"\$[({](?:" + "|".join(CUDA_ROOT_VARIABLES) + r")[)}]")
 _DEFAULT_ROOT = re.compile(r"^/usr/local/cuda(?:-[\d.]+)?$")
+_COMPUTED_TARGET = re.compile(r"(?:sm|compute)_\$[({]")
 
 
 class _Line(NamedTuple):
@@ -248,6 +249,9 @@ def translate(text: str, settings: Settings) -> Result:
         stripped = text[line.start : line.end].lstrip()
         if not stripped or stripped.startswith("#"):
             continue
+        if _COMPUTED_TARGET.search(stripped):  # $(foreach sm,$(SMS),-gencode arch=compute_$(sm),...)
+            port.find(line.start, "warning", "NVIDIA targets computed by make functions stay as written: give the "
+                      f"AMD targets as --offload-arch={port.settings.arches[0]} (one per target) instead", UNMAPPED)
         match = None if line.recipe else _ASSIGNMENT.match(text, line.start, line.end)
         if match is not None:
             _port_assignment(port, line, match, compilers, flags)

@@ -22,6 +22,11 @@ Flags from a build file are the workspace's: anything that could load or run cod
 workspace's choosing (``-ccbin``, ``-Xcompiler -fplugin=…``, ``-B``, ``-specs``, response files) is
 never passed on; every flag left out is listed in ``dropped`` with the reason, so the verdict can
 say what was not applied.
+
+Porting a build (:mod:`cass_lsp.build.cmake`, :mod:`cass_lsp.build.make`) rewrites a build's own
+command lines instead: :func:`port` turns nvcc's flags into the HIP compiler's (targets into
+``--offload-arch`` per AMD target, ``-Xcompiler`` options unwrapped, each flag whose meaning differs
+or that has none with a :class:`Note` saying why), :func:`port_back` the reverse where symmetric.
 """
 
 from __future__ import annotations

@@ -88,3 +88,10 @@ app: main.o kern.o
 %.o: %.cu
 \t$(NVCC) $(NVCCFLAGS) -c $< -o $@
 """
+
+
+def test_targets_computed_by_make_functions_are_reported_not_guessed() -> None:
+    text = "SMS ?= 70 80\nGENCODE := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\n"
+    result = make.translate(text, HIP)
+    assert result.text == text
+    assert [(f.line, f.severity, f.code) for f in result.findings] == [(2, "warning", "build-unmapped")]
