@@ -148,6 +148,10 @@ class CudaDocument:
         # What the parser read for _tree (prepass.prepare of the source), with the edits since
         # spliced in as typed: where the next preparation differs outside them, the tree is told.
         self._prepared = b""
+        self._macros: prepass.Macros | None = None  # what the pre-pass rewrites, from the last full preparation
+        # The span (current offsets) that edits since the last parse touched, when all were local
+        # (prepass.local_edit): only its lines are prepared again; None: prepare everything.
+        self._dirty: tuple[int, int] | None = None
         self._unparsed = False  # edits since the last parse: _tree is edited, not yet re-parsed
         self._constructs: Constructs | None = None
         self._stale: _StaleConstructs | None = None  # an older construct list and what changed since
@@ -201,6 +205,7 @@ class CudaDocument:
                 self._replace_range(change.range[0], change.range[1], change.text)
 
     def _replace_all(self, text: str) -> None:
+        self._macros = None
         self._source = _encode(text)
         self._text = text
         self._invalidate_lines_from(0)
@@ -214,6 +219,10 @@ class CudaDocument:
         new_bytes = _encode(new_text)
         start_point = self._point_at(start_byte)
         old_end_point = self._point_at(end_byte)
+        if prepass.local_edit(self._source[start_byte:end_byte], new_bytes):
+            self._dirty = _dirty_after(self._dirty, start_byte, end_byte, start_byte + len(new_bytes))
+        else:
+            self._macros = None
         self._source = self._source[:start_byte] + new_bytes + self._source[end_byte:]
         self._prepared = self._prepared[:start_byte] + new_bytes + self._prepared[end_byte:]
         self._text = None
@@ -262,13 +271,21 @@ class CudaDocument:
             self._tree = None
             self._stale = None
             return
-        prepared = prepass.prepare(self._source)
+        window = None
+        if self._macros is not None and self._dirty is not None and len(self._prepared) == len(self._source):
+            window = prepass.prepare_window(self._source, self._prepared, *self._dirty, self._macros)
+        if window is None:
+            self._macros = prepass.scan(self._source)
+            prepared, lo, hi = prepass.prepare(self._source, self._macros), 0, len(self._source)
+        else:
+            prepared, lo, hi = window
+        self._dirty = None
         old_tree = self._tree if len(self._prepared) == len(prepared) else None
         if old_tree is None:
             self._stale = None
             self._tree = self._parser.parse(prepared)
         else:
-            for start, end in prepass.differences(self._prepared, prepared):
+            for start, end in prepass.differences(self._prepared, prepared, lo, hi):
                 # the pre-pass rewrote (or stopped rewriting) these bytes: an edit of the same length
                 start_point, end_point = self._point_at(start), self._point_at(end)
                 old_tree.edit(start, end, end, start_point, end_point, end_point)
@@ -570,6 +587,17 @@ _MAX_DIRTY_FRACTION = 1 / 3
 
 ByteRange = tuple[int, int]
 """A closed byte range [start, end]: items that only touch it at an end count as inside."""
+
+
+def _dirty_after(dirty: tuple[int, int] | None, start: int, old_end: int, new_end: int) -> tuple[int, int]:
+    """The span edits touched, after one more edit replacing [start, old_end) with [start, new_end)."""
+    if dirty is None:
+        return start, new_end
+    delta = new_end - old_end
+    lo, hi = dirty
+    lo = lo if lo < start else (lo + delta if lo >= old_end else start)
+    hi = hi + delta if hi >= old_end else max(hi, start)
+    return min(lo, start), max(hi, new_end)
 
 
 def _merge(ranges: Iterable[ByteRange]) -> list[ByteRange]:

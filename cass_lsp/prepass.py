@@ -120,6 +120,10 @@ _IS_WORD = bytes(1 if (48 <= b < 58 or 65 <= b < 91 or 97 <= b < 123 or b == 95 
                  for b in range(256))
 
 
+_WINDOW_LINES = 50
+_NONLOCAL = frozenset(b"#(){}\\\"'/")
+
+
 class Macros(NamedTuple):
     """What the pre-pass rewrites in one file."""
 
@@ -140,6 +144,9 @@ def _attribute_body(body: bytes, attributes: dict[bytes, bytes]) -> bool:
     """Only qualifiers, attributes, pragmas and attribute-like macros (or nothing)."""
     words = _ATTRIBUTE_CALLS.sub(b" ", body.replace(b"\\\n", b" ")).split()
     return all(w in _QUALIFIERS or w in attributes for w in words)
+
+
+_ALL_KNOWN = {name: _fit(name, body) for name, body in KNOWN.items()}
 
 
 def scan(source: bytes) -> Macros:
@@ -290,19 +297,59 @@ def _splits(source: bytes, group_start: int, group_end: int, branches: list[tupl
     return False
 
 
+def local_edit(removed: bytes, inserted: bytes) -> bool:
+    """Whether an edit can change the preparation only near itself: it adds or removes no directive,
+    bracket, quote, comment or line continuation (those can change what a distant line means)."""
+    return not any(c in _NONLOCAL for c in removed) and not any(c in _NONLOCAL for c in inserted)
+
+
+def prepare_window(source: bytes, prepared: bytes, start: int, end: int,
+                   macros: Macros) -> tuple[bytes, int, int] | None:
+    """``prepared`` (the last preparation, with the edits since spliced in as typed) with the lines
+    around [start, end) prepared again, and those lines' span; None when they hold a directive (then
+    prepare it all). For a document's re-parse after local edits (``local_edit``): a few lines, not
+    the whole file."""
+    lo = start
+    for _ in range(3):
+        lo = source.rfind(b"\n", 0, max(0, lo - 1)) + 1
+    # back to a statement boundary: a statement macro ending just above puts its ``;`` in here
+    for _ in range(_WINDOW_LINES):
+        if lo == 0:
+            break
+        above = source.rfind(b"\n", 0, lo - 1) + 1
+        code = source[above:lo].split(b"//", 1)[0].strip()
+        if not code or code.endswith((b";", b"{", b"}", b":")):
+            break
+        lo = above
+    else:
+        return None
+    hi = end
+    for _ in range(3):
+        nl = source.find(b"\n", hi)
+        hi = len(source) if nl == -1 else nl + 1
+    window = source[lo:hi]
+    if b"#" in window:
+        return None
+    every_known = macros._replace(attributes={**_ALL_KNOWN, **macros.attributes})
+    return prepared[:lo] + prepare(window, every_known) + prepared[hi:], lo, hi
+
+
 def changed(original: bytes, prepared: bytes, start: int, end: int) -> bool:
     """Whether the pre-pass rewrote any byte of [start, end)."""
     return original is not prepared and original[start:end] != prepared[start:end]
 
 
-def differences(old: bytes, new: bytes, chunk: int = 4096) -> list[tuple[int, int]]:
-    """[start, end) spans where two buffers of the same length differ (compared chunk by chunk: memcmp
-    speed for the usual few differences)."""
+def differences(old: bytes, new: bytes, start: int = 0, end: int | None = None,
+                chunk: int = 4096) -> list[tuple[int, int]]:
+    """[start, end) spans where two buffers of the same length differ within [start, end) (compared
+    chunk by chunk: memcmp speed for the usual few differences)."""
     spans: list[tuple[int, int]] = []
-    a, b = memoryview(old), memoryview(new)
-    for lo in range(0, len(new), chunk):
-        hi = min(lo + chunk, len(new))
-        if a[lo:hi] == b[lo:hi]:
+    end = len(new) if end is None else end
+    if old == new:
+        return spans
+    for lo in range(start, end, chunk):
+        hi = min(lo + chunk, end)
+        if old[lo:hi] == new[lo:hi]:
             continue
         start = next(i for i in range(lo, hi) if old[i] != new[i])
         end = next(i for i in range(hi, start, -1) if old[i - 1] != new[i - 1])

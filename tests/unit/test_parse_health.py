@@ -278,3 +278,22 @@ int main() {
     return nested == nullptr ? 0 : 1;
 }
 """
+
+
+def test_document_re_prepares_only_the_edited_lines_and_matches_a_fresh_parse() -> None:
+    # Letters typed into a use of an attribute macro, a statement macro's line, and a library
+    # spelling the file did not hold before: each re-parse must equal the parse of the whole text.
+    text = ATTRIBUTE_MACRO + STATEMENT_MACRO
+    doc = CudaDocument("file:///b.cu", text)
+    lines = text.split("\n")
+    use = next(i for i, line in enumerate(lines) if line.startswith("constexpr VEC_INLINE"))
+    guard = next(i for i, line in enumerate(lines) if line.startswith("    GUARD( cudaDeviceSynchronize"))
+    edits = [((use, 20), "X"), ((use, 20), ""), ((guard, 4), "y"), ((guard, 4), ""),
+             ((use, 0), "CUTE_DEVICE "), ((use + 1, 0), "z")]
+    for (line, col), new in edits:
+        end = (line, col + 1) if new == "" else (line, col)
+        doc.apply_changes([TextChange(range=((line, col), end), text=new)])
+        assert doc.tree is not None
+        fresh = syntax.parse_source(doc.source)
+        assert str(doc.tree.root_node) == str(fresh.root_node), (line, col, new)
+    assert "CUTE_DEVICE constexpr" in doc.text
