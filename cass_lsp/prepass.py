@@ -2,20 +2,40 @@
 
 tree-sitter-cuda does not expand macros, so code written around them misparses: an attribute-like
 macro in a declaration (``MYLIB_INLINE static void f()``, ``CUTLASS_HOST_DEVICE``), a statement
-macro used without its semicolon (``GUARD(cudaMemcpy(...))`` line after line), ``__restrict``.
-The pre-pass rewrites those spots in a copy of the source **of the same length, with every newline
-where it was**, so every node's byte offset and row/column is exact in the original and nothing maps
-positions back; incremental re-parsing works unchanged (the document prepares its whole text
-before each parse: a few ``bytes.find`` scans, far below a parse).
+macro used without its semicolon (``GUARD(cudaMemcpy(...))`` line after line), ``#if``/``#else``
+branches that each open a brace. The pre-pass rewrites those spots in a copy of the source **of the
+same length, with every newline where it was**, so every node's byte offset and row/column is exact
+in the original and nothing maps positions back.
+
+Why a pre-pass and not a grammar fork: a grammar cannot expand macros either (it would need the
+definitions, which live in headers), a fork under ``grammars/`` would need a C compiler and the
+tree-sitter CLI at setup on every machine and a rebase on every upstream release, and most of what
+defeats the parser in real code (``bench_parse_health.py``) is macros and conditionals, not C++ the
+grammar lacks. A same-length rewrite keeps incremental parsing as it is: the document prepares
+again only the lines around local edits (``local_edit``, ``prepare_window``) and tells the tree
+where the preparation changed away from an edit (``differences``).
+
+What it rewrites:
 
 - attribute-like object macros (the file's own ``#define NAME body`` whose body is only qualifiers,
   attributes, pragmas or nothing; and well-known library spellings, ``KNOWN``) become their
   expansion padded with spaces, or, where it does not fit, the execution-space qualifier that fits
-  (the rest, ``inline`` and the like, matters to no feature), or spaces;
-- a statement macro (a function-like ``#define`` whose body is a block, ``do {...} while (0)`` or
-  ends with ``;``) invoked first on its line and not followed by ``;`` gets one in the first blank
-  byte after its ``)`` on the same line or in the next line's indentation;
-- ``__restrict`` becomes ``restrict`` (the grammar knows ``__restrict__`` and ``restrict`` only).
+  (the rest, ``inline`` and the like, matters to no feature), or spaces; ``__align__(n)`` and
+  pragma macros (``KNOWN_CALLS``) become spaces;
+- a statement macro (a ``#define`` whose body is a block, ``do {...} while (0)``, an ``if``/``for``
+  or ends with ``;``; and the error-check macros of ``KNOWN_STATEMENTS``) invoked first on its line
+  and not followed by ``;`` gets one in the first blank byte after it (the next line's indentation);
+  none is added where no blank byte is left (``GUARD(x)`` right before a ``}`` in column 0);
+- a function-like macro that expands to declarations, invoked first on its line (or after
+  ``extern``), and a header's macro invoked alone on a line at column 0 and followed by no body,
+  become spaces: the grammar cannot read declarations it does not see;
+- a conditional group whose branches split a statement or a list (unbalanced braces or
+  parentheses, a dangling ``else``, parameters under ``#ifdef``) is read as its ``#if`` branch: the
+  directive lines and the other branches become spaces (``set_aside`` lists those branches; the
+  translator renames their API names by name and says so);
+- extended lambdas' ``__device__``/``__host__``, ``typename`` before a dependent name in an
+  expression, ``class`` in ``template class X<T>;``, an ``__attribute__`` in ``using X = ...``,
+  ``__restrict``, and keyword types in ``typeid(...)`` take a form the grammar reads.
 
 The translator reads names at rewritten spots by position (``changed`` tells where a prepared
 buffer differs from the original) and translates them by name, as in an unparsable region.
