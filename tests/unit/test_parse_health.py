@@ -220,22 +220,8 @@ PROGRAM = r"""#include <cstdio>
 #include <cstdint>
 #include <cuda_runtime.h>
 
-#define VEC_INLINE __forceinline__
-#define VEC_SPACE __host__ __device__
-#define GUARD(call) { cudaError_t g_ = (call); if (g_ != cudaSuccess) return 1; }
 #define REGISTER_X(params, a, b, body) auto params = [&]() body ;
-
-VEC_INLINE static __device__ void widen(const float* const __restrict src, double* dst) { *dst = *src; }
-constexpr VEC_INLINE int lanes() { return 4; }
-
-struct Acc {
-    VEC_SPACE
-    Acc() {}
-    VEC_SPACE
-    void operator()(float v) { sum += v; }
-    float sum = 0;
-};
-
+""" + ATTRIBUTE_MACRO + STATEMENT_MACRO + r"""
 template <typename T> struct Holder { using Arguments = int; using Layout = int; T value; };
 template struct Holder<float>;
 
@@ -258,15 +244,6 @@ __global__ void mix(unsigned* out, const float* in) {
 }
 
 void CUDART_CB done(cudaStream_t stream, cudaError_t status, void* data) { (void)stream; (void)status; (void)data; }
-
-int upload(float* d, const float* h, int n) {
-    GUARD( cudaMemcpy(d, h,
-        n * sizeof(float), cudaMemcpyHostToDevice) )
-    GUARD( cudaMemcpy(d + n, h,
-        n * sizeof(float), cudaMemcpyHostToDevice) )
-    GUARD( cudaDeviceSynchronize() )
-    return 0;
-}
 
 int main() {
     std::shared_ptr<std::vector<std::vector<int>>> nested = nullptr;
