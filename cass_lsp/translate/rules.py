@@ -788,9 +788,10 @@ class Pass:
                           "file's own and keep their name", start - self.base, end - self.base, name=name)
 
     def _renamed(self, name: str) -> bool:
-        """Whether the tables rename ``name`` in this direction."""
+        """Whether the translation must rename ``name`` in this direction (the tables' names; in
+        reverse also HIP's mask-less warp functions, which CUDA 9+ no longer has)."""
         if self.reverse:
-            return name in tables.reverse_names()
+            return name in tables.reverse_names() or name in warp.NON_SYNC
         return self._planned(name)[0] is not None
 
     def parse_errors(self) -> None:

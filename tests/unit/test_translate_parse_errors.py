@@ -139,3 +139,14 @@ def test_maskless_warp_calls_in_unparsable_code_get_their_mask_in_reverse() -> N
     text = translate(src, reverse=True).text
     assert "__shfl_down_sync(0xffffffff, v, 1)" in text and "__ballot_sync( 0xffffffff, v > 0 )" in text
     assert "__shfl_xor_sync(0xffffffff, v, 2)" in text
+
+
+def test_a_kept_api_name_with_no_finding_gets_one() -> None:
+    # A mask-less HIP warp function named, not called: no rule can give it its mask, and CUDA has no
+    # such function; the safety net must say so rather than keep it silently.
+    src = "__device__ float pick(float v) {\n    auto shuffle = __shfl_down;\n    return shuffle(v, 1, 32);\n}\n"
+    result = translate(src, reverse=True)
+    kept = [f for f in result.findings if f.name == "__shfl_down"]
+    assert [(f.code, f.severity) for f in kept] == [("untranslated", "warning")]
+    assert "translate this use by hand" in kept[0].message
+    assert src[kept[0].start_byte:kept[0].end_byte] == "__shfl_down"
