@@ -15,6 +15,8 @@ Runs ``cass-lsp verify <copy> --runner cpu --json`` the way a user would, one pr
    beside ``unit.cu`` from ``cass-lsp translate unit.cu -o unit.hip``. (c) mutation score: the share
    of mutants whose output differs from the original's that the verifier reports as failed (goal
    >= 90%), and false passes: mutants it calls verified although their output differs (goal 0).
+   A mutant counts only when the verifier passes its unit's unmutated .hip (else a "failed" would
+   not be the mutation's doing) and the unmutated translation's output is the original's.
 
 Ground truth ("does the output differ") comes from building the original and the mutant program
 here with the CPU runtime's own building blocks (``prepare_source``, ``build_program``; every unit
@@ -376,7 +378,7 @@ class ProgramResult:
     truth_note: str
     nvcc_s: float
     mutants: list[MutantResult] = dataclasses.field(default_factory=list)
-    notes: list[str] = dataclasses.field(default_factory=list)
+    excluded: list[str] = dataclasses.field(default_factory=list)  # mutants not counted, and why
 
 
 def nvcc_reference(program: Program) -> float:
@@ -401,11 +403,16 @@ def measure(program: Program, max_mutants: int) -> ProgramResult:
         original = ground_truth_run(program, original_sources(program), hip=False, warp_size=32, work=root / "truth")
         result = ProgramResult(program, correct, None, "", nvcc_s)
         if original.exit_code != program.expected_exit:
-            result.truth_note = f"the original itself exits {original.exit_code} ({original.note or 'see its output'})"
+            did = f"exits {original.exit_code}" if original.exit_code is not None else "does not finish"
+            result.truth_note = f"the original itself {did}, not {program.expected_exit} ({original.note or 'see its output'})"
             return result
 
         arches = [DEFAULT_ARCH, WAVE64_ARCH] if max_mutants > 0 else [DEFAULT_ARCH]
-        translations = {(u.name, arch): translate_unit(copy, u.name, arch) for u in program.units for arch in arches}
+        try:
+            translations = {(u.name, arch): translate_unit(copy, u.name, arch) for u in program.units for arch in arches}
+        except RuntimeError as error:
+            result.truth_note = str(error)
+            return result
         baselines: dict[str, Run] = {}
         for arch in arches:
             units = {u.name: translations[(u.name, arch)] for u in program.units}
@@ -415,10 +422,30 @@ def measure(program: Program, max_mutants: int) -> ProgramResult:
         if baselines[DEFAULT_ARCH].note:
             result.truth_note = f"rule translation: {baselines[DEFAULT_ARCH].note}"
 
+        pairs: dict[tuple[str, str], Answer] = {}  # the unmutated unit.hip pair's verdict, per unit and arch
+
+        def verify_with(unit: str, text: str, arch: str) -> Answer:
+            hip = copy / Path(unit).with_suffix(".hip").name
+            hip.write_text(text, encoding="utf-8")
+            try:
+                return verify(copy, program, arch, root)
+            finally:
+                hip.unlink()
+
         for mutant in mutants(program, translations, max_mutants):
             if not baselines[mutant.arch].same_as(original):
-                result.notes.append(f"{mutant.label}: skipped, the unmutated translation already differs on {mutant.arch}"
-                                    f" ({baselines[mutant.arch].note or 'output'})")
+                result.excluded.append(f"{mutant.label}: not counted, the unmutated translation's output already differs"
+                                       f" on {mutant.arch} ({baselines[mutant.arch].note or 'output'})")
+                continue
+            # A mutant is judged against the verdict on its unit's unmutated .hip: when that pair does
+            # not pass, a "failed" would not be the mutation's doing.
+            key = (mutant.unit, mutant.arch)
+            if key not in pairs:
+                pairs[key] = verify_with(mutant.unit, translations[key], mutant.arch)
+            if pairs[key].verdict != "passed":
+                hip_name = Path(mutant.unit).with_suffix(".hip").name
+                result.excluded.append(f"{mutant.label}: not counted, the unmutated {hip_name} beside {mutant.unit} is"
+                                       f" itself {pairs[key].verdict} on {mutant.arch}: {pairs[key].summary}")
                 continue
             units = {u.name: translations[(u.name, mutant.arch)] for u in program.units}
             units[mutant.unit] = mutant.text
@@ -427,12 +454,7 @@ def measure(program: Program, max_mutants: int) -> ProgramResult:
             if run.exit_code is None and run.note.startswith("build failed"):
                 result.mutants.append(MutantResult(mutant, None, run.note, None))
                 continue
-            hip = copy / Path(mutant.unit).with_suffix(".hip").name
-            hip.write_text(mutant.text, encoding="utf-8")
-            try:
-                answer = verify(copy, program, mutant.arch, root)
-            finally:
-                hip.unlink()
+            answer = verify_with(mutant.unit, mutant.text, mutant.arch)
             result.mutants.append(MutantResult(mutant, not run.same_as(original), run.note, answer))
         return result
 
@@ -484,7 +506,8 @@ def report(results: list[ProgramResult], elapsed: float) -> None:
     passed_equivalent = sum(1 for m in all_mutants if m.differs is False and m.answer and m.answer.verdict == "passed")
     print(f"    equivalent mutants (same output as the original): {total['equivalent']}, of which the verifier passed"
           f" {passed_equivalent}; differing mutants it could not verify: {total['unverified']}; mutants without"
-          f" ground truth: {sum(1 for m in all_mutants if m.differs is None)}")
+          f" ground truth: {sum(1 for m in all_mutants if m.differs is None)}; not counted (their unmutated pair"
+          f" does not pass, see reasons): {sum(len(r.excluded) for r in results)}")
     if right_fail or pair_false_pass:
         print(f"    rule translations whose own output differs: failed (right) {len(right_fail)},"
               f" passed (wrong) {len(pair_false_pass)}")
@@ -525,7 +548,9 @@ def report(results: list[ProgramResult], elapsed: float) -> None:
                              f" {m.answer.summary}")
             elif m.differs and m.answer.verdict != "failed":
                 lines.append(f"{m.answer.verdict} {m.mutant.label}: {m.answer.summary}")
-        lines += r.notes
+            elif not m.differs and m.answer.verdict != "passed":
+                lines.append(f"equivalent mutant {m.mutant.label} called {m.answer.verdict}: {m.answer.summary}")
+        lines += r.excluded
         if lines:
             print(f"  {r.program.name}:")
             for line in lines:
