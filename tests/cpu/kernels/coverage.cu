@@ -203,6 +203,13 @@ int main() {
   float* pooled = nullptr;
   cudaError_t pool = cudaMallocAsync(&pooled, 256, 0);
   cudaFreeAsync(pooled, 0);
+  size_t free_before = 0, free_after = 0, total = 0;
+  cudaMemGetInfo(&free_before, &total);
+  void* megabyte = nullptr;
+  cudaMalloc(&megabyte, 1 << 20);
+  cudaMemGetInfo(&free_after, &total);
+  cudaFree(megabyte);
+  printf("meminfo=%d\n", free_before - free_after >= (1u << 20) && free_before <= total);
   printf("api=%s,%zu,%s,%d,%s\n", cudaGetErrorName(set_limit), stack_limit, cudaGetErrorName(attrs),
          where.type == cudaMemoryTypeDevice || where.type == cudaMemoryTypeManaged, cudaGetErrorName(pool));
 

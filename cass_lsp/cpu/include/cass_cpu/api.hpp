@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <malloc.h>
 #include <utility>
 
 #include "sched.hpp"
@@ -131,7 +132,19 @@ inline double now_ms() {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
-inline void* device_alloc(size_t size) { return std::aligned_alloc(256, (size + 255) & ~size_t(255)); }
+// Bytes the program holds through the allocation calls: cudaMemGetInfo's free memory is the total
+// less these, so it is the same from run to run (the machine's free memory is not) and falls with
+// the program's allocations, as on a GPU.
+inline size_t g_allocated = 0;
+inline void* device_alloc(size_t size) {
+  void* p = std::aligned_alloc(256, (size + 255) & ~size_t(255));
+  if (p != nullptr) __atomic_add_fetch(&g_allocated, malloc_usable_size(p), __ATOMIC_RELAXED);
+  return p;
+}
+inline void device_free(void* p) {
+  if (p != nullptr) __atomic_sub_fetch(&g_allocated, malloc_usable_size(p), __ATOMIC_RELAXED);
+  std::free(p);
+}
 }  // namespace detail
 }  // namespace cass
 
@@ -560,15 +573,15 @@ inline cudaError_t cudaMallocAsync(T** p, size_t size, cudaStream_t) {
   return cudaMalloc(reinterpret_cast<void**>(p), size);
 }
 inline cudaError_t cudaFreeAsync(void* p, cudaStream_t) {
-  std::free(p);
+  ::cass::detail::device_free(p);
   return cudaSuccess;
 }
 inline cudaError_t cudaFree(void* p) {
-  std::free(p);
+  ::cass::detail::device_free(p);
   return cudaSuccess;
 }
 inline cudaError_t cudaFreeHost(void* p) {
-  std::free(p);
+  ::cass::detail::device_free(p);
   return cudaSuccess;
 }
 inline cudaError_t cudaHostRegister(void*, size_t, unsigned) { return cudaSuccess; }
@@ -580,8 +593,9 @@ inline cudaError_t cudaHostGetDevicePointer(T** d, void* h, unsigned) {
 }
 inline cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
   long page = sysconf(_SC_PAGESIZE);
-  *free_bytes = static_cast<size_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<size_t>(page);
   *total = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(page);
+  size_t held = __atomic_load_n(&::cass::detail::g_allocated, __ATOMIC_RELAXED);
+  *free_bytes = held < *total ? *total - held : 0;
   return cudaSuccess;
 }
 inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemcpyKind = cudaMemcpyDefault) {
