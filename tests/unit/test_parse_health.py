@@ -181,6 +181,17 @@ def test_branches_set_aside_are_the_else_branches() -> None:
     assert [source[s:e].strip() for s, e in spans] == [b"if (a >= 0) {"]
 
 
+def test_names_in_a_set_aside_branch_are_translated_and_said() -> None:
+    src = ("void sync_all(int a) {\n#if defined(USE_EVENTS)\n    if (a) { cudaEvent_t e; cudaEventCreate(&e);\n"
+           "#else\n    if (a) { cudaDeviceSynchronize();\n#endif\n        cudaGetLastError();\n    }\n}\n")
+    result = translate(src, P52)
+    assert "hipEventCreate(&e)" in result.text and "hipDeviceSynchronize();" in result.text
+    assert "cuda" not in result.text
+    said = [f for f in result.findings if f.code == "parse-error"]
+    assert [f.severity for f in said] == ["info"] and "the #if branch was read" in said[0].message
+    assert "cudaDeviceSynchronize" in src[said[0].start_byte:said[0].end_byte]
+
+
 def test_statement_macros_translate_every_call() -> None:
     result = translate(STATEMENT_MACRO, P52)
     assert "cuda" not in result.text, result.text
@@ -193,7 +204,8 @@ def test_a_program_with_every_construct_translates_and_compiles(tmp_path: Path) 
     assert problems(program.encode(), syntax.parse_source(program.encode())) == []
     result = translate(program, P52)
     assert errors(result) == []
-    assert [f.message for f in result.findings if f.code == "parse-error"] == []
+    # the set-aside #else branch is said (info); nothing is unparsable
+    assert [f.severity for f in result.findings if f.code == "parse-error"] == ["info"]
     assert "cuda" not in result.text.replace("cudaMemcpyHostToDevice", "x"), result.text
     assert "hipStream_t stream, hipError_t status" in result.text and "CUDART_CB" not in result.text
     compiled = compile_hip(tmp_path, "constructs", result.text, P52)
@@ -221,7 +233,7 @@ PROGRAM = r"""#include <cstdio>
 #include <cuda_runtime.h>
 
 #define REGISTER_X(params, a, b, body) auto params = [&]() body ;
-""" + ATTRIBUTE_MACRO + STATEMENT_MACRO + r"""
+""" + ATTRIBUTE_MACRO + STATEMENT_MACRO + SPLIT_BRANCHES + r"""
 template <typename T> struct Holder { using Arguments = int; using Layout = int; T value; };
 template struct Holder<float>;
 
