@@ -24,7 +24,7 @@ AGREE = [
     "launch_bounds_stencil.cu", "managed_memory_graph.cu", "math_intrinsics.cu", "nbody_main.cu",
     "register_legacy_kernels.cu", "stream_pipeline.cu", "templated_kernels.cu", "transpose_tiled.cu",
     "vector_add_checked.cu", "warp_per_row_spmv.cu", "warp_reduce_sum.cu", "warp_scan_shfl.cu",
-    "warp_vote_compact.cu",
+    "warp_vote_compact.cu", "zero_copy_callbacks.cu",
 ]  # fmt: skip
 # refused before building: the construct, as the refusal names it
 REFUSED = {
@@ -41,7 +41,6 @@ REFUSED = {
     "surface_object_life.cu": "surfaces",
     "texture_object_blur.cu": "textures",
     "thrust_stats.cu": "library: Thrust",
-    "zero_copy_callbacks.cu": "multi-process/peer/3-D memory API",
 }
 # programs a side of which does not build, found by the compiler: could not verify, never a pass.
 # The rule translation keeps the driver API's cuGetErrorString (HIP's is hipDrvGetErrorString),

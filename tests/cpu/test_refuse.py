@@ -37,6 +37,7 @@ def _constructs(text: str) -> list[tuple[str, int]]:
         ("__global__ void k(float* x) { x[0] = __builtin_amdgcn_readfirstlane(1); }\n", "target builtins", 0),
         ("#include <mma.h>\n", "warp matrix (WMMA)", 0),
         ("void f() { cudaLaunchKernel((void*)k, 1, 1, args, 0, 0); }\n", "untyped kernel launch", 0),
+        ("void f(cudaIpcMemHandle_t* h, void* p) { cudaIpcGetMemHandle(h, p); }\n", "multi-process/3-D memory API", 0),
     ],
 )
 def test_detected(text: str, construct: str, line: int) -> None:
@@ -62,3 +63,17 @@ def test_result_type() -> None:
     found = unsupported('__global__ void k() { asm("trap;"); }\n')
     assert found == [Unsupported("inline assembly", 0, found[0].detail)]
     assert "PTX" in found[0].detail
+
+
+def test_peer_access_runs_on_the_one_emulated_device() -> None:
+    text = """\
+void copy(float* dst, const float* src, size_t n) {
+  int devices = 0, can = 0;
+  cudaGetDeviceCount(&devices);
+  if (devices > 1 && cudaDeviceCanAccessPeer(&can, 0, 1) == cudaSuccess && can) {
+    cudaDeviceEnablePeerAccess(1, 0);
+    cudaMemcpyPeer(dst, 1, src, 0, n);
+  }
+}
+"""
+    assert unsupported(text) == []

@@ -144,6 +144,7 @@ def test_device_attributes_properties_errors_and_vectors(built: Built) -> None:
     assert v["error_names"] == "cudaErrorAssert,an illegal memory access was encountered,701"
     assert v["dim3_to_uint3"] == "32,1,1"
     assert v["vectors"] == "5,-1,16,16"
+    assert v["peer"] == "cudaErrorInvalidDevice,cudaSuccess,30"  # no device 1; a copy within device 0
     assert v["meminfo"] == "1"  # free memory falls with the program's own allocations (and only with them)
     assert v["dp4a"] == "10,1546"  # signed and unsigned byte dot products
     assert v["api"] == "cudaSuccess,4096,cudaSuccess,1,cudaSuccess"  # limits, pointer attributes, cudaMallocAsync

@@ -209,6 +209,12 @@ int main() {
   cudaMalloc(&megabyte, 1 << 20);
   cudaMemGetInfo(&free_after, &total);
   cudaFree(megabyte);
+  int can = 0;
+  cudaError_t peer = cudaDeviceCanAccessPeer(&can, 0, 1);
+  cudaGetLastError();
+  float copied[2] = {0, 0};
+  cudaError_t self_copy = cudaMemcpyPeer(copied, 0, d, 0, sizeof copied);
+  printf("peer=%s,%s,%g\n", cudaGetErrorName(peer), cudaGetErrorName(self_copy), copied[1]);
   printf("meminfo=%d\n", free_before - free_after >= (1u << 20) && free_before <= total);
   printf("api=%s,%zu,%s,%d,%s\n", cudaGetErrorName(set_limit), stack_limit, cudaGetErrorName(attrs),
          where.type == cudaMemoryTypeDevice || where.type == cudaMemoryTypeManaged, cudaGetErrorName(pool));

@@ -607,6 +607,23 @@ inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemcpyKi
   if (n != 0) std::memmove(dst, src, n);
   return cudaSuccess;
 }
+// One emulated device: no peer to reach. Programs guard their multi-GPU path with
+// cudaGetDeviceCount; what reaches these gets a GPU's answers for a device that does not exist.
+inline cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
+  if (device != 0 || peer != 0) return ::cass::detail::fail(cudaErrorInvalidDevice);
+  *can = 0;  // a device is not its own peer
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) { return ::cass::detail::fail(cudaErrorInvalidDevice); }
+inline cudaError_t cudaDeviceDisablePeerAccess(int) { return ::cass::detail::fail(cudaErrorPeerAccessNotEnabled); }
+inline cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t n) {
+  if (dst_device != 0 || src_device != 0) return ::cass::detail::fail(cudaErrorInvalidDevice);
+  return cudaMemcpy(dst, src, n);
+}
+inline cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t n,
+                                       cudaStream_t = nullptr) {
+  return cudaMemcpyPeer(dst, dst_device, src, src_device, n);
+}
 inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind k = cudaMemcpyDefault,
                                    cudaStream_t = nullptr) {
   return cudaMemcpy(dst, src, n, k);

@@ -83,6 +83,9 @@
 #define hipDeviceAttributeTotalConstantMemory cudaDevAttrTotalConstantMemory
 #define hipDeviceAttributeUnifiedAddressing cudaDevAttrUnifiedAddressing
 #define hipDeviceAttributeWarpSize cudaDevAttrWarpSize
+#define hipDeviceCanAccessPeer cudaDeviceCanAccessPeer
+#define hipDeviceDisablePeerAccess cudaDeviceDisablePeerAccess
+#define hipDeviceEnablePeerAccess cudaDeviceEnablePeerAccess
 #define hipDeviceGetAttribute cudaDeviceGetAttribute
 #define hipDeviceGetCacheConfig cudaDeviceGetCacheConfig
 #define hipDeviceGetLimit cudaDeviceGetLimit
@@ -245,6 +248,8 @@
 #define hipMemcpyFromSymbolAsync cudaMemcpyFromSymbolAsync
 #define hipMemcpyHostToDevice cudaMemcpyHostToDevice
 #define hipMemcpyHostToHost cudaMemcpyHostToHost
+#define hipMemcpyPeer cudaMemcpyPeer
+#define hipMemcpyPeerAsync cudaMemcpyPeerAsync
 #define hipMemcpyToSymbol cudaMemcpyToSymbol
 #define hipMemcpyToSymbolAsync cudaMemcpyToSymbolAsync
 #define hipMemoryAdvise cudaMemoryAdvise
