@@ -4,8 +4,9 @@ build measured in the same run.
 
 Per project:
 
-1. nvcc: every CUDA unit of the original compiled (``nvcc -c``, the project's flags, one target)
-   one after another: the reference;
+1. nvcc, the reference: the original through its own build where it can build here (make_rdc's
+   Makefile, pointed at the nvcc wheels' toolkit), else every CUDA unit compiled (``nvcc -c``, the
+   project's flags, one target) one after another (the CUDA libraries' wheels here carry headers only);
 2. translate: ``cass-lsp translate PROJECT --out-dir`` (sources and build files, a cold CLI);
 3. HIP build: the translated tree through its own build system (make with hipcc; cmake configure
    + build with the HIP language and the Debian toolchain file). cmake_blas's translation needs
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -33,7 +35,7 @@ from cass_lsp import proc, toolchains
 from cass_lsp.build import files
 from cass_lsp.toolchains import hiplibs
 from tests.corpus.cuda_lib_headers import ensure_all
-from tests.corpus.projects.projects import ARCH, PROJECTS, Project, translate_tree
+from tests.corpus.projects.projects import ARCH, PROJECTS, Project, nvcc_make_variables, translate_tree
 
 TIMEOUT_S = 900.0
 
@@ -52,6 +54,17 @@ def _nvcc_units(project: Project, nvcc: toolchains.Invocation, includes: dict[st
     flags = [*project.nvcc, *(f"-I{includes[lib]}" for lib in project.libs)]
     return [proc.run([*nvcc.argv, *flags, "-c", unit, "-o", os.devnull], env=nvcc.env, cwd=project.root,
                      timeout=TIMEOUT_S) for unit in project.units]
+
+
+def _original_build(project: Project, nvcc: toolchains.Invocation, includes: dict[str, Path]) -> tuple[float, str]:
+    """Seconds and what was timed."""
+    if project.name != "make_rdc":
+        return _timed(functools.partial(_nvcc_units, project, nvcc, includes)), "nvcc -c units"
+    with tempfile.TemporaryDirectory(prefix="cass-bench-original-") as scratch:
+        tree = Path(scratch) / project.name
+        shutil.copytree(project.root, tree)
+        argv = ["make", "-C", str(tree), *nvcc_make_variables(nvcc.argv[0])]
+        return _timed(functools.partial(proc.run, argv, env=nvcc.env, timeout=TIMEOUT_S)), "make + nvcc"
 
 
 def _hip_build(project: Project, tree: Path) -> tuple[list[proc.ProcResult], str]:
@@ -78,10 +91,11 @@ def main() -> int:
     args = parser.parse_args()
     nvcc = toolchains.nvcc_invocation("sm_80")
     includes = ensure_all()
-    print(f"{'project':<15} {'nvcc s':>8} {'translate s':>12} {'ratio':>6} {'HIP build s':>12} {'ratio':>6}  HIP build")
+    print(f"{'project':<15} {'nvcc s':>8} {'translate s':>12} {'ratio':>6} {'HIP build s':>12} {'ratio':>6}  "
+          "reference / HIP build")
     for project in PROJECTS:
-        reference = statistics.median(_timed(functools.partial(_nvcc_units, project, nvcc, includes))
-                                       for _ in range(args.runs))
+        originals = [_original_build(project, nvcc, includes) for _ in range(args.runs)]
+        reference, what = statistics.median(o[0] for o in originals), originals[0][1]
         translate: list[float] = []
         build: list[float] = []
         how = ""
@@ -97,7 +111,7 @@ def main() -> int:
                         raise SystemExit(f"{project.name}: the HIP build failed:\n{result.text()[-3000:]}")
         t, b = statistics.median(translate), statistics.median(build)
         print(f"{project.name:<15} {reference:>8.2f} {t:>12.2f} {t / reference:>6.2f} {b:>12.2f} "
-              f"{b / reference:>6.2f}  {how}")
+              f"{b / reference:>6.2f}  {what} / {how}")
     return 0
 
 

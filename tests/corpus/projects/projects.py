@@ -42,6 +42,15 @@ EXPECTED = HERE / "expected"
 """Each project's build files as ``translate --out-dir --arch gfx1030`` writes them, reviewed by hand."""
 
 
+def nvcc_make_variables(nvcc: str) -> list[str]:
+    """make variables that point a Makefile's ``$(CUDA_HOME)`` at the nvcc wheels' toolkit, whose
+    layout differs from an installed one (``lib``, not ``lib64``; only ``libcudart.so.<major>``)."""
+    root = Path(nvcc).resolve().parent.parent
+    cudart = sorted((root / "lib").glob("libcudart.so.*"))
+    return [f"CUDA_HOME={root}", f"LDFLAGS=-L{root / 'lib'}",
+            f"LDLIBS=-l:{cudart[0].name if cudart else 'libcudart.so'} -lcudadevrt"]
+
+
 def translate_tree(project: Project, out: Path, *extra: str) -> proc.ProcResult:
     """``cass-lsp translate`` over the whole project (sources and build files) into ``out``."""
     argv = [sys.executable, "-m", "cass_lsp", "translate", str(project.root), "--out-dir", str(out),

@@ -20,7 +20,15 @@ import pytest
 from cass_lsp import proc, toolchains
 from cass_lsp.build import devlibs15, files
 from cass_lsp.toolchains import devlibs, hiplibs
-from tests.corpus.projects.projects import ARCH, BY_NAME, EXPECTED, PROJECTS, Project, translate_tree
+from tests.corpus.projects.projects import (
+    ARCH,
+    BY_NAME,
+    EXPECTED,
+    PROJECTS,
+    Project,
+    nvcc_make_variables,
+    translate_tree,
+)
 
 _BUILD_TIMEOUT_S = 600.0
 _SETUP_HINT = "run scripts/setup.sh (apt: hipcc, which brings clang-15)"
@@ -44,6 +52,17 @@ def test_original_unit_compiles_with_nvcc(
     argv = [*nvcc.argv, *project.nvcc, *includes, "-c", unit, "-o", os.devnull]
     result = proc.run(argv, env=nvcc.env, cwd=project.root, timeout=_BUILD_TIMEOUT_S)
     assert result.ok, f"nvcc rejected {project.name}/{unit}:\n{result.text()}"
+
+
+def test_original_makefile_builds_with_nvcc(tmp_path: Path, nvcc: toolchains.Invocation) -> None:
+    """The original through its own build: separate compilation and nvcc's device link."""
+    tree = tmp_path / "make_rdc"
+    shutil.copytree(BY_NAME["make_rdc"].root, tree)
+    result = proc.run([_tool("make"), "-C", str(tree), *nvcc_make_variables(nvcc.argv[0])], env=nvcc.env,
+                      timeout=_BUILD_TIMEOUT_S)
+    assert result.ok, result.text()
+    assert "-rdc=true" in result.text()
+    assert b"sm_80" in (tree / "nbody").read_bytes()
 
 
 @pytest.fixture(scope="module")
