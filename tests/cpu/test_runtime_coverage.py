@@ -72,13 +72,14 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
         "coverage.cu": lambda: _build_with_headers(KERNELS / "coverage.cu", out / "cu"),
         "limits.cu": lambda: _build_with_headers(KERNELS / "limits.cu", out / "limits"),
         "coverage.hip": lambda: _build_with_headers(KERNELS / "coverage.hip", out / "hip", platform="amd"),
+        "half_modes.cu": lambda: _build_with_headers(KERNELS / "half_modes.cu", out / "half"),
     }
     with ThreadPoolExecutor(max_workers=2) as pool:
         futures = {name: pool.submit(job) for name, job in jobs.items()}
         return Built({name: f.result() for name, f in futures.items()})
 
 
-@pytest.mark.parametrize("name", ["coverage.cu", "limits.cu", "coverage.hip"])
+@pytest.mark.parametrize("name", ["coverage.cu", "limits.cu", "coverage.hip", "half_modes.cu"])
 def test_programs_are_real_cuda(name: str) -> None:
     try:
         nvcc = toolchains.nvcc_invocation("sm_90", hip_source=name.endswith(".hip"))
@@ -134,6 +135,16 @@ def test_conversions_round_as_the_gpu_does(built: Built) -> None:
         "0x1.000002p+0", "0x1p+0", "0x1.6a09e8p+0", "0x1.6a09e6p+0", "0x1.fffffep-1", "0x1.fffffffffffffp-1",
         "0x1.5555555555556p-2",
     ])  # fmt: skip
+
+
+def test_half_conversions_and_math(built: Built) -> None:
+    v = built.values("half_modes.cu")
+    assert v["f2h"] == "3555,3555,3556,b556"  # 1/3: nearest, toward zero, up; -1/3 down
+    assert v["f2h_big_rz"] == "7bff i2h_rd=6800"  # 65504 (not inf) toward zero; 2049 down to 2048
+    assert v["h2i"] == "2,-2,3,-3"
+    assert v["h2other"] == "0,-1,1"
+    assert v["math"] == "3,2,-2,2,8,3,0.25,-1"
+    assert v["fma"] == "1,0"
 
 
 def test_device_attributes_properties_errors_and_vectors(built: Built) -> None:

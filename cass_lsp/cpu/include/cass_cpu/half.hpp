@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "math.hpp"
 #include "types.hpp"
 
 namespace cass {
@@ -84,11 +85,52 @@ inline bool operator>(const __half& a, const __half& b) { return float(a) > floa
 inline bool operator>=(const __half& a, const __half& b) { return float(a) >= float(b); }
 
 inline __half __float2half(float f) { return __half(f); }
-inline __half __float2half_rn(float f) { return __half(f); }
 inline float __half2float(__half h) { return float(h); }
-inline __half __int2half_rn(int i) { return __half(static_cast<float>(i)); }
-inline int __half2int_rn(__half h) { return static_cast<int>(nearbyintf(float(h))); }
-inline int __half2int_rz(__half h) { return static_cast<int>(float(h)); }
+namespace cass {
+namespace detail {
+// The half next to h toward +inf (up) or -inf, on the bits: magnitudes are ordered like integers.
+inline __half half_step(__half h, bool up) {
+  unsigned short b = h.__x;
+  bool negative = (b & 0x8000u) != 0;
+  if ((b & 0x7fffu) == 0) b = up ? 0x0001u : 0x8001u;  // from either zero to the smallest subnormal
+  else if (up != negative) ++b;                         // away from zero
+  else --b;                                             // toward zero
+  __half r;
+  r.__x = b;
+  return r;
+}
+// float to half in mode M: to nearest, then one step where that went the wrong way (as to_floating).
+template <int M>
+inline __half to_half(float f) {
+  __half h(f);
+  if (M == kRn || f != f) return h;
+  float back = float(h);
+  if (M == kRu && back < f) return half_step(h, true);
+  if (M == kRd && back > f) return half_step(h, false);
+  if (M == kRz && std::fabs(back) > std::fabs(f)) return half_step(h, back < 0);
+  return h;
+}
+}  // namespace detail
+}  // namespace cass
+// Every half is a float exactly, so the integer conversions go through float's.
+#define CASS_HALF_CONVERSIONS(mode, M)                                                                          \
+  inline __half __float2half_##mode(float f) { return ::cass::detail::to_half<M>(f); }                          \
+  inline __half __int2half_##mode(int i) { return ::cass::detail::to_half<M>(__int2float_##mode(i)); }         \
+  inline int __half2int_##mode(__half h) { return ::cass::detail::to_integer<int, M>(float(h)); }               \
+  inline unsigned int __half2uint_##mode(__half h) { return ::cass::detail::to_integer<unsigned int, M>(float(h)); } \
+  inline short __half2short_##mode(__half h) { return ::cass::detail::to_integer<short, M>(float(h)); }         \
+  inline unsigned short __half2ushort_##mode(__half h) {                                                        \
+    return ::cass::detail::to_integer<unsigned short, M>(float(h));                                             \
+  }                                                                                                             \
+  inline long long __half2ll_##mode(__half h) { return ::cass::detail::to_integer<long long, M>(float(h)); }    \
+  inline unsigned long long __half2ull_##mode(__half h) {                                                       \
+    return ::cass::detail::to_integer<unsigned long long, M>(float(h));                                         \
+  }
+CASS_HALF_CONVERSIONS(rz, ::cass::detail::kRz)
+CASS_HALF_CONVERSIONS(ru, ::cass::detail::kRu)
+CASS_HALF_CONVERSIONS(rd, ::cass::detail::kRd)
+CASS_HALF_CONVERSIONS(rn, ::cass::detail::kRn)
+#undef CASS_HALF_CONVERSIONS
 inline unsigned short __half_as_ushort(__half h) { return h.__x; }
 inline short __half_as_short(__half h) { return static_cast<short>(h.__x); }
 inline __half __ushort_as_half(unsigned short u) {
@@ -118,6 +160,43 @@ inline __half hsqrt(__half a) { return __half(sqrtf(float(a))); }
 inline __half hrsqrt(__half a) { return __half(1.0f / sqrtf(float(a))); }
 inline __half hexp(__half a) { return __half(expf(float(a))); }
 inline __half hlog(__half a) { return __half(logf(float(a))); }
+// The rest of the half math, through float (one rounding to half at the end), and the __half2
+// forms, lane by lane.
+#define CASS_HALF_MATH(name, name2, expr)                                   \
+  inline __half name(__half h) {                                           \
+    float x = float(h);                                                    \
+    return __half(expr);                                                   \
+  }                                                                        \
+  inline __half2 name2(__half2 h) { return __half2{name(h.x), name(h.y)}; }
+CASS_HALF_MATH(hceil, h2ceil, ceilf(x))
+CASS_HALF_MATH(hfloor, h2floor, floorf(x))
+CASS_HALF_MATH(hrint, h2rint, rintf(x))
+CASS_HALF_MATH(htrunc, h2trunc, truncf(x))
+CASS_HALF_MATH(hsin, h2sin, sinf(x))
+CASS_HALF_MATH(hcos, h2cos, cosf(x))
+CASS_HALF_MATH(hexp2, h2exp2, exp2f(x))
+CASS_HALF_MATH(hexp10, h2exp10, exp10f(x))
+CASS_HALF_MATH(hlog2, h2log2, log2f(x))
+CASS_HALF_MATH(hlog10, h2log10, log10f(x))
+CASS_HALF_MATH(hrcp, h2rcp, 1.0f / x)
+CASS_HALF_MATH(htanh, h2tanh, tanhf(x))
+#undef CASS_HALF_MATH
+inline __half2 h2sqrt(__half2 h) { return __half2{hsqrt(h.x), hsqrt(h.y)}; }
+inline __half2 h2rsqrt(__half2 h) { return __half2{hrsqrt(h.x), hrsqrt(h.y)}; }
+inline __half2 h2exp(__half2 h) { return __half2{hexp(h.x), hexp(h.y)}; }
+inline __half2 h2log(__half2 h) { return __half2{hlog(h.x), hlog(h.y)}; }
+// fma clamped to [0, 1] (_sat) or at 0 from below (_relu, NaN kept), rounded once.
+inline __half __hfma_sat(__half a, __half b, __half c) { return __half(__saturatef(fmaf(float(a), float(b), float(c)))); }
+inline __half __hfma_relu(__half a, __half b, __half c) {
+  float r = fmaf(float(a), float(b), float(c));
+  return __half(r < 0.0f ? 0.0f : r);
+}
+inline __half2 __hfma2_sat(__half2 a, __half2 b, __half2 c) {
+  return __half2{__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y)};
+}
+inline __half2 __hfma2_relu(__half2 a, __half2 b, __half2 c) {
+  return __half2{__hfma_relu(a.x, b.x, c.x), __hfma_relu(a.y, b.y, c.y)};
+}
 
 inline __half2 __halves2half2(__half a, __half b) { return __half2{a, b}; }
 inline __half2 __floats2half2_rn(float a, float b) { return __half2{__half(a), __half(b)}; }
