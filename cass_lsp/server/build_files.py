@@ -40,6 +40,9 @@ class BuildDocument:
     uri: str
     text: str
     version: int
+    families: frozenset[str] = frozenset()
+    """The library families of the sources beside it: read at open and for each code action,
+    not on every keystroke."""
 
 
 _OPEN: weakref.WeakKeyDictionary[CassServer, dict[str, BuildDocument]] = weakref.WeakKeyDictionary()
@@ -62,26 +65,31 @@ def translation_uri(uri: str) -> str:
     return urlunsplit(parts._replace(path=posixpath.join(folder, new)))
 
 
-def _settings(ls: CassServer, path: str) -> Settings:
+def _source_families(uri: str) -> frozenset[str]:
+    """The library families the CUDA sources in the build file's folder use."""
+    folder = os.path.dirname(file_path(uri) or "")
+    try:
+        names = sorted(os.listdir(folder)) if folder else []
+    except OSError:
+        names = []
+    return files.families([os.path.join(folder, n) for n in names if n.endswith((".cu", ".cuh"))], ())
+
+
+def _settings(ls: CassServer, doc: BuildDocument) -> Settings:
     from cass_lsp.build.porting import Settings
 
-    folder = os.path.dirname(path) if path else ""
-    sources: list[str] = []
-    if folder and os.path.isdir(folder):
-        sources = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith((".cu", ".cuh"))]
     settings = ls.settings
     return Settings(
         arches=tuple(settings.verification.arches) or (settings.target.arch,),
         libraries=settings.translate.libraries,
         renamed_sources=False,
         nvidia_arch=settings.verification.nvidia_arch,
-        families=files.families(sources, ()),
+        families=doc.families,
     )
 
 
 def _port(ls: CassServer, doc: BuildDocument) -> Result:
-    path = urlsplit(doc.uri).path
-    return files.translate(path, doc.text, _settings(ls, file_path(doc.uri) or ""))
+    return files.translate(urlsplit(doc.uri).path, doc.text, _settings(ls, doc))
 
 
 def _position(text: str, offset: int) -> types.Position:
@@ -126,7 +134,7 @@ def opened(ls: CassServer, item: types.TextDocumentItem) -> bool:
     """Takes the document when it is a build file."""
     if not is_build_file(item.uri):
         return False
-    doc = BuildDocument(item.uri, item.text, item.version)
+    doc = BuildDocument(item.uri, item.text, item.version, _source_families(item.uri))
     _documents(ls)[item.uri] = doc
     _publish(ls, doc)
     return True
@@ -159,6 +167,7 @@ def code_actions(ls: CassServer, params: types.CodeActionParams) -> list[types.C
     doc = _documents(ls).get(params.text_document.uri)
     if doc is None:
         return None
+    doc.families = _source_families(doc.uri)
     try:
         result = _port(ls, doc)
     except Exception:  # as in _publish: no actions rather than a failed request

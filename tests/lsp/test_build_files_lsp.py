@@ -18,6 +18,7 @@ CMAKE = """cmake_minimum_required(VERSION 3.18)
 project(p LANGUAGES CXX CUDA)
 add_executable(app main.cu)
 target_link_libraries(app PRIVATE CUDA::cudart CUDA::nvml)
+find_package(CUDAToolkit REQUIRED)
 """
 MAKEFILE = "NVCC ?= nvcc\nk.o: k.cu\n\t$(NVCC) -arch=sm_80 -maxrregcount=32 -c k.cu -o k.o\n"
 EVERYTHING = types.Range(types.Position(0, 0), types.Position(99, 0))
@@ -48,6 +49,7 @@ def _edits(action: types.CodeAction) -> list[types.TextEdit]:
 
 
 async def test_cmake_findings_and_translate_file(client: LanguageClient, tmp_path: Path) -> None:
+    (tmp_path / "fft.cu").write_text("#include <cufft.h>\nvoid plan(cufftHandle* p) { cufftPlan1d(p, 8, CUFFT_C2C, 1); }\n")
     uri = uris.from_fs_path(str(tmp_path / "CMakeLists.txt")) or ""
     open_document(client, uri, CMAKE, language_id="cmake")
     diagnostics = await _diagnostics(client, uri)
@@ -58,6 +60,7 @@ async def test_cmake_findings_and_translate_file(client: LanguageClient, tmp_pat
     assert titles[0] == "Translate file to HIP" and "Create HIP translation CMakeLists.hip.txt" in titles
     ported = apply_text_edits(CMAKE, _edits(actions[0]))
     assert "project(p LANGUAGES CXX HIP)" in ported and "hip::host" in ported
+    assert "find_package(hipfft REQUIRED)" in ported  # the library the sources beside it use
     assert "set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)" in ported  # sources keep their names
 
 
