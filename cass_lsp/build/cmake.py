@@ -265,15 +265,14 @@ def _rebuild(port: _Port, command: Command, name: str, args: list[str], kind: st
     port.replace(command.start, command.end, f"{name}({' '.join(args)})", kind)
 
 
-def _flags(port: _Port, command: Command, tokens: list[str], offload: bool = False) -> list[str]:
-    """nvcc flags ported; findings on the command's line."""
-    ported = nvcc_flags.port(tokens, port.settings.arches, offload=offload)
+def _flags(port: _Port, command: Command, tokens: list[str]) -> list[str]:
+    """nvcc flags ported, their targets left to HIP_ARCHITECTURES (``targets_seen``); findings on
+    the command's line."""
+    ported = nvcc_flags.port(tokens, port.settings.arches, offload=False)
     for note in ported.notes:
-        if note.flag.startswith(("-arch", "-gencode", "--gpu-architecture")) and not offload:
-            continue
         code = UNMAPPED if note.severity == "error" else REWRITTEN
         port.find(command.start, note.severity, note.message, code)
-    if ported.nvidia_targets and not offload:
+    if ported.nvidia_targets:
         port.find(command.start, "info", f"NVIDIA targets {', '.join(ported.nvidia_targets)} -> "
                   f"{', '.join(port.settings.arches)} (cass.target.arch) as HIP_ARCHITECTURES")
     port.targets_seen = bool(ported.nvidia_targets)

@@ -1,6 +1,7 @@
 """Makefiles (``Makefile``, ``GNUmakefile``, ``*.mk``) ported CUDA -> HIP, and back where symmetric.
 
-Rules as data (the tables below), applied token by token so the file's layout stays as written:
+Rules as data (the tables below), applied to the words of each logical line, so lines no rule
+touches stay as written:
 
 * the compiler: ``nvcc`` (a bare ``nvcc``, ``$(CUDA_HOME)/bin/nvcc``, …) becomes ``hipcc``, or
   ``clang++`` (``Settings.compiler``) with ``-x hip`` on compile lines and ``--hip-link`` on link
@@ -177,13 +178,14 @@ def _rename_word(port: _Port, token: _Token) -> str:
     return text
 
 
-def _port_tokens(port: _Port, tokens: list[_Token], offload: bool = True) -> None:
-    """A run of flags: nvcc's through :func:`nvcc_flags.port`, every word through :func:`_rename_word`;
-    the run is rewritten only where it changed."""
+def _port_tokens(port: _Port, tokens: list[_Token]) -> None:
+    """A run of flags: nvcc's through :func:`nvcc_flags.port`, every word through :func:`_rename_word`.
+    Words that only get renamed are replaced where they stand; a run whose flags change is written
+    again on one line (its continuations joined)."""
     if not tokens:
         return
     words = [t.text for t in tokens]
-    ported = nvcc_flags.port(words, port.settings.arches, offload=offload)
+    ported = nvcc_flags.port(words, port.settings.arches)
     for note in ported.notes:
         where = next((t.start for t in tokens if t.text == note.flag.split()[0]), tokens[0].start)
         port.find(where, note.severity, note.message, UNMAPPED if note.severity == "error" else REWRITTEN)
