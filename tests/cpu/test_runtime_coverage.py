@@ -158,6 +158,8 @@ def test_device_attributes_properties_errors_and_vectors(built: Built) -> None:
     assert v["peer"] == "cudaErrorInvalidDevice,cudaSuccess,30"  # no device 1; a copy within device 0
     assert v["meminfo"] == "1"  # free memory falls with the program's own allocations (and only with them)
     assert v["dp4a"] == "10,1546"  # signed and unsigned byte dot products
+    # SIMD lanes: signed/unsigned saturation, comparison masks, saturated abs, sum of absolute differences
+    assert v["simd"] == "02007f81,ffff0305,8000ffff,ff0000ff,7f01017f,8"
     assert v["api"] == "cudaSuccess,4096,cudaSuccess,1,cudaSuccess"  # limits, pointer attributes, cudaMallocAsync
     hip = built.values("coverage.hip")
     assert hip["compute_mode"] == "cudaSuccess,0"

@@ -60,6 +60,7 @@ struct Conversions {
   float add_ru, add_rd, sqrt_ru, sqrt_rd, fma_rz;
   int dp4a;
   unsigned udp4a;
+  unsigned simd[6];
   double mul_rz, div_ru;
 };
 
@@ -109,6 +110,12 @@ __global__ void convert(Conversions* c) {
   c->div_ru = __ddiv_ru(1.0, 3.0);
   c->dp4a = __dp4a(0x01ff02fe, 0x03030303, 10);  // 1*3 - 1*3 + 2*3 - 2*3 + 10
   c->udp4a = __dp4a(0x01ff02feu, 0x03030303u, 10u);
+  c->simd[0] = __vaddss4(0x01ff7f80u, 0x01010101u);
+  c->simd[1] = __vaddus4(0xfffe0001u, 0x01020304u);
+  c->simd[2] = __vsubss2(0x80000001u, 0x00010002u);
+  c->simd[3] = __vcmpgts4(0x7f80ff01u, 0u);
+  c->simd[4] = __vabsss4(0x80ff017fu);
+  c->simd[5] = __vsadu4(0x01020304u, 0x04030201u);
 }
 
 // A host reference with parameters named like the built-in variables, as CPU-side checks are written.
@@ -176,6 +183,7 @@ int main() {
   printf("f2i_nan_big=%d,%d\n", r.f2i_nan, r.f2i_big);
   printf("bits=%#x back=%.6f\n", r.bits, r.back);
   printf("dp4a=%d,%u\n", r.dp4a, r.udp4a);
+  printf("simd=%08x,%08x,%08x,%08x,%08x,%u\n", r.simd[0], r.simd[1], r.simd[2], r.simd[3], r.simd[4], r.simd[5]);
   printf("rounded=%a,%a,%a,%a,%a,%a,%a\n", r.add_ru, r.add_rd, r.sqrt_ru, r.sqrt_rd, r.fma_rz, r.mul_rz, r.div_ru);
 
   int mode = -1, clock = 0, major = 0, managed = 0;

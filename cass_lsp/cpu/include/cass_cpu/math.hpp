@@ -245,3 +245,94 @@ inline unsigned int __uhadd(unsigned int a, unsigned int b) { return static_cast
 inline unsigned int __urhadd(unsigned int a, unsigned int b) {
   return static_cast<unsigned>((static_cast<unsigned long long>(a) + b + 1) >> 1);
 }
+
+// ---- SIMD video intrinsics: two 16-bit or four 8-bit lanes of a 32-bit word ----------------------
+namespace cass {
+namespace detail {
+// Applies op lane by lane to a and b, each lane read as a signed or unsigned Bits-bit integer (as
+// int), and packs op's results, truncated to the lane.
+template <int Bits, bool Signed, class Op>
+inline unsigned int simd(unsigned int a, unsigned int b, Op op) {
+  constexpr unsigned int mask = (1u << Bits) - 1;
+  unsigned int r = 0;
+  for (int shift = 0; shift < 32; shift += Bits) {
+    int x = static_cast<int>((a >> shift) & mask), y = static_cast<int>((b >> shift) & mask);
+    if (Signed) {
+      x = x >= (1 << (Bits - 1)) ? x - (1 << Bits) : x;
+      y = y >= (1 << (Bits - 1)) ? y - (1 << Bits) : y;
+    }
+    r |= (static_cast<unsigned int>(op(x, y)) & mask) << shift;
+  }
+  return r;
+}
+// Clamps v to the range of a signed or unsigned Bits-bit lane.
+template <int Bits, bool Signed>
+inline int saturate_lane(int v) {
+  const int lo = Signed ? -(1 << (Bits - 1)) : 0, hi = Signed ? (1 << (Bits - 1)) - 1 : (1 << Bits) - 1;
+  return v < lo ? lo : v > hi ? hi : v;
+}
+// Sum over the lanes of |a - b| (each difference fits its lane as an unsigned value).
+template <int Bits, bool Signed>
+inline unsigned int sum_abs_diff(unsigned int a, unsigned int b) {
+  unsigned int d = simd<Bits, Signed>(a, b, [](int x, int y) { return x > y ? x - y : y - x; }), sum = 0;
+  for (int shift = 0; shift < 32; shift += Bits) sum += (d >> shift) & ((1u << Bits) - 1);
+  return sum;
+}
+}  // namespace detail
+}  // namespace cass
+// One intrinsic for both widths: name2 (halfwords) and name4 (bytes); expr sees the lanes x and y
+// and the lane width `bits`.
+#define CASS_SIMD(name, Signed, expr)                                                                   \
+  template <int bits>                                                                                   \
+  inline unsigned int name##_lanes(unsigned int a, unsigned int b) {                                    \
+    return ::cass::detail::simd<bits, Signed>(a, b, [](int x, int y) { return static_cast<int>(expr); }); \
+  }                                                                                                     \
+  inline unsigned int name##2(unsigned int a, unsigned int b) { return name##_lanes<16>(a, b); }        \
+  inline unsigned int name##4(unsigned int a, unsigned int b) { return name##_lanes<8>(a, b); }
+CASS_SIMD(__vadd, false, x + y)
+CASS_SIMD(__vsub, false, x - y)
+CASS_SIMD(__vaddss, true, (::cass::detail::saturate_lane<bits, true>(x + y)))
+CASS_SIMD(__vsubss, true, (::cass::detail::saturate_lane<bits, true>(x - y)))
+CASS_SIMD(__vaddus, false, (::cass::detail::saturate_lane<bits, false>(x + y)))
+CASS_SIMD(__vsubus, false, (::cass::detail::saturate_lane<bits, false>(x - y)))
+CASS_SIMD(__vabsdiffs, true, x > y ? x - y : y - x)
+CASS_SIMD(__vabsdiffu, false, x > y ? x - y : y - x)
+CASS_SIMD(__vavgu, false, (x + y + 1) >> 1)
+CASS_SIMD(__vhaddu, false, (x + y) >> 1)
+CASS_SIMD(__vmaxs, true, x > y ? x : y)
+CASS_SIMD(__vmaxu, false, x > y ? x : y)
+CASS_SIMD(__vmins, true, x < y ? x : y)
+CASS_SIMD(__vminu, false, x < y ? x : y)
+CASS_SIMD(__vcmpeq, false, x == y ? -1 : 0)
+CASS_SIMD(__vcmpne, false, x != y ? -1 : 0)
+CASS_SIMD(__vcmpges, true, x >= y ? -1 : 0)
+CASS_SIMD(__vcmpgeu, false, x >= y ? -1 : 0)
+CASS_SIMD(__vcmpgts, true, x > y ? -1 : 0)
+CASS_SIMD(__vcmpgtu, false, x > y ? -1 : 0)
+CASS_SIMD(__vcmples, true, x <= y ? -1 : 0)
+CASS_SIMD(__vcmpleu, false, x <= y ? -1 : 0)
+CASS_SIMD(__vcmplts, true, x < y ? -1 : 0)
+CASS_SIMD(__vcmpltu, false, x < y ? -1 : 0)
+CASS_SIMD(__vseteq, false, x == y)
+CASS_SIMD(__vsetne, false, x != y)
+CASS_SIMD(__vsetges, true, x >= y)
+CASS_SIMD(__vsetgeu, false, x >= y)
+CASS_SIMD(__vsetgts, true, x > y)
+CASS_SIMD(__vsetgtu, false, x > y)
+CASS_SIMD(__vsetles, true, x <= y)
+CASS_SIMD(__vsetleu, false, x <= y)
+CASS_SIMD(__vsetlts, true, x < y)
+CASS_SIMD(__vsetltu, false, x < y)
+#undef CASS_SIMD
+inline unsigned int __vabs2(unsigned int a) { return __vabsdiffs2(a, 0); }
+inline unsigned int __vabs4(unsigned int a) { return __vabsdiffs4(a, 0); }
+inline unsigned int __vabsss2(unsigned int a) { return __vmaxs2(a, __vsubss2(0, a)); }
+inline unsigned int __vabsss4(unsigned int a) { return __vmaxs4(a, __vsubss4(0, a)); }
+inline unsigned int __vneg2(unsigned int a) { return __vsub2(0, a); }
+inline unsigned int __vneg4(unsigned int a) { return __vsub4(0, a); }
+inline unsigned int __vnegss2(unsigned int a) { return __vsubss2(0, a); }
+inline unsigned int __vnegss4(unsigned int a) { return __vsubss4(0, a); }
+inline unsigned int __vsads2(unsigned int a, unsigned int b) { return ::cass::detail::sum_abs_diff<16, true>(a, b); }
+inline unsigned int __vsads4(unsigned int a, unsigned int b) { return ::cass::detail::sum_abs_diff<8, true>(a, b); }
+inline unsigned int __vsadu2(unsigned int a, unsigned int b) { return ::cass::detail::sum_abs_diff<16, false>(a, b); }
+inline unsigned int __vsadu4(unsigned int a, unsigned int b) { return ::cass::detail::sum_abs_diff<8, false>(a, b); }
