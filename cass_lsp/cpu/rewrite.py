@@ -5,7 +5,8 @@
   the arguments are evaluated once, on the launching thread (``k<<<2, 32>>>(d, n++)`` increments
   ``n`` once), and each GPU thread (a fiber) calls the kernel with them, so its parameters get the
   conversions of an ordinary call. Template kernels (``k<T, N><<<...>>>``), launches in lambdas and
-  in ``#define`` bodies are rewritten alike; the text may be a header's.
+  in ``#define`` bodies are rewritten alike; the text may be a header's. A launch with a braced
+  argument (``{1, 2}``, which has no type to be stored by) keeps its call in the lambda instead.
 * ``extern __shared__ T s[];`` (dynamic shared memory) becomes a pointer to the launch's per-block
   buffer (at file scope a thread_local reference to it, so no macro takes over the name);
   ``static __shared__`` gets ``thread_local`` in place of ``__shared__`` (the headers define
@@ -32,6 +33,7 @@ _DYNAMIC = re.compile(r"^(?P<type>.+?)\s*\b(?P<name>[A-Za-z_]\w*)\s*\[\s*\](?P<d
 _MACRO_LAUNCH = re.compile(r"(?P<kernel>[A-Za-z_][\w:]*(?:\s*<[^<>;()]*>)?)\s*<<<(?P<config>.*?)>>>\s*\(", re.S)
 
 _NULL_ARGUMENT = "::cass::NullArgument{}"
+_BRACED = "initializer_list"
 
 Edit = tuple[int, int, str]
 
@@ -77,11 +79,21 @@ def _launch(source: bytes, match: dict[str, list[tree_sitter.Node]]) -> list[Edi
     head = source[kernel.start_byte : opening.end_byte].decode("utf-8")
     has_arguments = any(child.type != nodes.COMMENT for child in arguments.named_children)
     middle = source[closing.start_byte : paren.end_byte].decode("utf-8")
+    launch = (kernel.start_byte, opening.end_byte, _keep_lines(head, f"::cass::launch({_c_string(name)}, "))
+    if any(child.type == _BRACED for child in arguments.named_children):
+        # `k<<<g, b>>>(d, {1, 2})`: a braced list has no type of its own to store it by, so the
+        # arguments stay in the call, evaluated by each GPU thread (a braced list rarely has effects).
+        end_paren = arguments.children[-1]
+        return [
+            launch,
+            (closing.start_byte, paren.end_byte, _keep_lines(middle, f")([&] {{ {name}(")),
+            (end_paren.start_byte, end_paren.end_byte, "); })"),
+        ]
     # The arguments are stored before the kernel sees them, so g++'s NULL (a long) would no longer
     # be a null pointer constant: it becomes an object that converts to any pointer (or to 0).
     nulls = [(a.start_byte, a.end_byte, _NULL_ARGUMENT) for a in arguments.named_children if _text(source, a) == "NULL"]
     return [
-        (kernel.start_byte, opening.end_byte, _keep_lines(head, f"::cass::launch({_c_string(name)}, ")),
+        launch,
         (closing.start_byte, paren.end_byte, _keep_lines(middle, ")(" + _body(name) + (", " if has_arguments else ""))),
         *nulls,
     ]

@@ -77,6 +77,7 @@ void run(T* d, int n) {
   auto again = [&] { scale<T, 1><<<dim3(1), dim3(n >> 1)>>>(d); };
   tick<<<1, 1>>>();
   tick<<<1, 1>>>(/* nothing */);
+  pair<<<1, 1>>>(d, {1, 2});
 }
 """
 
@@ -94,3 +95,4 @@ def test_header_templates_lambdas_and_macros() -> None:
     )
     assert lines[7].strip() == '::cass::launch("tick", 1, 1)(' + body.replace("{k}", "tick") + ");"
     assert lines[8].strip() == '::cass::launch("tick", 1, 1)(' + body.replace("{k}", "tick") + "/* nothing */);"
+    assert lines[9].strip() == '::cass::launch("pair", 1, 1)([&] { pair(d, {1, 2}); });'  # no type to store {1, 2} by

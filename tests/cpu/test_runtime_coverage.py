@@ -95,6 +95,7 @@ def test_launch_arguments_are_evaluated_once(built: Built) -> None:
     assert v["launch_hits"] == "64"  # 2 x 32 threads each add n's value at the launch, 1
     assert v["launch_n"] == "2"  # `n++` ran once, not once per GPU thread
     assert v["null_argument"] == "96"  # NULL for a pointer parameter stays a null pointer
+    assert v["braced_argument"] == "120"  # 96 + 2 threads x 3 x 4
     hip = built.values("coverage.hip")
     assert hip["launch_hits"] == "192 n=3"  # hipLaunchKernelGGL(..., n++) then <<<>>>(n++): 64 * 1 + 64 * 2
     assert hip["ggl_forms"] == "cudaSuccess,7"  # no kernel arguments; HIP_KERNEL_NAME(template<int, 7>)

@@ -33,6 +33,11 @@ __device__ unsigned __lane_id() { return threadIdx.x % warpSize; }
 
 __global__ void count_launch(int* hits, int n) { atomicAdd(hits, n + static_cast<int>(__lane_id() / warpSize)); }
 
+struct Pair {
+  int first, second;
+};
+__global__ void add_pair(int* hits, Pair p) { atomicAdd(hits, p.first * p.second); }
+
 // An optional output, passed NULL: still a null pointer when each GPU thread gets the argument.
 __global__ void maybe_count(int* hits, int* also) {
   atomicAdd(hits, 1);
@@ -136,6 +141,9 @@ int main() {
   maybe_count<<<1, 32>>>(hits, NULL);
   cudaMemcpy(&h, hits, sizeof(int), cudaMemcpyDeviceToHost);
   printf("null_argument=%d\n", h);
+  add_pair<<<1, 2>>>(hits, {3, 4});  // a braced argument: the kernel's parameter type gives it one
+  cudaMemcpy(&h, hits, sizeof(int), cudaMemcpyDeviceToHost);
+  printf("braced_argument=%d\n", h);
 
   float* d;
   cudaMalloc(&d, 64 * sizeof(float));
