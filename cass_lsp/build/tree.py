@@ -18,8 +18,22 @@ if TYPE_CHECKING:
 
 
 def split(units: list[Unit]) -> tuple[list[Unit], list[Unit]]:
-    """(source units, build-file units)."""
-    return ([u for u in units if files.kind(u.source) is None], [u for u in units if files.kind(u.source)])
+    """(source units, build-file units); the files CMake generated in a build tree (a folder holding
+    ``CMakeCache.txt``: its Makefiles, ``CMakeFiles/*.cmake``) are neither."""
+    sources = [u for u in units if files.kind(u.source) is None]
+    build = [u for u in units if files.kind(u.source) and not _generated(u.source)]
+    return sources, build
+
+
+def _generated(path: str) -> bool:
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.path.isfile(os.path.join(folder, "CMakeCache.txt")):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
 
 
 def settings_for(args: argparse.Namespace, arch: str, sources: list[Unit], build_units: list[Unit]) -> Settings:

@@ -76,3 +76,15 @@ def test_doctor_names_the_toolchain_file_for_ported_cmake_projects() -> None:
     assert tools["build: hipcc (ported Makefiles)"]["found"], "scripts/setup.sh installs hipcc"
     cmake = tools["build: CMake HIP language"]
     assert cmake["found"] and TOOLCHAIN_FILE in cmake["version"]
+
+
+def test_files_cmake_generated_in_a_build_tree_are_not_ported(tmp_path: Path) -> None:
+    src = _tree(tmp_path / "src")
+    (src / "build" / "CMakeFiles").mkdir(parents=True)
+    (src / "build" / "CMakeCache.txt").write_text("CMAKE_CUDA_COMPILER:FILEPATH=/usr/local/cuda/bin/nvcc\n")
+    (src / "build" / "Makefile").write_text("all:\n\t/usr/local/cuda/bin/nvcc -c a.cu\n")
+    (src / "build" / "CMakeFiles" / "CMakeCUDACompiler.cmake").write_text('set(CMAKE_CUDA_COMPILER "nvcc")\n')
+    result = _translate(str(src), "--out-dir", str(tmp_path / "out"))
+    assert result.ok, result.text()
+    assert (tmp_path / "out" / "CMakeLists.txt").is_file()
+    assert not (tmp_path / "out" / "build").exists()
