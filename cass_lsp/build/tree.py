@@ -44,6 +44,7 @@ def settings_for(args: argparse.Namespace, arch: str, sources: list[Unit], build
         libraries="roc" if args.roc else "hip",
         renamed_sources=args.out_dir is not None,
         reverse=args.reverse,
+        compiler=args.make_compiler,
         families=files.families([u.source for u in sources], [u.source for u in build_units]),
     )
 

@@ -74,6 +74,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="NAME|PATH",
                         help="translate with a CASS model (added with `cass-lsp models add`, or a GGUF path)")
     parser.add_argument("--kernel", metavar="NAME", help="with --model: only this function")
+    parser.add_argument("--make-compiler", choices=("hipcc", "clang"), default="hipcc",
+                        help="what a Makefile's nvcc becomes: hipcc, or clang++ -x hip (--hip-link to link)")
 
 
 def main(argv: list[str] | None = None) -> int:

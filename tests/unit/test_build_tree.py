@@ -88,3 +88,9 @@ def test_files_cmake_generated_in_a_build_tree_are_not_ported(tmp_path: Path) ->
     assert result.ok, result.text()
     assert (tmp_path / "out" / "CMakeLists.txt").is_file()
     assert not (tmp_path / "out" / "build").exists()
+
+
+def test_make_compiler_clang(tmp_path: Path) -> None:
+    src = _tree(tmp_path / "src")
+    assert _translate(str(src), "--out-dir", str(tmp_path / "out"), "--make-compiler", "clang").ok
+    assert (tmp_path / "out" / "build.mk").read_text() == "NVCC = clang++\nLIBS = -lhipfft\n"
