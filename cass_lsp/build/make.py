@@ -29,6 +29,9 @@ CUDA_ROOT_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDA_DIR", "CUDA_
 ROCM_ROOT = "ROCM_PATH"
 ROCM_DEFAULT = "/opt/rocm"
 HIP_PLATFORM_LINE = "export HIP_PLATFORM ?= amd"
+CLANG_NOTE = (": a clang that builds HIP: ROCm's ($(ROCM_PATH)/llvm/bin/clang++), or on Debian 12's packages "
+              "clang++-15 --rocm-path=/usr --hip-device-lib-path=/usr/lib/<multiarch>/amdgcn/bitcode (give it as "
+              "the compiler variable's value)")
 HIP_PLATFORM_WHY = ("hipcc picks the NVIDIA platform when an nvcc is on PATH: the Makefile now asks for AMD "
                     "(HIP_PLATFORM=amd) unless the environment says otherwise")
 # variables that hold nvcc flags by name, whether or not a recipe line shows it
@@ -207,7 +210,7 @@ def _port_compile_line(port: _Port, line: _Line, tokens: list[_Token], compilers
     if _NVCC.match(compiler.text):
         new = "hipcc" if port.settings.compiler == "hipcc" else "clang++"
         port.replace(compiler.start, compiler.end, new, "compiler")
-        port.find(compiler.start, "info", f"{compiler.text} -> {new}")
+        port.find(compiler.start, "info", f"{compiler.text} -> {new}" + ("" if new == "hipcc" else CLANG_NOTE))
     if port.settings.compiler == "clang" and line.recipe:
         compiles = any(t.text in ("-c", "-dc") or t.text.startswith("--compile") for t in rest)
         extra = "-x hip" if compiles else "--hip-link"

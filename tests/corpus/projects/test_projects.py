@@ -11,6 +11,7 @@ with findcuda_rand's translation.
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 from pathlib import Path
@@ -108,6 +109,21 @@ def test_translated_makefile_builds_separately_compiled_units_with_hipcc(
     result = proc.run([_tool("make"), "-C", str(tree)], env=env, timeout=_BUILD_TIMEOUT_S)
     assert result.ok, result.text()
     assert "-fgpu-rdc" in result.text() and f"--offload-arch={ARCH}" in result.text()
+    _offload_bundle(tree / "nbody")
+
+
+def test_translated_makefile_builds_with_clang_in_hip_mode(tmp_path: Path) -> None:
+    """--make-compiler clang: -x hip on compile lines, --hip-link on the link; the compiler variable
+    names Debian's HIP-capable clang, as the finding says."""
+    clang = _tool("clang++-15")
+    tree = tmp_path / "make_rdc"
+    translated = translate_tree(BY_NAME["make_rdc"], tree, "--make-compiler", "clang")
+    assert translated.ok, translated.text()
+    bitcode = glob.glob("/usr/lib/*/amdgcn/bitcode")
+    compiler = f"NVCC={clang} --rocm-path=/usr --hip-device-lib-path={bitcode[0] if bitcode else ''}"
+    result = proc.run([_tool("make"), "-C", str(tree), compiler], timeout=_BUILD_TIMEOUT_S)
+    assert result.ok, result.text()
+    assert "-x hip" in result.text() and "--hip-link -fgpu-rdc" in result.text()
     _offload_bundle(tree / "nbody")
 
 
