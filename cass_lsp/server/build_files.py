@@ -121,12 +121,12 @@ def _publish(ls: CassServer, doc: BuildDocument) -> None:
     except Exception:  # a rule defect must not take the server down: logged, no diagnostics
         log.exception("porting %s failed", doc.uri)
         return
-    diagnostics = [
-        types.Diagnostic(
-            range=types.Range(types.Position(f.line - 1, f.column - 1), types.Position(f.line - 1, f.column - 1)),
-            message=f.message, severity=_SEVERITY[f.severity], source=SOURCE, code=f.code)
-        for f in result.findings
-    ]
+    starts = [0] + [i + 1 for i, c in enumerate(doc.text) if c == "\n"]
+    diagnostics = []
+    for f in result.findings:
+        at = _position(doc.text, starts[min(f.line, len(starts)) - 1] + f.column - 1)  # columns count characters
+        diagnostics.append(types.Diagnostic(range=types.Range(at, at), message=f.message,
+                                            severity=_SEVERITY[f.severity], source=SOURCE, code=f.code))
     ls.publish_diagnostics(doc.uri, SOURCE, diagnostics, doc.version)
 
 

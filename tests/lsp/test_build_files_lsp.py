@@ -17,7 +17,7 @@ SOURCE = "cass-lsp-build"
 CMAKE = """cmake_minimum_required(VERSION 3.18)
 project(p LANGUAGES CXX CUDA)
 add_executable(app main.cu)
-target_link_libraries(app PRIVATE CUDA::cudart CUDA::nvml)
+target_link_libraries(app PRIVATE CUDA::cudart "é😀" CUDA::nvml)
 find_package(CUDAToolkit REQUIRED)
 """
 MAKEFILE = "NVCC ?= nvcc\nk.o: k.cu\n\t$(NVCC) -arch=sm_80 -maxrregcount=32 -c k.cu -o k.o\n"
@@ -55,6 +55,9 @@ async def test_cmake_findings_and_translate_file(client: LanguageClient, tmp_pat
     diagnostics = await _diagnostics(client, uri)
     errors = [d for d in diagnostics if d.severity == types.DiagnosticSeverity.Error]
     assert [d.range.start.line for d in errors] == [3] and "NVML" in errors[0].message
+    line = CMAKE.splitlines()[3]
+    utf16 = len(line[: line.index("CUDA::nvml")].encode("utf-16-le")) // 2  # the emoji is two code units
+    assert errors[0].range.start.character == utf16
     actions = await _actions(client, uri)
     titles = [a.title for a in actions]
     assert titles[0] == "Translate file to HIP" and "Create HIP translation CMakeLists.hip.txt" in titles
