@@ -35,6 +35,7 @@ def test_out_dir_ports_build_files_with_the_libraries_the_sources_use(tmp_path: 
     assert (tmp_path / "out" / "build.mk").read_text() == "NVCC = hipcc\nexport HIP_PLATFORM ?= amd\nLIBS = -lhipfft\n"
     stderr = result.stderr.decode()
     assert f"{src / 'CMakeLists.txt'}: " in stderr and "build rewrite(s)" in stderr
+    assert f"  {src / 'CMakeLists.txt'}:4: find_package(CUDAToolkit) -> find_package(hip REQUIRED)" in stderr
     assert "-DCMAKE_TOOLCHAIN_FILE=" in stderr
 
 
