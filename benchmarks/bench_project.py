@@ -5,13 +5,14 @@ build measured in the same run.
 Per project:
 
 1. nvcc, the reference: the original through its own build where it can build here (make_rdc's
-   Makefile, pointed at the nvcc wheels' toolkit), else every CUDA unit compiled (``nvcc -c``, the
-   project's flags, one target) one after another (the CUDA libraries' wheels here carry headers only);
+   Makefile pointed at the nvcc wheels' toolkit; its CMakeLists.txt with CMAKE_CUDA_COMPILER), else
+   every CUDA unit compiled (``nvcc -c``, the project's flags, one target) one after another (the
+   CUDA libraries' wheels here carry headers only, so cuBLAS and cuRAND programs cannot link);
 2. translate: ``cass-lsp translate PROJECT --out-dir`` (sources and build files, a cold CLI);
 3. HIP build: the translated tree through its own build system (make with hipcc; cmake configure
    + build with the HIP language and the Debian toolchain file). cmake_blas's translation needs
    hipBLAS, which Debian 12 does not package: its units are compiled with hipcc as its CMake files
-   say, as in tests/corpus/projects, and the figure is marked "compile only".
+   say, as in tests/corpus/projects ("hipcc -c units").
 
 Usage: .venv/bin/python benchmarks/bench_project.py [--runs 3]
 """
@@ -28,6 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -35,9 +37,22 @@ from cass_lsp import proc, toolchains
 from cass_lsp.build import files
 from cass_lsp.toolchains import hiplibs
 from tests.corpus.cuda_lib_headers import ensure_all
-from tests.corpus.projects.projects import ARCH, PROJECTS, Project, nvcc_make_variables, translate_tree
+from tests.corpus.projects.projects import ARCH, BY_NAME, Project, nvcc_make_variables, translate_tree
 
 TIMEOUT_S = 900.0
+
+
+class Row(NamedTuple):
+    project: Project
+    system: str  # make, cmake (both sides), cmake-hip (the original only as nvcc -c units), units
+
+
+ROWS = (
+    Row(BY_NAME["cmake_blas"], "units"),
+    Row(BY_NAME["findcuda_rand"], "cmake-hip"),  # the original needs cuRAND's library, absent here
+    Row(BY_NAME["make_rdc"], "make"),
+    Row(BY_NAME["make_rdc"], "cmake"),
+)
 
 
 def _timed(step: Callable[[], proc.ProcResult | list[proc.ProcResult]]) -> float:
@@ -56,33 +71,45 @@ def _nvcc_units(project: Project, nvcc: toolchains.Invocation, includes: dict[st
                      timeout=TIMEOUT_S) for unit in project.units]
 
 
-def _original_build(project: Project, nvcc: toolchains.Invocation, includes: dict[str, Path]) -> tuple[float, str]:
+def _cmake(source: Path, build: Path, define: str, env: dict[str, str] | None = None) -> list[proc.ProcResult]:
+    configure = proc.run(["cmake", "-S", str(source), "-B", str(build), define], env=env, timeout=TIMEOUT_S)
+    if not configure.ok:
+        return [configure]
+    return [configure, proc.run(["cmake", "--build", str(build)], env=env, timeout=TIMEOUT_S)]
+
+
+def _original_build(row: Row, nvcc: toolchains.Invocation, includes: dict[str, Path]) -> tuple[float, str]:
     """Seconds and what was timed."""
-    if project.name != "make_rdc":
+    project = row.project
+    if row.system == "units":
         return _timed(functools.partial(_nvcc_units, project, nvcc, includes)), "nvcc -c units"
     with tempfile.TemporaryDirectory(prefix="cass-bench-original-") as scratch:
         tree = Path(scratch) / project.name
         shutil.copytree(project.root, tree)
-        argv = ["make", "-C", str(tree), *nvcc_make_variables(nvcc.argv[0])]
-        return _timed(functools.partial(proc.run, argv, env=nvcc.env, timeout=TIMEOUT_S)), "make + nvcc"
+        if row.system == "make":
+            argv = ["make", "-C", str(tree), *nvcc_make_variables(nvcc.argv[0])]
+            return _timed(functools.partial(proc.run, argv, env=nvcc.env, timeout=TIMEOUT_S)), "make + nvcc"
+        step = functools.partial(_cmake, tree, tree / "build", f"-DCMAKE_CUDA_COMPILER={nvcc.argv[0]}", nvcc.env)
+        return _timed(step), "cmake + nvcc"
 
 
-def _hip_build(project: Project, tree: Path) -> tuple[list[proc.ProcResult], str]:
+def _hip_build(row: Row, tree: Path) -> tuple[list[proc.ProcResult], str]:
     env = {**os.environ, "HIP_PLATFORM": "amd"}
-    if project.name == "make_rdc":
+    if row.system == "make":
         return [proc.run(["make", "-C", str(tree)], env=env, timeout=TIMEOUT_S)], "make + hipcc"
-    if project.name == "findcuda_rand":
-        build = tree / "build"
-        configure = proc.run(["cmake", "-S", str(tree), "-B", str(build),
-                              f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}"], timeout=TIMEOUT_S)
-        return [configure, proc.run(["cmake", "--build", str(build)], timeout=TIMEOUT_S)], "cmake configure + build"
+    if row.system in ("cmake", "cmake-hip"):
+        return _cmake(tree, tree / "build", f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}"), "cmake + clang-15"
     headers = hiplibs.include_dir("5.2")
     if headers is None:
         raise SystemExit(f"hipBLAS headers missing: {hiplibs.SETUP_HINT}")
     argv = ["hipcc", f"--offload-arch={ARCH}", "-std=c++17", "-gline-tables-only", "-ffast-math", "-Iinclude",
             f"-I{headers}", "-c"]
     return [proc.run([*argv, u.replace(".cu", ".hip"), "-o", os.devnull], env=env, cwd=tree, timeout=TIMEOUT_S)
-            for u in project.units], "hipcc units, compile only (no hipBLAS library on Debian 12)"
+            for u in row.project.units], "hipcc -c units (no hipBLAS library on Debian 12)"
+
+
+def _original_system(row: Row) -> Row:
+    return row._replace(system="units") if row.system == "cmake-hip" else row
 
 
 def main() -> int:
@@ -91,26 +118,27 @@ def main() -> int:
     args = parser.parse_args()
     nvcc = toolchains.nvcc_invocation("sm_80")
     includes = ensure_all()
-    print(f"{'project':<15} {'nvcc s':>8} {'translate s':>12} {'ratio':>6} {'HIP build s':>12} {'ratio':>6}  "
+    print(f"{'project':<26} {'nvcc s':>8} {'translate s':>12} {'ratio':>6} {'HIP build s':>12} {'ratio':>6}  "
           "reference / HIP build")
-    for project in PROJECTS:
-        originals = [_original_build(project, nvcc, includes) for _ in range(args.runs)]
+    for row in ROWS:
+        originals = [_original_build(_original_system(row), nvcc, includes) for _ in range(args.runs)]
         reference, what = statistics.median(o[0] for o in originals), originals[0][1]
         translate: list[float] = []
         build: list[float] = []
         how = ""
         for _ in range(args.runs):
             with tempfile.TemporaryDirectory(prefix="cass-bench-project-") as scratch:
-                tree = Path(scratch) / project.name
-                translate.append(_timed(functools.partial(translate_tree, project, tree)))
+                tree = Path(scratch) / row.project.name
+                translate.append(_timed(functools.partial(translate_tree, row.project, tree)))
                 start = time.perf_counter()
-                results, how = _hip_build(project, tree)
+                results, how = _hip_build(row, tree)
                 build.append(time.perf_counter() - start)
                 for result in results:
                     if not result.ok:
-                        raise SystemExit(f"{project.name}: the HIP build failed:\n{result.text()[-3000:]}")
+                        raise SystemExit(f"{row.project.name}: the HIP build failed:\n{result.text()[-3000:]}")
         t, b = statistics.median(translate), statistics.median(build)
-        print(f"{project.name:<15} {reference:>8.2f} {t:>12.2f} {t / reference:>6.2f} {b:>12.2f} "
+        label = f"{row.project.name} ({row.system})"
+        print(f"{label:<26} {reference:>8.2f} {t:>12.2f} {t / reference:>6.2f} {b:>12.2f} "
               f"{b / reference:>6.2f}  {what} / {how}")
     return 0
 

@@ -66,6 +66,18 @@ def test_original_makefile_builds_with_nvcc(tmp_path: Path, nvcc: toolchains.Inv
     assert b"sm_80" in (tree / "nbody").read_bytes()
 
 
+def test_original_cmake_project_builds_with_nvcc(tmp_path: Path, nvcc: toolchains.Invocation) -> None:
+    """make_rdc's CMakeLists.txt through CMake's CUDA language: separable compilation, device link."""
+    build = tmp_path / "build"
+    configure = proc.run([_tool("cmake"), "-S", str(BY_NAME["make_rdc"].root), "-B", str(build),
+                          f"-DCMAKE_CUDA_COMPILER={nvcc.argv[0]}"], env=nvcc.env, timeout=_BUILD_TIMEOUT_S)
+    assert configure.ok, configure.text()
+    result = proc.run([_tool("cmake"), "--build", str(build)], env=nvcc.env, timeout=_BUILD_TIMEOUT_S)
+    assert result.ok, result.text()
+    assert "Linking CUDA device code" in result.text()
+    assert b"sm_80" in (build / "nbody").read_bytes()
+
+
 @pytest.fixture(scope="module")
 def translated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
     """Each project translated once: (output tree, standard error)."""
