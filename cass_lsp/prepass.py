@@ -43,8 +43,11 @@ buffer differs from the original) and translates them by name, as in an unparsab
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
+
+# Patterns are compiled on first use (re's own cache): the module is on the CLI's start-up path.
 
 # Library spellings seen in real CUDA/HIP code, with what they expand to on Linux (inline and
 # visibility attributes omitted: no feature reads them).
@@ -97,25 +100,25 @@ KNOWN_CALLS = (b"__align__", b"__builtin_align__", b"ROCPRIM_CLANG_SUPPRESS_WARN
 KNOWN_STATEMENTS = (b"HIP_CHECK", b"CUDA_CHECK", b"CHECK_CUDA", b"CHECK_HIP", b"HIPCHECK", b"CUDACHECK",
                     b"checkCudaErrors", b"CUDA_SAFE_CALL", b"HIP_CHECK_ERROR", b"CUDA_CHECK_ERROR")
 # ``[] __device__ (...)``: an extended lambda's execution space, which the grammar does not expect.
-_LAMBDA_SPACE = re.compile(rb"\]\s*((?:__host__|__device__)(?:\s+(?:__host__|__device__))?)\s*[(\[{]")
+_LAMBDA_SPACE = (rb"\]\s*((?:__host__|__device__)(?:\s+(?:__host__|__device__))?)\s*[(\[{]")
 # ``typename T::type{...}`` as an expression: the keyword only disambiguates, and the grammar takes
 # the qualified name without it (template parameters, ``typename T``, are left alone).
-_DEPENDENT = re.compile(rb"\btypename(?=\s+(?:::\s*)?(?:[A-Za-z_]\w*\s*(?:<[^;{}()]*?>\s*)?|decltype\s*\([^()]*\)\s*)::)")
+_DEPENDENT = (rb"\btypename(?=\s+(?:::\s*)?(?:[A-Za-z_]\w*\s*(?:<[^;{}()]*?>\s*)?|decltype\s*\([^()]*\)\s*)::)")
 # A call standing at the start of a line (file scope, in well-formatted code).
-_LINE_CALL = re.compile(rb"\n([A-Za-z_]\w*)[ \t]*\(")
+_LINE_CALL = (rb"\n([A-Za-z_]\w*)[ \t]*\(")
 _NOT_MACROS = frozenset(w.encode() for w in ("if", "for", "while", "switch", "return", "sizeof", "alignof", "decltype",
                                               "static_assert", "namespace", "operator", "template", "typedef", "using",
                                               "extern", "asm", "do", "case", "catch", "try"))
-_QUALIFIER_AFTER = re.compile(rb"(?:const|noexcept|override|final|try|throw|requires|volatile|__attribute__)\b")
+_QUALIFIER_AFTER = (rb"(?:const|noexcept|override|final|try|throw|requires|volatile|__attribute__)\b")
 # ``typeid(double)``: a keyword type the grammar does not take inside typeid.
-_TYPEID = re.compile(rb"\btypeid\s*\(\s*((?:unsigned\s+)?(?:double|float|int|long|short|char|bool))\s*\)")
+_TYPEID = (rb"\btypeid\s*\(\s*((?:unsigned\s+)?(?:double|float|int|long|short|char|bool))\s*\)")
 # First words of a function-like macro body that expands to declarations (at file scope).
-_DECLARATION_BODY = re.compile(rb"(?:template|extern|static|struct|class|typedef|using|namespace|__global__|"
+_DECLARATION_BODY = (rb"(?:template|extern|static|struct|class|typedef|using|namespace|__global__|"
                                rb"__device__|__host__|inline)\b")
 # ``using v4 = __attribute__((__vector_size__(16))) float;``: the grammar takes no attribute there.
-_ALIAS_ATTRIBUTE = re.compile(rb"\busing\s+\w+\s*=\s*(__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\))")
+_ALIAS_ATTRIBUTE = (rb"\busing\s+\w+\s*=\s*(__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\))")
 # ``template class X<float>;``: an explicit instantiation; the grammar takes it without ``class``.
-_INSTANTIATION = re.compile(rb"\btemplate\s+((?:class|struct)\b)(?=\s*[A-Za-z_][\w:]*\s*<[^;{}]*>\s*;)")
+_INSTANTIATION = (rb"\btemplate\s+((?:class|struct)\b)(?=\s*[A-Za-z_][\w:]*\s*<[^;{}]*>\s*;)")
 # Words an attribute-like macro body may hold (besides other attribute-like macros).
 _QUALIFIERS = frozenset(w.encode() for w in (
     "__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__inline__", "inline",
@@ -125,17 +128,17 @@ _QUALIFIERS = frozenset(w.encode() for w in (
     "restrict"))
 # Execution-space qualifiers: what to keep when the whole expansion does not fit.
 _SPACES = (b"__host__ __device__", b"__global__", b"__device__", b"__host__")
-_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n\\]|\\\r?\n|\\)*)", re.M)
+_DEFINE = (rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n\\]|\\\r?\n|\\)*)")
 # Attribute spellings with an argument list (two levels of parentheses: ``__attribute__((x(1)))``).
-_ATTRIBUTE_CALLS = re.compile(rb"\b(?:__attribute__|__declspec|_Pragma|__launch_bounds__|alignas|__align__)\s*"
+_ATTRIBUTE_CALLS = (rb"\b(?:__attribute__|__declspec|_Pragma|__launch_bounds__|alignas|__align__)\s*"
                               rb"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[\[.*?\]\]")
-_STATEMENT_BODY = re.compile(rb"(?s)^\s*(?:\{.*\}|do\b.*\bwhile\s*\(\s*(?:0|false)\s*\)|(?:if|for|while|switch)\b.*\}"
+_STATEMENT_BODY = (rb"(?s)^\s*(?:\{.*\}|do\b.*\bwhile\s*\(\s*(?:0|false)\s*\)|(?:if|for|while|switch)\b.*\}"
                              rb"|.*;)\s*$")
-_DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+_DIRECTIVE = (rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
 _PAIRS = ((b"{", b"}"), (b"(", b")"))
-_COMMENTS = re.compile(rb"(?s)//[^\n]*|/\*.*?\*/")
+_COMMENTS = (rb"(?s)//[^\n]*|/\*.*?\*/")
 # Comments, strings, characters and preprocessor lines: no code brackets in them.
-_OPAQUE = re.compile(rb'(?ms)//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#(?:[^\n\\]|\\.)*')
+_OPAQUE = (rb'(?ms)//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#(?:[^\n\\]|\\.)*')
 _IS_WORD = bytes(1 if (48 <= b < 58 or 65 <= b < 91 or 97 <= b < 123 or b == 95 or b >= 128) else 0
                  for b in range(256))
 
@@ -162,11 +165,13 @@ def _fit(name: bytes, expansion: bytes) -> bytes:
 
 def _attribute_body(body: bytes, attributes: dict[bytes, bytes]) -> bool:
     """Only qualifiers, attributes, pragmas and attribute-like macros (or nothing)."""
-    words = _ATTRIBUTE_CALLS.sub(b" ", body.replace(b"\\\n", b" ")).split()
+    words = re.compile(_ATTRIBUTE_CALLS).sub(b" ", body.replace(b"\\\n", b" ")).split()
     return all(w in _QUALIFIERS or w in attributes for w in words)
 
 
-_ALL_KNOWN = {name: _fit(name, body) for name, body in KNOWN.items()}
+@functools.cache
+def _all_known() -> dict[bytes, bytes]:
+    return {name: _fit(name, body) for name, body in KNOWN.items()}
 
 
 def scan(source: bytes) -> Macros:
@@ -176,12 +181,12 @@ def scan(source: bytes) -> Macros:
     declarations: set[bytes] = set()
     refused: set[bytes] = set()
     if b"define" in source:
-        for m in _DEFINE.finditer(source):
+        for m in re.compile(_DEFINE).finditer(source):
             name, params, body = m[1], m[2], m[3]
             body = re.sub(rb"(?s)/\*.*?\*/|//[^\n]*|\\\r?\n|\\$", b" ", body).strip()
-            if params is not None and _DECLARATION_BODY.match(body):
+            if params is not None and re.compile(_DECLARATION_BODY).match(body):
                 declarations.add(name)
-            elif body and _STATEMENT_BODY.match(body.replace(b"\\\n", b" ")):
+            elif body and re.compile(_STATEMENT_BODY).match(body.replace(b"\\\n", b" ")):
                 statements[name] = params is not None
             elif params is None and name not in KNOWN and _attribute_body(body, attributes):
                 attributes.setdefault(name, _fit(name, body))
@@ -228,17 +233,18 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
     for start, end in _file_scope_invocations(source, macros):
         put(start, _blank(source[start:end]))
     if b"typeid" in source:
-        for m in _TYPEID.finditer(source):
+        for m in re.compile(_TYPEID).finditer(source):
             # ``typeid(double) == ...``: the grammar takes a type there only as a name
             put(m.start(1), m[1][:1].upper())
     for pattern, gate in ((_LAMBDA_SPACE, b"]"), (_DEPENDENT, b"typename"), (_INSTANTIATION, b"template"),
                           (_ALIAS_ATTRIBUTE, b"__attribute__")):
         if gate in source:
             # over what is rewritten so far: ``[] ROCPRIM_DEVICE (`` is ``[] __device__ (`` by now
-            for m in pattern.finditer(source if out is None else bytes(out)):
+            compiled = re.compile(pattern)
+            for m in compiled.finditer(source if out is None else bytes(out)):
                 if pattern is _DEPENDENT and _in_template_parameters(source, m.start()):
                     continue
-                put(m.start(1) if pattern.groups else m.start(), _blank(m[1] if pattern.groups else m[0]))
+                put(m.start(1) if compiled.groups else m.start(), _blank(m[1] if compiled.groups else m[0]))
     for name, call in (*macros.statements.items(), *((n, True) for n in KNOWN_STATEMENTS if n in source)):
         for start in _occurrences(source, name):
             at = _semicolon_spot(source, start, start + len(name), call)
@@ -251,7 +257,7 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
 
 def set_aside(source: bytes) -> list[tuple[int, int]]:
     """The ``#elif``/``#else`` branches ``prepare`` blanks (with their directive lines), in order."""
-    return [span for span in _split_groups(source) if not _DIRECTIVE.match(source, span[0])]
+    return [span for span in _split_groups(source) if not re.compile(_DIRECTIVE).match(source, span[0])]
 
 
 def _split_groups(source: bytes) -> list[tuple[int, int]]:
@@ -288,7 +294,7 @@ def _directives(source: bytes) -> list[tuple[int, int, bytes]]:
     while i != -1:
         line = _line_start(source, i)
         if not source[line:i].strip(b" \t"):
-            m = _DIRECTIVE.match(source, line)
+            m = re.compile(_DIRECTIVE).match(source, line)
             if m is not None:
                 end = source.find(b"\n", i)
                 while end != -1 and source[end - 1:end] == b"\\":
@@ -301,17 +307,17 @@ def _directives(source: bytes) -> list[tuple[int, int, bytes]]:
 
 
 def _splits(source: bytes, group_start: int, group_end: int, branches: list[tuple[int, int]]) -> bool:
-    before = _COMMENTS.sub(b" ", source[max(0, group_start - 200):group_start]).rstrip()
-    after = _COMMENTS.sub(b" ", source[group_end:group_end + 200]).lstrip()
+    before = re.compile(_COMMENTS).sub(b" ", source[max(0, group_start - 200):group_start]).rstrip()
+    after = re.compile(_COMMENTS).sub(b" ", source[group_end:group_end + 200]).lstrip()
     if before.endswith((b",", b"(")) or after.startswith((b")", b",")):
         return True  # inside a parameter or argument list
     for start, end in branches:
         text = source[start:end]
         if any(text.count(o) != text.count(c) for o, c in _PAIRS):
-            text = _OPAQUE.sub(b" ", text)
+            text = re.compile(_OPAQUE).sub(b" ", text)
             if any(text.count(o) != text.count(c) for o, c in _PAIRS):
                 return True
-        code = _OPAQUE.sub(b" ", text).strip()
+        code = re.compile(_OPAQUE).sub(b" ", text).strip()
         if code.endswith((b",", b"else")) or code.startswith((b",", b"else")):
             return True
     return False
@@ -350,7 +356,7 @@ def prepare_window(source: bytes, prepared: bytes, start: int, end: int,
     window = source[lo:hi]
     if b"#" in window:
         return None
-    every_known = macros._replace(attributes={**_ALL_KNOWN, **macros.attributes})
+    every_known = macros._replace(attributes={**_all_known(), **macros.attributes})
     return prepared[:lo] + prepare(window, every_known) + prepared[hi:], lo, hi
 
 
@@ -438,20 +444,20 @@ def _file_scope_invocations(source: bytes, macros: Macros) -> list[tuple[int, in
     operator: a macro from a header that expands to declarations at file scope (a function's
     parameter list is followed by its body or a ``;``). Left out as a declaration macro is."""
     found: list[tuple[int, int]] = []
-    for m in _LINE_CALL.finditer(source):
+    for m in re.compile(_LINE_CALL).finditer(source):
         name = m[1]
         if name in _NOT_MACROS or name.startswith(b"__") or name in macros.attributes:
             continue
         end = _call_end(source, m.end(1))
         if end is None:
             continue
-        rest = _COMMENTS.sub(b" ", source[end:end + 300])
+        rest = re.compile(_COMMENTS).sub(b" ", source[end:end + 300])
         line_end = rest.find(b"\n")
         if line_end == -1 or rest[:line_end].strip():
             continue  # more on the line: a declaration or a definition goes on
         following = rest[line_end:].lstrip()
         if following[:1] in (b"{", b";", b":", b",", b")", b"=", b"-", b".", b"&", b"|", b"+", b"*", b"<", b">") \
-                or _QUALIFIER_AFTER.match(following):
+                or re.compile(_QUALIFIER_AFTER).match(following):
             continue
         found.append((m.start(1), end))
     return found

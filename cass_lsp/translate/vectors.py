@@ -34,7 +34,7 @@ _ARITHMETIC = ("+", "-", "*", "/")
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/"}
 _COMPARISON = ("==", "!=")
 # One scalar repeated N times must have no side effect: names, literals, members, arithmetic.
-_REPEATABLE = re.compile(r"[\w.\s+\-*/%()\[\]]*")
+_REPEATABLE = r"[\w.\s+\-*/%()\[\]]*"  # compiled on first use: the CLI's start-up path imports this
 _HELPER_PREFIX = "vector-op:"
 _OPERATOR_NAMES = {"+": "plus", "-": "minus", "*": "times", "/": "divide", "==": "eq", "!=": "ne", "neg": "neg",
                    "+=": "plus_assign", "-=": "minus_assign", "*=": "times_assign", "/=": "divide_assign"}
@@ -51,7 +51,7 @@ def construct(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
         p.edit(node.start_byte, node.end_byte, f"make_{name}", "device")
     elif len(args) == 1:
         value = p.text(args[0])
-        if _REPEATABLE.fullmatch(value) is None or "++" in value or "--" in value:
+        if re.fullmatch(_REPEATABLE, value) is None or "++" in value or "--" in value:
             p.find(fc.UNTRANSLATED, "warning", f"{name}({value}) sets every component to one value in HIP; CUDA's "
                    f"{name} has no such constructor: write make_{name} with the value in a variable, repeated",
                    call.start_byte, call.end_byte, name=name)
