@@ -100,25 +100,25 @@ KNOWN_CALLS = (b"__align__", b"__builtin_align__", b"ROCPRIM_CLANG_SUPPRESS_WARN
 KNOWN_STATEMENTS = (b"HIP_CHECK", b"CUDA_CHECK", b"CHECK_CUDA", b"CHECK_HIP", b"HIPCHECK", b"CUDACHECK",
                     b"checkCudaErrors", b"CUDA_SAFE_CALL", b"HIP_CHECK_ERROR", b"CUDA_CHECK_ERROR")
 # ``[] __device__ (...)``: an extended lambda's execution space, which the grammar does not expect.
-_LAMBDA_SPACE = (rb"\]\s*((?:__host__|__device__)(?:\s+(?:__host__|__device__))?)\s*[(\[{]")
+_LAMBDA_SPACE = rb"\]\s*((?:__host__|__device__)(?:\s+(?:__host__|__device__))?)\s*[(\[{]"
 # ``typename T::type{...}`` as an expression: the keyword only disambiguates, and the grammar takes
 # the qualified name without it (template parameters, ``typename T``, are left alone).
-_DEPENDENT = (rb"\btypename(?=\s+(?:::\s*)?(?:[A-Za-z_]\w*\s*(?:<[^;{}()]*?>\s*)?|decltype\s*\([^()]*\)\s*)::)")
+_DEPENDENT = rb"\btypename(?=\s+(?:::\s*)?(?:[A-Za-z_]\w*\s*(?:<[^;{}()]*?>\s*)?|decltype\s*\([^()]*\)\s*)::)"
 # A call standing at the start of a line (file scope, in well-formatted code).
-_LINE_CALL = (rb"\n([A-Za-z_]\w*)[ \t]*\(")
+_LINE_CALL = rb"\n([A-Za-z_]\w*)[ \t]*\("
 _NOT_MACROS = frozenset(w.encode() for w in ("if", "for", "while", "switch", "return", "sizeof", "alignof", "decltype",
                                               "static_assert", "namespace", "operator", "template", "typedef", "using",
                                               "extern", "asm", "do", "case", "catch", "try"))
-_QUALIFIER_AFTER = (rb"(?:const|noexcept|override|final|try|throw|requires|volatile|__attribute__)\b")
+_QUALIFIER_AFTER = rb"(?:const|noexcept|override|final|try|throw|requires|volatile|__attribute__)\b"
 # ``typeid(double)``: a keyword type the grammar does not take inside typeid.
-_TYPEID = (rb"\btypeid\s*\(\s*((?:unsigned\s+)?(?:double|float|int|long|short|char|bool))\s*\)")
+_TYPEID = rb"\btypeid\s*\(\s*((?:unsigned\s+)?(?:double|float|int|long|short|char|bool))\s*\)"
 # First words of a function-like macro body that expands to declarations (at file scope).
 _DECLARATION_BODY = (rb"(?:template|extern|static|struct|class|typedef|using|namespace|__global__|"
-                               rb"__device__|__host__|inline)\b")
+                     rb"__device__|__host__|inline)\b")
 # ``using v4 = __attribute__((__vector_size__(16))) float;``: the grammar takes no attribute there.
-_ALIAS_ATTRIBUTE = (rb"\busing\s+\w+\s*=\s*(__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\))")
+_ALIAS_ATTRIBUTE = rb"\busing\s+\w+\s*=\s*(__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\))"
 # ``template class X<float>;``: an explicit instantiation; the grammar takes it without ``class``.
-_INSTANTIATION = (rb"\btemplate\s+((?:class|struct)\b)(?=\s*[A-Za-z_][\w:]*\s*<[^;{}]*>\s*;)")
+_INSTANTIATION = rb"\btemplate\s+((?:class|struct)\b)(?=\s*[A-Za-z_][\w:]*\s*<[^;{}]*>\s*;)"
 # Words an attribute-like macro body may hold (besides other attribute-like macros).
 _QUALIFIERS = frozenset(w.encode() for w in (
     "__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__inline__", "inline",
@@ -128,17 +128,17 @@ _QUALIFIERS = frozenset(w.encode() for w in (
     "restrict"))
 # Execution-space qualifiers: what to keep when the whole expansion does not fit.
 _SPACES = (b"__host__ __device__", b"__global__", b"__device__", b"__host__")
-_DEFINE = (rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n\\]|\\\r?\n|\\)*)")
+_DEFINE = rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n\\]|\\\r?\n|\\)*)"
 # Attribute spellings with an argument list (two levels of parentheses: ``__attribute__((x(1)))``).
 _ATTRIBUTE_CALLS = (rb"\b(?:__attribute__|__declspec|_Pragma|__launch_bounds__|alignas|__align__)\s*"
-                              rb"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[\[.*?\]\]")
+                    rb"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[\[.*?\]\]")
 _STATEMENT_BODY = (rb"(?s)^\s*(?:\{.*\}|do\b.*\bwhile\s*\(\s*(?:0|false)\s*\)|(?:if|for|while|switch)\b.*\}"
-                             rb"|.*;)\s*$")
-_DIRECTIVE = (rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+                   rb"|.*;)\s*$")
+_DIRECTIVE = rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b"
 _PAIRS = ((b"{", b"}"), (b"(", b")"))
-_COMMENTS = (rb"(?s)//[^\n]*|/\*.*?\*/")
+_COMMENTS = rb"(?s)//[^\n]*|/\*.*?\*/"
 # Comments, strings, characters and preprocessor lines: no code brackets in them.
-_OPAQUE = (rb'(?ms)//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#(?:[^\n\\]|\\.)*')
+_OPAQUE = rb'(?ms)//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#(?:[^\n\\]|\\.)*'
 _IS_WORD = bytes(1 if (48 <= b < 58 or 65 <= b < 91 or 97 <= b < 123 or b == 95 or b >= 128) else 0
                  for b in range(256))
 
@@ -169,6 +169,23 @@ def _attribute_body(body: bytes, attributes: dict[bytes, bytes]) -> bool:
     return all(w in _QUALIFIERS or w in attributes for w in words)
 
 
+def _present(source: bytes, names: tuple[bytes, ...]) -> list[bytes]:
+    """The names ``source`` contains, testing each 4-byte prefix once (fewer scans of a large file)."""
+    found: list[bytes] = []
+    for prefix, group in _by_prefix(names).items():
+        if prefix in source:
+            found.extend(n for n in group if n in source)
+    return found
+
+
+@functools.cache
+def _by_prefix(names: tuple[bytes, ...]) -> dict[bytes, list[bytes]]:
+    groups: dict[bytes, list[bytes]] = {}
+    for name in names:
+        groups.setdefault(name[:4], []).append(name)
+    return groups
+
+
 @functools.cache
 def _all_known() -> dict[bytes, bytes]:
     return {name: _fit(name, body) for name, body in KNOWN.items()}
@@ -176,7 +193,7 @@ def _all_known() -> dict[bytes, bytes]:
 
 def scan(source: bytes) -> Macros:
     """The macros of ``source`` the pre-pass acts on."""
-    attributes = {name: _fit(name, body) for name, body in KNOWN.items() if name in source}
+    attributes = {name: _fit(name, KNOWN[name]) for name in _present(source, tuple(KNOWN))}
     statements: dict[bytes, bool] = {}
     declarations: set[bytes] = set()
     refused: set[bytes] = set()
@@ -217,7 +234,7 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
                 put(start, text)
     for start in _occurrences(source, b"__restrict"):
         put(start, b"restrict  ")
-    for name in KNOWN_CALLS:
+    for name in _present(source, KNOWN_CALLS):
         for start in _occurrences(source, name):
             end = _call_end(source, start + len(name))
             if end is not None and not _is_definition(source, start):
@@ -245,7 +262,7 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
                 if pattern is _DEPENDENT and _in_template_parameters(source, m.start()):
                     continue
                 put(m.start(1) if compiled.groups else m.start(), _blank(m[1] if compiled.groups else m[0]))
-    for name, call in (*macros.statements.items(), *((n, True) for n in KNOWN_STATEMENTS if n in source)):
+    for name, call in (*macros.statements.items(), *((n, True) for n in _present(source, KNOWN_STATEMENTS))):
         for start in _occurrences(source, name):
             at = _semicolon_spot(source, start, start + len(name), call)
             if at is not None:
