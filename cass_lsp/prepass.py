@@ -203,7 +203,8 @@ def scan(source: bytes) -> Macros:
             body = re.sub(rb"(?s)/\*.*?\*/|//[^\n]*|\\\r?\n|\\$", b" ", body).strip()
             if params is not None and re.compile(_DECLARATION_BODY).match(body):
                 declarations.add(name)
-            elif body and re.compile(_STATEMENT_BODY).match(body.replace(b"\\\n", b" ")):
+            elif body and (re.compile(_STATEMENT_BODY).match(body)
+                           or body.split(b"(", 1)[0].strip() in statements):  # made of statement macros
                 statements[name] = params is not None
             elif params is None and name not in KNOWN and _attribute_body(body, attributes):
                 attributes.setdefault(name, _fit(name, body))

@@ -108,6 +108,9 @@ CONSTRUCTS = {
     "typename in expressions, explicit instantiation": DEPENDENT_NAMES,
     "__align__ in declarations": ALIGNED,
     "#if/#else branches that split a statement or a parameter list": SPLIT_BRANCHES,
+    "statement macros made of statement macros": (
+        "#define ONE(x) if ((x) > 2) { return; }\n#define BOTH(x) ONE(x) ONE((x) + 1)\n"
+        "void f(int a) {\n    BOTH(a)\n    BOTH(a + 2)\n    a = 0;\n}\n"),
     "declaration macros, header macros at file scope, statement macros before a comment, typeid": HEADER_MACROS,
 }
 # Constructs bare tree-sitter-cuda already reads (kept here so they stay that way).
