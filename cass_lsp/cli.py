@@ -20,6 +20,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "verify": ("cass_lsp.verify.cli", "compile (and optionally run and compare) CUDA originals and HIP translations"),
     "models": ("cass_lsp.infer.cli", "list, check, add and remove the CASS models (GGUF files)"),
     "doctor": ("cass_lsp.doctor", "report the toolchains, packages and models found, with install hints"),
+    "setup": ("cass_lsp.toolchains.setup", "prepare the user cache (device libraries, HIP headers); no root"),
     "demo": ("cass_lsp.demo", "walk through the shipped CUDA example"),
     "schema": ("cass_lsp.schema", "print the JSON Schema of the settings"),
 }

@@ -36,7 +36,7 @@ GENERATED_ARCHS = (
     "gfx942",
 )
 MARKER = ".cass-complete.json"
-SETUP_HINT = "python -m cass_lsp.toolchains setup"
+SETUP_HINT = "cass-lsp setup --only devlibs"
 _TIMEOUT_S = 60.0
 
 Log = Callable[[str], None]
@@ -157,6 +157,8 @@ def ensure(log: Log | None = None, toolchain: amd.AmdToolchain | None = None, fi
         "archs": list(GENERATED_ARCHS),
     }
     if is_ready(final, expected):
+        if log:
+            log(f"device libraries: already in {final}")
         return final
     staging = staging_dir(final)
     try:

@@ -37,7 +37,7 @@ MIRROR = "http://deb.debian.org/debian"
 MIRROR_ENV = "CASS_LSP_DEBIAN_MIRROR"
 """A Debian mirror to use instead of deb.debian.org (same layout, e.g. a local proxy)."""
 KEYRING = Path("/usr/share/keyrings/debian-archive-keyring.gpg")
-SETUP_HINT = "python -m cass_lsp.toolchains setup --hip-libs"
+SETUP_HINT = "cass-lsp setup --only hip-libs"
 APT_HINT = "run setup on Debian or Ubuntu (needs apt-get and dpkg-deb), then " + SETUP_HINT
 KEYRING_HINT = "apt-get install debian-archive-keyring, then " + SETUP_HINT
 PROFILES = ("5.2", "7.1")

@@ -23,7 +23,7 @@ from cass_lsp.toolchains.errors import ToolchainMissing
 
 TRITON_HIP71 = "3.6.0"
 TRITON_HIP62 = "3.5.1"
-SETUP_HINT = "python -m cass_lsp.toolchains setup --rocm71"
+SETUP_HINT = "cass-lsp setup --only rocm71"
 _AMD_DIR = "triton/backends/amd/"
 _TRITON_BITCODE = ("ocml.bc", "ockl.bc", "asanrtl.bc")
 # Debian's small control libraries; clang-19 also insists on opencl.bc and hip.bc being present.

@@ -169,12 +169,13 @@ def test_devlibs_folder_is_built_once_atomically(tmp_path: Path, monkeypatch: py
         assert devlibs.isa_file(folder, arch).stat().st_size > 0
     assert (folder / "ocml.bc").is_symlink() and (folder / "oclc_isa_version_1030.bc").is_symlink()
     marker = (folder / devlibs.MARKER).stat().st_mtime_ns
-    assert devlibs.ensure(log=lines.append) == folder and len(lines) == 1  # already there: nothing done
+    # already there: nothing done, and the log says so (setup's second run only checks)
+    assert devlibs.ensure(log=lines.append) == folder and lines[1:] == [f"device libraries: already in {folder}"]
     assert (folder / devlibs.MARKER).stat().st_mtime_ns == marker
     # a stale folder (other clang) is replaced as a whole
     (folder / devlibs.MARKER).write_text(json.dumps({"clang": "18.0.0"}))
     devlibs.ensure(log=lines.append)
-    assert len(lines) == 2 and json.loads((folder / devlibs.MARKER).read_text())["clang"] != "18.0.0"
+    assert len(lines) == 3 and json.loads((folder / devlibs.MARKER).read_text())["clang"] != "18.0.0"
     assert [p.name for p in folder.parent.iterdir()] == ["bitcode"]  # no staging or old folders left
 
 
@@ -197,7 +198,8 @@ def test_setup_entry_point_is_idempotent(tmp_path: Path) -> None:
         timeout=300,
         check=True,
     )
-    assert "generated" not in second.stdout and "device libraries ready" in second.stdout
+    assert "generated" not in second.stdout and "device libraries: already in" in second.stdout
+    assert "[1/1 gfx11/gfx12/gfx942 device libraries: ready]" in second.stdout
 
 
 def test_rocm71_missing_says_how_to_fetch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -205,7 +207,7 @@ def test_rocm71_missing_says_how_to_fetch(tmp_path: Path, monkeypatch: pytest.Mo
     assert rocm71.hip71_flags("gfx1100") is None
     with pytest.raises(ToolchainMissing) as missing:
         toolchains.amd_hip_flags("gfx1100", "7.1")
-    assert missing.value.hint == "python -m cass_lsp.toolchains setup --rocm71"
+    assert missing.value.hint == "cass-lsp setup --only rocm71"
 
 
 def test_rocm71_extracts_only_the_amd_backend(tmp_path: Path) -> None:
@@ -404,7 +406,7 @@ def test_hip_libs_missing_say_how_to_fetch(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setenv("CASS_LSP_CACHE_DIR", str(tmp_path))
     assert hiplibs.include_dir("5.2") is None and hiplibs.record() is None
     status = {s.name: s for s in toolchains.report()}["HIP library headers (hipBLAS, hipFFT, hipCUB, rocThrust)"]
-    assert not status.found and status.hint == "python -m cass_lsp.toolchains setup --hip-libs"
+    assert not status.found and status.hint == "cass-lsp setup --only hip-libs"
     assert "hip-libs" not in toolchains.hip_invocation("gfx1100", "5.2").versions
     monkeypatch.setenv("PATH", str(tmp_path))  # no apt-get, no dpkg-deb
     with pytest.raises(ToolchainMissing) as missing:
