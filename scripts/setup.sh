@@ -2,6 +2,8 @@
 # Set up cass-lsp on Debian 12 (x86_64, as root): Debian's AMD toolchain, a .venv in the repo with the
 # package, the NVIDIA toolchain wheels and the model runtime, then the generated device libraries and
 # the ROCm 7.1 and HIP library headers in the user cache. Idempotent: a second run only checks.
+# --system: only the Debian packages (the dev container's image is built with this; the rest runs
+# when the container is created, in the workspace).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
@@ -16,6 +18,10 @@ APT_PACKAGES=(
   hipcc  # builds ported projects (brings clang-15: Debian's LLVM 19 has no clang-offload-bundler)
 )
 apt_ensure "${APT_PACKAGES[@]}"
+if [ "${1:-}" = --system ]; then
+  log "done: the Debian packages are installed"
+  exit 0
+fi
 
 PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
