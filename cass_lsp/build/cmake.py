@@ -150,6 +150,7 @@ _LEGACY_REFERENCE = re.compile(r"\$\{(?P<name>CUDA_\w+)\}")
 _CU_SUFFIX = re.compile(r"\.cu(?=$|[;\s\"])", re.IGNORECASE)
 _CUDA_GENEX = re.compile(r"^\$<\$<COMPILE_LANGUAGE:HIP>:(?P<body>.*)>$", re.DOTALL)
 _KEYWORDS = frozenset({"PRIVATE", "PUBLIC", "INTERFACE", "BEFORE"})
+_FINDS_TOOLKIT = re.compile(r"\bfind_package\s*\(\s*(?:CUDAToolkit|CUDA)\b", re.IGNORECASE)
 
 
 class _Port(Rewriter):
@@ -161,6 +162,10 @@ class _Port(Rewriter):
         self.sets_architectures = "CUDA_ARCHITECTURES" in text or "-arch" in text or "-gencode" in text
         self.architectures_placed = False
         self.targets_seen = False  # the last flags ported named NVIDIA targets
+        # HIP targets need their package found where nothing finds the toolkit (a CUDA-language
+        # project linking "cublas" by name)
+        self.packages_found: set[str] | None = (
+            None if settings.toolkit_found or finds_toolkit(text) else set())
         self.static_libraries = {c.args[0].text for c in commands(text) if c.name in ("add_library", "cuda_add_library")
                                  and len(c.args) > 1 and c.args[1].text not in ("SHARED", "MODULE", "OBJECT",
                                                                                   "INTERFACE", "IMPORTED", "ALIAS")}
@@ -540,6 +545,14 @@ def _link(port: _Port, command: Command) -> None:
             new[i] = None
             port.find(arg.start, "info", f"{text} dropped: {libraries.DROPPED_LINK[bare]}")
     _edit_in_place(port, command, new, "libraries")
+    if port.packages_found is not None:
+        needed = [p for t in new if t and (p := libraries.package_of(t)) and p not in port.packages_found]
+        for package in dict.fromkeys(needed):
+            port.packages_found.add(package)
+            port.find(command.start, "info", f"find_package({package} REQUIRED) added: nothing in the tree finds the "
+                      "CUDA toolkit, whose package would have become HIP's")
+        if needed:
+            port.before(command, [f"find_package({p} REQUIRED)" for p in dict.fromkeys(needed)], "packages")
 
 
 def _cu_sources(command: Command, first: int) -> list[str]:
@@ -637,6 +650,10 @@ _RULES: dict[str, Callable[[_Port, Command], None]] = {
     **dict.fromkeys(LEGACY_LIBRARY_MACROS, _legacy_library),
     **dict.fromkeys(LEGACY_REMOVED, _legacy_removed),
 }
+
+
+def finds_toolkit(text: str) -> bool:
+    return _FINDS_TOOLKIT.search(text) is not None
 
 
 def families_in(text: str) -> set[str]:

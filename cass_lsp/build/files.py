@@ -37,6 +37,21 @@ def translate(path: str, text: str, settings: Settings) -> Result:
     raise ValueError(f"{path}: not a CMake or Make file")
 
 
+def finds_toolkit(build_files: Iterable[str]) -> bool:
+    """Some CMake file among ``build_files`` finds the CUDA toolkit."""
+    from cass_lsp.build import cmake
+
+    for path in build_files:
+        if kind(path) == "cmake":
+            try:
+                with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                    if cmake.finds_toolkit(f.read()):
+                        return True
+            except OSError:
+                continue
+    return False
+
+
 def families(sources: Iterable[str], build_files: Iterable[str]) -> frozenset[str]:
     """The library families a tree uses: its sources' API names and includes, its CMake files'
     CUDA targets. Unreadable files count for nothing (their own port reports them)."""

@@ -28,7 +28,7 @@ _HIP: dict[str, Hip] = {
     "runtime": Hip(None, "hip::host", "amdhip64"),
     "driver": Hip(None, "hip::host", "amdhip64",
                   "the CUDA driver API is part of the HIP runtime library (libamdhip64)"),
-    "rtc": Hip(None, "hiprtc::hiprtc", "hiprtc", "NVRTC becomes hipRTC: compile options and the code "
+    "rtc": Hip("hiprtc", "hiprtc::hiprtc", "hiprtc", "NVRTC becomes hipRTC: compile options and the code "
                "object it returns are AMD's"),
     "blas": Hip("hipblas", "roc::hipblas", "hipblas"),
     "sparse": Hip("hipsparse", "roc::hipsparse", "hipsparse"),
@@ -84,6 +84,15 @@ def hip(family: str, libraries: str) -> Hip:
     if libraries == "roc" and family in _ROC:
         return _ROC[family]
     return _HIP[family]
+
+
+def package_of(target: str) -> str | None:
+    """The package whose ``find_package`` defines a HIP target (``hip`` for ``hip::host``)."""
+    for table in (_HIP, _ROC):
+        for h in table.values():
+            if h.target == target:
+                return h.package or ("hip" if target.startswith("hip::") else None)
+    return None
 
 
 def reverse_link() -> dict[str, str]:

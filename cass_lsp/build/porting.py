@@ -39,6 +39,9 @@ class Settings:
     families: frozenset[str] = frozenset()
     """The API-table library families the tree's sources use (``blas``, ``cub``, …): their packages
     are found where the CUDA toolkit was."""
+    toolkit_found: bool = False
+    """Some CMake file of the tree finds the CUDA toolkit (``find_package(CUDAToolkit)``): HIP's
+    packages are found there; else each file finds those its HIP targets need."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -46,6 +46,7 @@ def settings_for(args: argparse.Namespace, arch: str, sources: list[Unit], build
         reverse=args.reverse,
         compiler=args.make_compiler,
         families=files.families([u.source for u in sources], [u.source for u in build_units]),
+        toolkit_found=files.finds_toolkit([u.source for u in build_units]),
     )
 
 
@@ -86,9 +87,9 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
             detail = ", ".join(f"{k} {v}" for k, v in sorted(result.stats.items()))
             print(f"cass-lsp translate: {unit.source}: {sum(result.stats.values())} build rewrite(s)"
                   + (f" [{detail}]" if detail else "") + f", {len(found)} finding(s)", file=sys.stderr)
-            for f in found:  # what changed and why (errors and warnings follow with the sources')
-                if f.severity == "info":
-                    print(f"  {unit.source}:{f.line}: {f.message}", file=sys.stderr)
+            for finding in found:  # what changed and why (errors and warnings follow with the sources')
+                if finding.severity == "info":
+                    print(f"  {unit.source}:{finding.line}: {finding.message}", file=sys.stderr)
     if toolchain_needed and not quiet:
         print("cass-lsp translate: the CMake project now uses the HIP language; on Debian's ROCm packages "
               f"(no /opt/rocm) configure it with -DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}", file=sys.stderr)

@@ -139,3 +139,15 @@ def test_findcuda_options_become_their_hip_meaning_or_a_comment() -> None:
         '--offload-arch=$<JOIN:$<TARGET_PROPERTY:HIP_ARCHITECTURES>,;--offload-arch=>>")',
         "# set(CUDA_PROPAGATE_HOST_FLAGS OFF) (cass: no HIP counterpart)"]
     assert [(f.line, f.severity) for f in findings] == [(1, "warning"), (2, "info")]
+
+
+def test_a_file_linking_cuda_libraries_by_name_finds_their_hip_packages() -> None:
+    text = "project(p LANGUAGES CUDA)\nadd_executable(app a.cu)\ntarget_link_libraries(app PRIVATE cublas cudart)\n"
+    out, findings = _port(text)
+    assert out.splitlines()[2:] == ["add_executable(app a.hip)", "find_package(hipblas REQUIRED)",
+                                    "find_package(hip REQUIRED)",
+                                    "target_link_libraries(app PRIVATE roc::hipblas hip::host)"]
+    assert sum("find_package(" in f.message and "added" in f.message for f in findings) == 2
+    # where the tree finds the toolkit elsewhere (the top-level CMakeLists.txt), nothing is added
+    elsewhere, _ = _port(text, Settings(arches=("gfx1030",), toolkit_found=True))
+    assert "find_package" not in elsewhere
