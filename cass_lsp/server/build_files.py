@@ -43,6 +43,8 @@ class BuildDocument:
     families: frozenset[str] = frozenset()
     """The library families of the sources beside it: read at open and for each code action,
     not on every keystroke."""
+    toolkit_found: bool = False
+    """A CMakeLists.txt of an enclosing folder finds the CUDA toolkit (read when families are)."""
 
 
 _OPEN: weakref.WeakKeyDictionary[CassServer, dict[str, BuildDocument]] = weakref.WeakKeyDictionary()
@@ -75,6 +77,24 @@ def _source_families(uri: str) -> frozenset[str]:
     return files.families([os.path.join(folder, n) for n in names if n.endswith((".cu", ".cuh"))], ())
 
 
+def _enclosing_finds_toolkit(uri: str) -> bool:
+    """An enclosing folder's CMakeLists.txt (the project's top level) finds the CUDA toolkit."""
+    path = file_path(uri)
+    if path is None:
+        return False
+    folder = os.path.dirname(os.path.dirname(path))
+    parents: list[str] = []
+    while folder and folder not in parents:
+        parents.append(folder)
+        folder = os.path.dirname(folder)
+    return files.finds_toolkit(os.path.join(p, "CMakeLists.txt") for p in parents)
+
+
+def _refresh(doc: BuildDocument) -> None:
+    doc.families = _source_families(doc.uri)
+    doc.toolkit_found = _enclosing_finds_toolkit(doc.uri)
+
+
 def _settings(ls: CassServer, doc: BuildDocument) -> Settings:
     from cass_lsp.build.porting import Settings
 
@@ -85,6 +105,7 @@ def _settings(ls: CassServer, doc: BuildDocument) -> Settings:
         renamed_sources=False,
         nvidia_arch=settings.verification.nvidia_arch,
         families=doc.families,
+        toolkit_found=doc.toolkit_found,
     )
 
 
@@ -134,7 +155,8 @@ def opened(ls: CassServer, item: types.TextDocumentItem) -> bool:
     """Takes the document when it is a build file."""
     if not is_build_file(item.uri):
         return False
-    doc = BuildDocument(item.uri, item.text, item.version, _source_families(item.uri))
+    doc = BuildDocument(item.uri, item.text, item.version)
+    _refresh(doc)
     _documents(ls)[item.uri] = doc
     _publish(ls, doc)
     return True
@@ -167,7 +189,7 @@ def code_actions(ls: CassServer, params: types.CodeActionParams) -> list[types.C
     doc = _documents(ls).get(params.text_document.uri)
     if doc is None:
         return None
-    doc.families = _source_families(doc.uri)
+    _refresh(doc)
     try:
         result = _port(ls, doc)
     except Exception:  # as in _publish: no actions rather than a failed request

@@ -104,3 +104,18 @@ async def test_makefile_edits_update_the_findings_and_close_clears_them(
     else:
         raise AssertionError("closing the Makefile left its diagnostics")
     assert await _actions(client, uri) == []
+
+
+async def test_a_subdirectory_file_relies_on_the_top_level_finding_the_toolkit(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    sub = "add_library(v STATIC v.cu)\ntarget_link_libraries(v PUBLIC CUDA::cublas)\n"
+    (tmp_path / "src").mkdir()
+    alone = uris.from_fs_path(str(tmp_path / "src" / "CMakeLists.txt")) or ""
+    open_document(client, alone, sub, language_id="cmake")
+    ported = apply_text_edits(sub, _edits((await _actions(client, alone))[0]))
+    assert "find_package(hipblas REQUIRED)" in ported  # nothing around it finds the toolkit
+    (tmp_path / "CMakeLists.txt").write_text("project(p LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit REQUIRED)\n"
+                                             "add_subdirectory(src)\n")
+    ported = apply_text_edits(sub, _edits((await _actions(client, alone))[0]))
+    assert "find_package" not in ported and "roc::hipblas" in ported
