@@ -36,6 +36,7 @@ const documentSelector = LANGUAGES.flatMap((language) => [
   // build files: the server ports CMake and Make files (findings, "Translate file to HIP")
   { scheme: 'file', language: 'cmake' } as never,
   { scheme: 'file', language: 'makefile' } as never,
+  { scheme: 'file', pattern: '**/{CMakeLists.txt,*.cmake,*.mk}' } as never, // without a CMake extension
 ]);
 
 function settingsForServer(): Record<string, unknown> {
