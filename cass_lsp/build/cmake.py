@@ -156,7 +156,7 @@ _FINDS_TOOLKIT = re.compile(r"\bfind_package\s*\(\s*(?:CUDAToolkit|CUDA)\b", re.
 class _Port(Rewriter):
     """A CMake file's port in progress."""
 
-    def __init__(self, text: str, settings: Settings, families: frozenset[str]) -> None:
+    def __init__(self, text: str, settings: Settings, families: frozenset[str], parsed: list[Command]) -> None:
         super().__init__(text, settings)
         self.families = families
         self.sets_architectures = "CUDA_ARCHITECTURES" in text or "-arch" in text or "-gencode" in text
@@ -166,7 +166,7 @@ class _Port(Rewriter):
         # project linking "cublas" by name)
         self.packages_found: set[str] | None = (
             None if settings.toolkit_found or finds_toolkit(text) else set())
-        self.static_libraries = {c.args[0].text for c in commands(text) if c.name in ("add_library", "cuda_add_library")
+        self.static_libraries = {c.args[0].text for c in parsed if c.name in ("add_library", "cuda_add_library")
                                  and len(c.args) > 1 and c.args[1].text not in ("SHARED", "MODULE", "OBJECT",
                                                                                   "INTERFACE", "IMPORTED", "ALIAS")}
 
@@ -680,7 +680,8 @@ def families_in(text: str) -> set[str]:
 def translate(text: str, settings: Settings) -> Result:
     """A CMake file ported CUDA -> HIP (HIP -> CUDA is :mod:`.cmake_reverse`'s)."""
     families = frozenset(settings.families | families_in(text)) - {"runtime", "driver", "nvtx"}
-    port = _Port(text, settings, families)
-    for command in commands(text):
+    parsed = commands(text)
+    port = _Port(text, settings, families, parsed)
+    for command in parsed:
         _RULES.get(command.name, _generic)(port, command)
     return port.result()
