@@ -656,11 +656,11 @@ def finds_toolkit(text: str) -> bool:
     return _FINDS_TOOLKIT.search(text) is not None
 
 
-def families_in(text: str) -> set[str]:
+def families_in(text: str, parsed: list[Command] | None = None) -> set[str]:
     """The library families a CMake file links (``CUDA::cublas``, ``${CUDA_CUBLAS_LIBRARIES}``,
     ``cuda_add_cublas_to_target``): their HIP packages are found where the toolkit was."""
     found: set[str] = set()
-    for command in commands(text):
+    for command in commands(text) if parsed is None else parsed:
         if command.name in LEGACY_LIBRARY_MACROS:
             found.add(LEGACY_LIBRARY_MACROS[command.name])
         for arg in command.args:
@@ -679,8 +679,8 @@ def families_in(text: str) -> set[str]:
 
 def translate(text: str, settings: Settings) -> Result:
     """A CMake file ported CUDA -> HIP (HIP -> CUDA is :mod:`.cmake_reverse`'s)."""
-    families = frozenset(settings.families | families_in(text)) - {"runtime", "driver", "nvtx"}
     parsed = commands(text)
+    families = frozenset(settings.families | families_in(text, parsed)) - {"runtime", "driver", "nvtx"}
     port = _Port(text, settings, families, parsed)
     for command in parsed:
         _RULES.get(command.name, _generic)(port, command)
