@@ -256,21 +256,23 @@ def verify(copy: Path, program: Program, arch: str, scratch: Path) -> Answer:
     argv += [f"--arg={a}" for a in program.args]
     env = {**os.environ, "XDG_CACHE_HOME": str(scratch / "cache"), "TMPDIR": str(scratch / "tmp")}
     result = proc.run(argv, timeout=VERIFY_TIMEOUT_S, env=env, cwd=copy)
-    verdict = _VERDICT_BY_EXIT.get(result.returncode, "error")
     if result.timed_out:
         return Answer("error", f"cass-lsp verify timed out after {VERIFY_TIMEOUT_S:g} s", result.duration)
-    return Answer(verdict, _summary(result, verdict), result.duration)
-
-
-def _summary(result: proc.ProcResult, verdict: Verdict) -> str:
-    """The reports' summaries that explain the verdict (the passed ones only when all passed)."""
     try:
         decoded = json.loads(result.stdout)
     except ValueError:
-        return f"exit {result.returncode}, no JSON report: {result.text().strip()[-400:]}"
+        # a crash exits 1 too (Python's traceback): without a report it is no verdict
+        return Answer("error", f"exit {result.returncode}, no JSON report: {result.text().strip()[-400:]}",
+                      result.duration)
+    verdict = _VERDICT_BY_EXIT.get(result.returncode, "error")
+    return Answer(verdict, _summary(decoded, verdict, result.returncode), result.duration)
+
+
+def _summary(decoded: object, verdict: Verdict, returncode: int) -> str:
+    """The reports' summaries that explain the verdict (the passed ones only when all passed)."""
     reports = decoded if isinstance(decoded, list) else [decoded]
     wanted = [r for r in reports if isinstance(r, dict) and (verdict == "passed" or r.get("verdict") != "passed")]
-    return " | ".join(str(r.get("summary", "")) for r in wanted) or f"exit {result.returncode}"
+    return " | ".join(str(r.get("summary", "")) for r in wanted) or f"exit {returncode}"
 
 
 def scratch_dirs(root: Path) -> Path:
