@@ -138,6 +138,8 @@ def render(report: DoctorReport) -> str:
     for tool in report.tools:
         mark = "ok     " if tool.found else ("absent " if _optional(tool) else "MISSING")
         detail = " ".join(x for x in (tool.version, tool.path) if x) if tool.found else f"-> {tool.hint}"
+        if tool.source:  # which install a job uses, and why that one
+            detail += f"  ({tool.source})"
         lines.append(f"{mark}  {tool.name.ljust(width)}  {detail}")
     lines.append("all required tools found" if report.missing == 0 else f"{report.missing} required tool(s) missing")
     return "\n".join(lines)

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import msgspec
 
-from cass_lsp.toolchains import amd, devlibs, hiplibs, nvidia, rocm71
+from cass_lsp.toolchains import amd, devlibs, distro, hiplibs, nvidia, rocm71
 from cass_lsp.toolchains.errors import ToolchainMissing
 from cass_lsp.translate import targets
 
@@ -65,6 +65,8 @@ class ToolStatus(msgspec.Struct, rename="camel"):
     version: str | None = None
     path: str | None = None
     hint: str | None = None
+    source: str | None = None
+    """Where a found tool was looked for and why (the CUDA wheel, ``$CUDA_HOME``, a ROCm install...)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,7 +140,7 @@ def _amd_runtime(toolchain: amd.AmdToolchain, arch: str, profile: str) -> tuple[
             raise ToolchainMissing("HIP 7.1 headers (from the triton wheels)", rocm71.SETUP_HINT)
         versions["hip"] = f"{rocm71.hip_version()} triton {rocm71.TRITON_HIP71}+{rocm71.TRITON_HIP62}"
         return flags, versions
-    headers, _ = amd.require_debian_hip()
+    headers, _ = amd.require_hip()
     folder = devlibs.ensure(toolchain=toolchain)
     unsupported = f"a target clang-19 and the ROCm 5.2 device libraries support ({', '.join(SUPPORTED_AMD)})"
     devlibs.require_arch(folder, arch, devlibs.SETUP_HINT if arch in devlibs.GENERATED_ARCHS else unsupported)
@@ -153,51 +155,78 @@ def _amd_runtime(toolchain: amd.AmdToolchain, arch: str, profile: str) -> tuple[
     return flags, versions
 
 
-def _status(name: str, path: Path | None, version: str | None, hint: str) -> ToolStatus:
+def _status(name: str, path: Path | None, version: str | None, hint: str, source: str | None = None) -> ToolStatus:
     found = path is not None and version is not None
     return ToolStatus(
         name=name,
         found=found,
         version=version,
         path=str(path) if path else None,
-        hint=None if found else hint,
+        hint=None if found else distro.hint(hint),
+        source=source if found else None,
     )
+
+
+def _debian_or_rocm(path: Path | None, package: str) -> str | None:
+    if path is None:
+        return None
+    if path.is_relative_to("/usr"):
+        return f"Debian's {package}"
+    root = next((r for r in amd.rocm_installs() if path.is_relative_to(r)), path)
+    return f"the ROCm install {root} (Debian's {package} is not installed)"
+
+
+def _llvm_status(name: str, path: Path | None, version: str | None, hint: str) -> ToolStatus:
+    return _status(name, path, version, hint, amd.find_tool_source(path) if path else None)
 
 
 def report() -> list[ToolStatus]:
     """Every outside tool the listings and translation checks use, found or not, with install hints."""
     statuses: list[ToolStatus] = []
     nv = nvidia.find()
-    statuses.append(_status("nvcc", nv.nvcc if nv else None, nv.version if nv else None, nvidia.INSTALL_HINT))
+    origin = nv.origin if nv else None
+    statuses.append(_status("nvcc", nv.nvcc if nv else None, nv.version if nv else None, nvidia.INSTALL_HINT, origin))
     for name in ("nvdisasm", "cuobjdump"):
         path = getattr(nv, name) if nv else None
         version = nvidia.disassembler_version(nv, name) if nv and path else None
-        statuses.append(_status(name, path, version, nvidia.INSTALL_HINT))
+        statuses.append(_status(name, path, version, nvidia.INSTALL_HINT, origin))
     host = nvidia.host_compiler()
     statuses.append(_status("g++ (nvcc host compiler)", host, "found" if host else None, nvidia.HOST_CXX_HINT))
 
     clang = amd.clang()
     statuses.append(
-        _status(f"clang++-{amd.LLVM_MAJOR}", clang, amd.clang_version(clang) if clang else None, amd.CLANG_HINT)
+        _llvm_status(f"clang++-{amd.LLVM_MAJOR}", clang, amd.clang_version(clang) if clang else None, amd.CLANG_HINT)
     )
     lld = amd.lld()
-    statuses.append(_status(f"ld.lld-{amd.LLVM_MAJOR}", lld, amd.llvm_version(lld) if lld else None, amd.CLANG_HINT))
+    statuses.append(
+        _llvm_status(f"ld.lld-{amd.LLVM_MAJOR}", lld, amd.llvm_version(lld) if lld else None, amd.CLANG_HINT)
+    )
     for tool in ("llvm-as", "llvm-objdump", "llvm-cxxfilt"):
         path = amd.find_tool(tool)
         statuses.append(
-            _status(f"{tool}-{amd.LLVM_MAJOR}", path, amd.llvm_version(path) if path else None, amd.LLVM_HINT)
+            _llvm_status(f"{tool}-{amd.LLVM_MAJOR}", path, amd.llvm_version(path) if path else None, amd.LLVM_HINT)
         )
-    headers = amd.debian_hip_headers()
+    headers = amd.hip_headers()
     statuses.append(
         _status(
             "HIP headers (ROCm 5.2)",
             headers.include_dir / "hip" if headers else None,
             headers.version if headers else None,
             amd.HIP_HINT,
+            _debian_or_rocm(headers.include_dir if headers else None, "libamdhip64-dev"),
         )
     )
-    bitcode = amd.debian_bitcode_dir()
-    statuses.append(_status("ROCm device libraries", bitcode, "5.2" if bitcode else None, amd.DEVICE_LIBS_HINT))
+    bitcode = amd.bitcode_dir()
+    debian_bitcode = bitcode is not None and bitcode.is_relative_to("/usr/lib")
+    statuses.append(
+        _status(
+            "ROCm device libraries",
+            bitcode,
+            ("5.2" if debian_bitcode else "ROCm") if bitcode else None,
+            amd.DEVICE_LIBS_HINT,
+            _debian_or_rocm(bitcode, "rocm-device-libs"),
+        )
+    )
     folder = devlibs.folder()
     ready = (folder / devlibs.MARKER).is_file()
     statuses.append(

@@ -149,7 +149,7 @@ def ensure(log: Log | None = None, toolchain: amd.AmdToolchain | None = None, fi
     """The device-library folder for clang-19 with ROCm 5.2 bitcode, built if missing or stale
     (another ``toolchain``'s, e.g. clang-15 for ported builds, in its own ``final`` folder)."""
     toolchain = toolchain or amd.require()
-    _, bitcode = amd.require_debian_hip()
+    _, bitcode = amd.require_hip()
     final = final or folder()
     expected: dict[str, object] = {
         "clang": toolchain.clang_version,

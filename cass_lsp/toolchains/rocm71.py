@@ -9,15 +9,18 @@ setup --rocm71``), never from the language server, which stays offline.
 
 from __future__ import annotations
 
+import importlib.util
+import io
 import shutil
 import sys
 import tempfile
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
 from cass_lsp import proc
-from cass_lsp.toolchains import amd, devlibs
+from cass_lsp.toolchains import amd, devlibs, remote_wheel
 from cass_lsp.toolchains.dirs import cache_root
 from cass_lsp.toolchains.errors import ToolchainMissing
 
@@ -29,6 +32,7 @@ _TRITON_BITCODE = ("ocml.bc", "ockl.bc", "asanrtl.bc")
 # Debian's small control libraries; clang-19 also insists on opencl.bc and hip.bc being present.
 _DEBIAN_BITCODE = ("oclc_*.bc", "opencl.bc", "hip.bc")
 _DOWNLOAD_TIMEOUT_S = 1800.0
+_REMOTE_BUFFER = 1 << 16
 
 
 def root() -> Path:
@@ -82,23 +86,33 @@ def _download(version: str, into: Path, pip: Sequence[str]) -> Path:
     return wheels[0]
 
 
-def _extract(wheel: Path, prefix: str, names: Sequence[str] | None, into: Path) -> int:
+def _remote(version: str) -> IO[bytes]:
+    try:
+        return io.BufferedReader(remote_wheel.open_wheel("triton", version, _DOWNLOAD_TIMEOUT_S), _REMOTE_BUFFER)
+    except remote_wheel.RemoteWheelError as error:
+        raise ToolchainMissing(f"triton=={version} wheel ({error})", SETUP_HINT) from error
+
+
+def _extract(wheel: Path | IO[bytes], prefix: str, names: Sequence[str] | None, into: Path) -> int:
     """Copy members under ``triton/backends/amd/<prefix>`` (only ``names`` if given) into ``into``."""
     count = 0
-    with zipfile.ZipFile(wheel) as archive:
-        for member in archive.infolist():
-            if member.is_dir() or not member.filename.startswith(_AMD_DIR + prefix):
-                continue
-            relative = member.filename[len(_AMD_DIR + prefix) :]
-            if names is not None and relative not in names:
-                continue
-            target = into / relative
-            if ".." in Path(relative).parts:
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with archive.open(member) as src, target.open("wb") as dst:
-                shutil.copyfileobj(src, dst)
-            count += 1
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            for member in archive.infolist():
+                if member.is_dir() or not member.filename.startswith(_AMD_DIR + prefix):
+                    continue
+                relative = member.filename[len(_AMD_DIR + prefix) :]
+                if names is not None and relative not in names:
+                    continue
+                target = into / relative
+                if ".." in Path(relative).parts:
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with archive.open(member) as src, target.open("wb") as dst:
+                    shutil.copyfileobj(src, dst)
+                count += 1
+    except remote_wheel.RemoteWheelError as error:
+        raise ToolchainMissing(f"the triton wheel's files ({error})", SETUP_HINT) from error
     return count
 
 
@@ -111,13 +125,19 @@ def fetch(*, pip: Sequence[str] | None = None, log: devlibs.Log | None = None) -
             log(f"ROCm 7.1 headers: already in {final}")
         return final
     toolchain = amd.require()
-    _, debian_bitcode = amd.require_debian_hip()
-    pip_argv = list(pip) if pip else [sys.executable, "-m", "pip"]
+    _, debian_bitcode = amd.require_hip()
+    # uv's tool environments (and pipx's, when pipx uses uv) have no pip: read the wheels on PyPI in place
+    pip_argv = list(pip) if pip else ([sys.executable, "-m", "pip"] if importlib.util.find_spec("pip") else None)
     staging = devlibs.staging_dir(final)
     try:
         with tempfile.TemporaryDirectory(prefix="triton-", dir=final.parent) as tmp:
-            wheel71 = _download(TRITON_HIP71, Path(tmp), pip_argv)
-            wheel62 = _download(TRITON_HIP62, Path(tmp), pip_argv)
+            if pip_argv is not None:
+                wheel71: Path | IO[bytes] = _download(TRITON_HIP71, Path(tmp), pip_argv)
+                wheel62: Path | IO[bytes] = _download(TRITON_HIP62, Path(tmp), pip_argv)
+            else:
+                if log:
+                    log("no pip in this environment: reading the triton wheels on PyPI in place (HTTPS Range requests)")
+                wheel71, wheel62 = _remote(TRITON_HIP71), _remote(TRITON_HIP62)
             _extract(wheel71, "include/", None, staging / "hip71" / "include")
             _extract(wheel62, "include/", None, staging / "hip62" / "include")
             out = staging / "devlibs"

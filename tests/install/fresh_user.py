@@ -37,7 +37,9 @@ class FreshUser:
     home: Path
     switch: bool  # True: commands run through ``runuser -u name`` (we are root)
 
-    def env(self, scratch: Path, extra_path: Path | None = None, **more: str) -> dict[str, str]:
+    def env(
+        self, scratch: Path, extra_path: Path | None = None, more: Mapping[str, str] | None = None
+    ) -> dict[str, str]:
         path = SYSTEM_PATH if extra_path is None else f"{extra_path}:{SYSTEM_PATH}"
         env = {
             "HOME": str(self.home),
@@ -57,7 +59,7 @@ class FreshUser:
         for name in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_CERT", "PIP_DEFAULT_TIMEOUT"):
             if name in os.environ:
                 env[name] = os.environ[name]
-        env.update(more)
+        env.update(more or {})
         return env
 
     def argv(self, argv: Sequence[str | os.PathLike[str]], env: Mapping[str, str]) -> list[str]:
@@ -123,4 +125,18 @@ def install(user: FreshUser, scratch: Path, wheel: Path, env: Mapping[str, str])
     pip = user.run([venv / "bin" / "python", "-m", "pip", "install", "-q", local_wheel], env, scratch, timeout=600)
     if not pip.ok:
         raise AssertionError(f"pip install {wheel.name} failed: {pip.text()[-4000:]}")
+    return venv / "bin"
+
+
+def install_without_pip(user: FreshUser, scratch: Path, wheel: Path, env: Mapping[str, str], pip_from: Path) -> Path:
+    """A venv with no pip (the layout ``uv tool install`` makes) with the wheel installed into it by
+    the pip of the ``pip_from`` bin folder; its ``bin`` folder."""
+    venv = scratch / "venv-without-pip"
+    made = user.run(["python3", "-m", "venv", "--without-pip", venv], env, scratch, timeout=180)
+    if not made.ok:
+        raise AssertionError(f"python3 -m venv --without-pip failed: {made.text()[-2000:]}")
+    argv: list[str | Path] = [pip_from / "python", "-m", "pip", "--python", venv / "bin" / "python", "install", "-q"]
+    pip = user.run([*argv, scratch / wheel.name], env, scratch, timeout=600)
+    if not pip.ok:
+        raise AssertionError(f"pip --python ... install {wheel.name} failed: {pip.text()[-4000:]}")
     return venv / "bin"

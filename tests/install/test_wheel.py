@@ -161,6 +161,48 @@ def test_doctor_translate_asm_verify_as_a_user(installed: Installed) -> None:
     assert folder["found"] and folder["path"].startswith(installed.env["XDG_CACHE_HOME"]), folder
 
 
+@pytest.fixture(scope="module")
+def set_up(installed: Installed) -> tuple[str, Path]:
+    """``cass-lsp setup`` run once by the user: its output and the user's cass-lsp cache."""
+    code, out = installed.run("setup", timeout=900)
+    assert code == 0, out
+    return out, Path(installed.env["XDG_CACHE_HOME"]) / "cass-lsp"
+
+
+def _files(folder: Path) -> set[str]:
+    return {str(path.relative_to(folder)) for path in folder.rglob("*") if not path.is_dir()}
+
+
+def test_setup_as_a_user_fills_the_user_cache_once(installed: Installed, set_up: tuple[str, Path]) -> None:
+    out, cache = set_up
+    assert out.count(": ready]") == 3 and "not done" not in out, out  # device libraries, HIP 7.1/6.2, HIP libraries
+    assert (cache / "rocm71" / "hip71" / "include" / "hip" / "hip_version.h").is_file()
+    assert (cache / "hip-libs").is_dir()
+    code, again = installed.run("setup", timeout=300)
+    assert code == 0, again
+    assert again.count("already in") == 3, again  # idempotent: the second run only checks
+    code, out = installed.run("asm", "scale.cu", "--target", "gfx1100", "--rocm", "7.1", "--kernel", "scale")
+    assert code == 0 and "v_mul_f32" in out, out
+
+
+def test_setup_without_pip_reads_the_wheels_in_place(installed: Installed, set_up: tuple[str, Path]) -> None:
+    # uv's tool environments (and pipx's when pipx uses uv) have no pip: setup reads the triton
+    # wheels on PyPI with Range requests, and must end with the same files as pip's route
+    bin_dir = fresh_user.install_without_pip(
+        installed.user, installed.scratch, installed.wheel, installed.env, installed.bin
+    )
+    cache = installed.scratch / "xdg-cache-without-pip"
+    env = {**installed.env, "XDG_CACHE_HOME": str(cache)}
+    result = installed.user.run([bin_dir / "cass-lsp", "setup", "--only", "rocm71"], env, installed.scratch, 600)
+    assert result.ok, result.text()
+    assert "reading the triton wheels on PyPI in place" in result.text()
+    _, with_pip = set_up
+    ours = cache / "cass-lsp" / "rocm71"
+    assert _files(ours) == _files(with_pip / "rocm71")
+    header = Path("hip71/include/hip/hip_version.h")
+    assert (ours / header).read_bytes() == (with_pip / "rocm71" / header).read_bytes()
+
+
 async def test_lsp_hover_shows_rdna3_as_a_user(installed: Installed) -> None:
     server = installed.user.argv([installed.bin / "cass-lsp", "--stdio"], installed.env)
     client = await ClientServerConfig(server_command=server).start(devtools=None)

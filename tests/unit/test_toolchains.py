@@ -238,6 +238,9 @@ def test_rocm71_fetch_is_a_no_op_when_present() -> None:
 def test_missing_tools_raise_with_install_hints(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")
     monkeypatch.setattr(nvidia, "wheel_bin_dir", lambda: None)
+    monkeypatch.setattr(nvidia, "TOOLKIT_BASE", Path("/nonexistent"))  # no /usr/local/cuda* either
+    for name in nvidia.CUDA_HOME_ENVS:
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv(amd.LLVM_DIR_ENV, "/nonexistent")
     with pytest.raises(ToolchainMissing) as nv:
         toolchains.nvcc_invocation("sm_90")
