@@ -251,10 +251,6 @@ def materialize(
     unit_paths = [u.original for u in program.units]
     chosen = [u.translation if side == "translation" and u.translation is not None else u.original for u in program.units]
     header_list = headers(program, texts, side)
-    translated_headers: set[Path] = set()
-    if side == "translation" and translate_to is not None:
-        rule_units = Program(program.root, tuple(u for u in program.units if u.translation is None), program.origin)
-        translated_headers = set(headers(rule_units, texts, "original"))
     everything = [*unit_paths, *chosen, *map(str, header_list)]
     base = Path(os.path.commonpath([os.path.dirname(p) for p in everything]))
     scratch = Scratch(root, base, {})
@@ -284,7 +280,10 @@ def materialize(
             written.append(write(path, text, None))
     for header in header_list:
         text = _read(str(header), texts)
-        if header in translated_headers and translate_to is not None:
+        # every local header takes its rule translation, as a unit without a translation file does:
+        # a translation file that includes a CUDA header stands for the port of that header (the
+        # rule engine leaves HIP text as it is)
+        if side == "translation" and translate_to is not None:
             text_out, line_map, missing = translated(text, translate_to)
             unsupported += missing
             write(str(header), text_out, line_map)

@@ -131,6 +131,17 @@ def _clip(text: str) -> str:
     return text if len(text) <= _SHOWN else text[:_SHOWN] + "…"
 
 
+def merge_noise(base: Noise, *others: Noise | str) -> Noise:
+    """``base`` widened by other observations of what varies (a run pair of other lengths adds nothing)."""
+    lines = set(base.lines)
+    numbers = set(base.numbers)
+    for other in others:
+        if isinstance(other, Noise):
+            lines.update(other.lines)
+            numbers.update(other.numbers)
+    return Noise(tuple(sorted(lines)), tuple(sorted(numbers - lines)))
+
+
 def compare(
     expected_code: int | None,
     expected_out: bytes,

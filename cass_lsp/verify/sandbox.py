@@ -160,10 +160,11 @@ def _signal_name(number: int) -> str:
 def fresh_workdir(prefix: str = "cass-run-") -> Iterator[Path]:
     """A new temporary directory, removed afterwards even if the program made parts of it read-only.
 
-    It lies in the system temp dir, whose parents everyone may traverse: a server running as root
-    runs the program as another user, who must reach the directory and the program inside it.
+    A server running as root runs the program as another user, who must reach the directory and the
+    program inside it: it lies in the temp dir when everyone may traverse that dir's parents, and in
+    ``/tmp`` when ``TMPDIR`` is private (a 0700 per-user temp dir).
     """
-    path = Path(tempfile.mkdtemp(prefix=prefix))
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir=_traversable_temp()))
     try:
         yield path
     finally:
@@ -172,6 +173,19 @@ def fresh_workdir(prefix: str = "cass-run-") -> Iterator[Path]:
         except OSError:
             _make_removable(path)
             shutil.rmtree(path)
+
+
+def _traversable_temp() -> str:
+    temp = Path(tempfile.gettempdir()).resolve()
+    if os.geteuid() != 0:
+        return str(temp)  # the program runs as this user
+    for folder in (temp, *temp.parents):
+        try:
+            if not folder.stat().st_mode & stat.S_IXOTH:
+                return "/tmp"
+        except OSError:
+            return "/tmp"
+    return str(temp)
 
 
 def _make_removable(top: Path) -> None:

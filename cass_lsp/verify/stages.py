@@ -135,7 +135,8 @@ class CompilePlan:
     target: str
     inputs: Inputs
     translate_to: HipTarget | None
-    """What units without a translation file are rule-translated for (the translation side)."""
+    """What units without a translation file and the local headers are rule-translated for (the
+    translation side; None on the original's)."""
     prefix: tuple[str, ...]
     """The compiler's argv prefix (tool, target, mode flags)."""
     unit_flags: tuple[tuple[str, ...], ...]
@@ -182,9 +183,10 @@ def plan_translation(inputs: Inputs, resolved: ResolvedSettings, arch: str) -> C
     """Stage (b) for one AMD target. Raises ToolchainMissing or ValueError (no headers for the
     ROCm version, an unknown target)."""
     invocation = toolchains.hip_invocation(arch, resolved.rocm)
-    translate_to = HipTarget(arch, resolved.rocm, resolved.options) if inputs.rule_translation else None
+    # units without a translation file, and every local header, take their rule translation
+    translate_to = HipTarget(arch, resolved.rocm, resolved.options)
     # the rule translation's host code calls [[nodiscard]] HIP APIs the user never wrote
-    quiet = ("-Wno-unused-result",) if translate_to else ()
+    quiet = ("-Wno-unused-result",) if inputs.rule_translation else ()
     user = user_flags(resolved)
     flags = [inputs.program.flags(unit, user) for unit in inputs.program.units]
     prefixed = dataclasses.replace(invocation, argv=(*invocation.argv, *quiet))

@@ -290,3 +290,19 @@ def test_isolation_is_probed_once() -> None:
     # the PID namespace comes with the full level only; files are confined at every level but none
     assert first.pid_namespace == (first.level == "full")
     assert first.files == (first.level != "none")
+
+
+def test_a_private_temp_dir_does_not_stop_a_root_server_running_programs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 0700 TMPDIR (per-user temp dirs, proc.run's children): the program, run as another user
+    than a root server, must still reach its work dir."""
+    import tempfile
+
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
+    with sandbox.fresh_workdir() as work:
+        shutil.copy2("/bin/echo", work / "echo")
+        outcome = sandbox.run([str(work / "echo"), "reached"], workdir=work, limits=Limits(timeout_seconds=30))
+    assert (outcome.exit_code, outcome.stdout) == (0, b"reached\n"), outcome

@@ -10,7 +10,7 @@ from cass_lsp.asm.scratch import HipTarget
 from cass_lsp.config import VerificationSettings
 from cass_lsp.verify import pairs
 from cass_lsp.verify.alignment import LineAlignment
-from cass_lsp.verify.compare import Noise, compare, ignore_patterns, lines_agree, noise
+from cass_lsp.verify.compare import Noise, compare, ignore_patterns, lines_agree, merge_noise, noise
 from cass_lsp.verify.engine import judge
 from cass_lsp.verify.stages import StageResult
 
@@ -168,3 +168,9 @@ def test_whole_lines_that_vary_are_left_out_and_runs_of_other_lengths_are_not_co
 def test_exit_code_mode_compares_exit_codes_alone() -> None:
     assert compare(0, b"x", 0, b"y", mode="exit-code") is None
     assert compare(0, b"x", 3, b"x", mode="exit-code") is not None
+
+
+def test_noise_seen_in_more_runs_widens_what_is_left_out() -> None:
+    first = Noise(lines=(2,), numbers=(1,))
+    widened = merge_noise(first, Noise(numbers=(2, 4)), "the runs differ in length")
+    assert widened == Noise(lines=(2,), numbers=(1, 4))

@@ -102,3 +102,17 @@ def test_the_translation_runs_with_the_wave_size_of_each_arch_verified(tmp_path:
     assert code == 1, out
     assert "run (cpu gfx1100): run on cpu (gfx1100, wave 32): original and translation agree" in out, out
     assert "run (cpu gfx90a): run on cpu (gfx90a, wave 64): output line 1 differs: expected 'warp 32', got 'warp 64'" in out
+
+
+def test_translation_files_that_include_a_cuda_header_take_its_rule_translation(
+    program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # every unit has its translation file, and both include the CUDA header common.cuh: the header
+    # is a file of the program without a translation file, so it takes its rule translation
+    for unit in ("main", "ops"):
+        assert cli.main(["translate", str(program / f"{unit}.cu"), "-o", str(program / f"{unit}.hip")]) == 0
+    assert '#include "common.cuh"' in (program / "main.hip").read_text()
+    capsys.readouterr()
+    code, out = verify(capsys, str(program))
+    assert code == 0, out
+    assert "the translation compiles with clang-19 for gfx1100 (2 units)" in out, out
