@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -45,6 +46,8 @@ SCHEMA = 2
 """Part of every stage key: bump when a stage's commands or its result's layout change."""
 Outcome = Literal["passed", "failed", "skipped", "unavailable", "cancelled"]
 _OUTPUT_TAIL = 4000
+# What a compiler prints when it breaks itself rather than rejecting the code.
+_COMPILER_DEFECT = re.compile(r"Illegal instruction detected|LLVM ERROR:|PLEASE submit a bug report|internal compiler error")
 # What a stage prints for the user: a compiler's output is long, its first error says most.
 _MESSAGE_LINES = 3
 
@@ -272,10 +275,27 @@ def _failed(
     if result.cancelled:
         return StageResult(plan.name, plan.target, "cancelled", "cancelled", duration=duration, cacheable=False)
     if result.timed_out:
-        message = f"{tool} timed out after {duration:.0f} s (its process group was killed)"
-        return StageResult(plan.name, plan.target, "failed", message, duration=duration, file=plan.file, cacheable=False)
+        # a slow machine says nothing about the code
+        message = f"{tool} timed out after {duration:.0f} s (its process group was killed; compileTimeoutSeconds)"
+        return StageResult(plan.name, plan.target, "unavailable", message, duration=duration, file=plan.file, cacheable=False)
     errors = [d for d in found if d.severity == "error"]
     first = errors[0] if errors else None
+    if not any(e.file for e in errors) and _COMPILER_DEFECT.search(output):
+        # the compiler broke its own invariants (a backend check, a crash), on no line of the
+        # program: a defect of the toolchain or its device libraries, not evidence about the code
+        return StageResult(
+            plan.name,
+            plan.target,
+            "unavailable",
+            f"{tool} failed inside its own code generation for {plan.target}, on no line of the program (a"
+            f" compiler or device-library defect): {_last_lines(output)}",
+            diagnostics=found,
+            command=shown,
+            output=output.replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
+            duration=duration,
+            file=plan.file,
+            cacheable=False,
+        )
     where = f" at {os.path.basename(first.file)}:{first.line}" if first and first.file and first.line else ""
     detail = first.message if first else _last_lines(output)
     return StageResult(

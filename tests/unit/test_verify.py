@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp.asm.scratch import HipTarget
+from cass_lsp.asm.scratch import HipTarget, Scratch
 from cass_lsp.config import VerificationSettings
-from cass_lsp.verify import pairs
+from cass_lsp.proc import ProcResult
+from cass_lsp.program import Program, Unit
+from cass_lsp.verify import pairs, stages
 from cass_lsp.verify.alignment import LineAlignment
 from cass_lsp.verify.compare import Noise, compare, ignore_patterns, lines_agree, merge_noise, noise
 from cass_lsp.verify.engine import judge
@@ -174,3 +176,31 @@ def test_noise_seen_in_more_runs_widens_what_is_left_out() -> None:
     first = Noise(lines=(2,), numbers=(1,))
     widened = merge_noise(first, Noise(numbers=(2, 4)), "the runs differ in length")
     assert widened == Noise(lines=(2,), numbers=(1, 4))
+
+
+def _translation_plan() -> stages.CompilePlan:
+    pair = pairs.Pair("/w/k.cu", None)
+    inputs = stages.Inputs(pair, Program("/w", (Unit("/w/k.cu"),), "one file"), {"/w/k.cu": ""})
+    return stages.CompilePlan("translation", "gfx1100", inputs, HipTarget("gfx1100", "7.1"), (), ((),), (), {}, {}, "")
+
+
+@pytest.mark.parametrize(
+    ("stderr", "outcome"),
+    [
+        # the AMDGPU backend breaking its own rules on a device library's code: not the program's fault
+        (b"error: Illegal instruction detected: Invalid dpp_ctrl value: wavefront shifts are not supported on GFX10+\n", "unavailable"),
+        (b"PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/\n", "unavailable"),
+        # an error on a line of the program is the program's
+        (b"<tmp>/k.cu:3:5: error: use of undeclared identifier 'cudaFree'\n", "failed"),
+    ],
+)
+def test_a_compiler_defect_on_no_line_of_the_program_is_could_not_verify(stderr: bytes, outcome: str) -> None:
+    scratch = Scratch("<tmp>", Path("/w"), {})
+    result = stages._failed(_translation_plan(), scratch, ProcResult(1, b"", stderr, 0.1), [], 0.1)
+    assert result.outcome == outcome, result.message
+
+
+def test_a_compile_that_times_out_is_could_not_verify() -> None:
+    scratch = Scratch("<tmp>", Path("/w"), {})
+    result = stages._failed(_translation_plan(), scratch, ProcResult(-9, b"", b"", 120.0, timed_out=True), [], 120.0)
+    assert result.outcome == "unavailable" and "compileTimeoutSeconds" in result.message
