@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.e2e.headless import REPO
 
 HELP = REPO / "editor_clients" / "nvim" / "doc" / "cass.txt"
-REQUIRED = {"cass", "cass-setup", ":CassAsm", ":CassShowAssembly", ":CassTranslate", ":CassVerify", ":CassModel", "cass-lspconfig"}
+REQUIRED = {"cass", "cass-setup", ":CassAsm", ":CassShowAssembly", ":CassTranslate", ":CassVerify", ":CassModel", ":CassInstall", "cass-lspconfig"}
 
 
 def _nvim(home: Path, *commands: str) -> subprocess.CompletedProcess[str]:

@@ -1,6 +1,8 @@
 -- cass-lsp for Neovim (0.7 and newer): starts the server for CUDA and HIP buffers, hands it the
--- settings, and adds :CassAsm (alias :CassShowAssembly), :CassTranslate, :CassVerify and :CassModel.
+-- settings, and adds :CassAsm (alias :CassShowAssembly), :CassTranslate, :CassVerify, :CassModel
+-- and :CassInstall.
 local asm = require("cass.asm")
+local install = require("cass.install")
 local models = require("cass.models")
 
 local M = {}
@@ -23,7 +25,20 @@ M.config = {
   -- { host = "127.0.0.1", port = 2087 } or { socket = "/run/user/1000/cass-lsp/cass-lsp.sock" },
   -- with token_file when the server's token is not in its default place.
   connect = nil,
+  -- :CassInstall: what pip installs into stdpath("data")/cass-lsp/venv (a wheel file works too),
+  -- and the Python that creates the venv
+  install = { spec = "cass-lsp[nvidia]", python = "python3" },
 }
+
+-- The server's command line: config.cmd, except that a `cass-lsp` not on PATH is the one
+-- :CassInstall installed, when there is one.
+function M.cmd()
+  local cmd = M.config.cmd
+  if cmd[1] == NAME and vim.fn.executable(NAME) == 0 and install.installed() then
+    return vim.list_extend({ install.command() }, cmd, 2)
+  end
+  return cmd
+end
 
 -- The runtime folder `cass-lsp serve` uses by default (platformdirs' user_runtime_dir):
 -- $CASS_LSP_RUNTIME_DIR, else $XDG_RUNTIME_DIR/cass-lsp, else /run/user/UID/cass-lsp where that
@@ -62,7 +77,7 @@ local function server_start()
   local options = vim.tbl_extend("force", {}, M.config.settings)
   if M.config.workspace_trusted ~= nil then options.workspaceTrusted = M.config.workspace_trusted end
   local connect = M.config.connect
-  if not connect then return M.config.cmd, options end
+  if not connect then return M.cmd(), options end
   if not (vim.lsp.rpc and vim.lsp.rpc.connect) then error("cass-lsp: `connect` needs Neovim 0.8 or newer") end
   options.token = read_token(connect)
   if connect.socket then return vim.lsp.rpc.connect(connect.socket), options end
@@ -209,7 +224,7 @@ end
 -- :CassModel: lists the models (asynchronously), and the one picked becomes model.name (or
 -- model.assemblyName for an assembly model) in the settings of every running client.
 function M.choose_model()
-  local cli = M.config.cli or models.cli_from(M.config.cmd)
+  local cli = M.config.cli or models.cli_from(M.cmd())
   if not cli then
     vim.notify("cass-lsp: cannot tell the cass-lsp command from `cmd`: set `cli` in setup()", vim.log.levels.ERROR)
     return
@@ -266,6 +281,20 @@ local function create_commands()
   vim.api.nvim_create_user_command("CassTranslate", M.translate_file, { desc = "cass-lsp: translate the file to HIP" })
   vim.api.nvim_create_user_command("CassModel", M.choose_model, { desc = "cass-lsp: choose the CASS model" })
   vim.api.nvim_create_user_command("CassVerify", M.verify, { desc = "cass-lsp: verify this file's translation pair now" })
+  vim.api.nvim_create_user_command("CassInstall", M.install, { desc = "cass-lsp: install the server (no root)" })
+end
+
+-- :CassInstall: the server into a venv under stdpath("data"), then `cass-lsp setup`.
+function M.install()
+  install.install(M.config.install.spec, M.config.install.python, function(ok, message)
+    if not ok then
+      vim.notify("cass-lsp: install failed: " .. message, vim.log.levels.ERROR)
+    elseif message ~= "" then
+      vim.notify("cass-lsp: installed " .. install.command() .. "; setup said:\n" .. message, vim.log.levels.WARN)
+    else
+      vim.notify("cass-lsp: installed " .. install.command() .. " (reopen a CUDA file to start it)")
+    end
+  end)
 end
 
 function M.setup(opts)
