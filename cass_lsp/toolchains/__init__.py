@@ -1,10 +1,13 @@
 """The GPU toolchains cass-lsp calls, found, versioned and ready to run.
 
-One module per outside tool family: :mod:`.nvidia` (nvcc, nvdisasm, cuobjdump from the PyPI wheels
-or PATH), :mod:`.amd` (Debian's clang-19 / LLVM 19, HIP 5.2 headers, ROCm device bitcode),
+One module per outside tool family: :mod:`.nvidia` (nvcc, nvdisasm, cuobjdump from the PyPI wheels,
+``$CUDA_HOME``, PATH or ``/usr/local/cuda*``), :mod:`.amd` (LLVM 19 from Debian, Fedora, a ROCm
+install or PATH; HIP 5.2 headers and ROCm device bitcode from Debian, else a ROCm install),
 :mod:`.devlibs` (the generated gfx11/gfx12/gfx942 device-library folder), :mod:`.rocm71` (HIP 7.1
-headers from the triton wheels, fetched at setup), :mod:`.hiplibs` (hipBLAS, hipFFT, hipSOLVER,
-hipCUB, rocThrust headers from Debian 13, fetched at setup), :mod:`.cxxfilt` (demangling).
+headers from the triton wheels, fetched at setup; :mod:`.remote_wheel` reads them on PyPI where
+there is no pip), :mod:`.hiplibs` (hipBLAS, hipFFT, hipSOLVER, hipCUB, rocThrust headers from
+Debian 13, fetched at setup), :mod:`.setup` (``cass-lsp setup``), :mod:`.distro` (install hints in
+the distribution's words), :mod:`.cxxfilt` (demangling).
 
 How to compile something (every call raises :class:`ToolchainMissing` with ``.hint`` when a piece is
 not installed)::
@@ -23,9 +26,9 @@ not installed)::
     toolchains.report()                          # list[ToolStatus] for ``cass-lsp doctor``
 
 An :class:`Invocation` also carries ``versions`` (tool → version) for cache keys. ``rocm`` is
-``"5.2"`` (Debian's headers) or ``"7.1"`` (triton's headers; ``python -m cass_lsp.toolchains setup
---rocm71`` fetches them). Both profiles also see the HIP library headers of
-:func:`hiplibs.include_dir` once ``setup --hip-libs`` fetched them (without them, only Debian 12's
+``"5.2"`` (Debian's headers) or ``"7.1"`` (triton's headers; ``cass-lsp setup --only rocm71``
+fetches them). Both profiles also see the HIP library headers of
+:func:`hiplibs.include_dir` once ``cass-lsp setup --only hip-libs`` fetched them (without them, only Debian 12's
 hipSPARSE/hipRAND/rocPRIM 5.3 are there). Neither call touches the network.
 """
 

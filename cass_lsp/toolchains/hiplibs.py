@@ -7,7 +7,7 @@ to download, 16 MB of headers (rocBLAS and rocSOLVER 5.5 serve ``translate --roc
 rocRAND come from Debian 12's own packages, and no Debian release packages MIOpen). :func:`fetch` downloads them with ``apt-get download`` against a private apt state (its own
 sources, lists, cache and status: the system's apt setup is neither read for sources nor written),
 extracts their ``usr/include`` with ``dpkg-deb`` and publishes the folder atomically in the cache.
-It runs from setup (``python -m cass_lsp.toolchains setup --hip-libs``), never from the language
+It runs from setup (``cass-lsp setup --only hip-libs``), never from the language
 server.
 
 Not every library suits every HIP header set: rocPRIM 5.7 (and rocThrust and hipCUB, built on it)

@@ -3,8 +3,9 @@
 Debian 12 ships ROCm 5.2 only. triton 3.6.0 carries HIP 7.1 headers (a subset) and ocml/ockl built
 with LLVM 19 (clang-19 reads them; triton >= 3.7 is LLVM 20); triton 3.5.1 carries the full HIP 6.2
 header set, used second on the include path. :func:`fetch` downloads both wheels with ``pip download
---no-deps`` and keeps only those files (~6 MB). It runs from setup (``python -m cass_lsp.toolchains
-setup --rocm71``), never from the language server, which stays offline.
+--no-deps`` (where cass-lsp's environment has no pip, :mod:`.remote_wheel` reads them on PyPI in
+place) and keeps only those files (~6 MB). It runs from setup (``cass-lsp setup --only rocm71``),
+never from the language server, which stays offline.
 """
 
 from __future__ import annotations
