@@ -166,11 +166,22 @@ def victim() -> Iterator[Victim]:
         process.wait()
 
 
+def _visible_folder() -> Path:
+    beside_venv = Path(sys.prefix).resolve().parent
+    hidden = [Path(os.path.realpath(folder)) for folder in ("/tmp", "/var/tmp", "/dev/shm")]
+    if not any(beside_venv == h or h in beside_venv.parents for h in hidden):
+        return beside_venv
+    elsewhere = Path("/var/lib/cass-lsp-tests")
+    elsewhere.mkdir(parents=True, exist_ok=True)
+    return elsewhere
+
+
 @contextlib.contextmanager
 def fake_home() -> Iterator[Path]:
     """A $HOME with a secret and a .bashrc the program's uid could read and append to were it not
-    confined. It lies beside the venv, a folder that no other rule of the sandbox hides."""
-    home = Path(tempfile.mkdtemp(prefix="cass-home-", dir=Path(sys.prefix).resolve().parent))
+    confined. It lies where no other rule of the sandbox hides it: beside the venv, unless the
+    checkout is below a folder every confined run hides (a clone in /tmp)."""
+    home = Path(tempfile.mkdtemp(prefix="cass-home-", dir=_visible_folder()))
     try:
         home.chmod(0o755)
         (home / "secret").write_text(SECRET + "\n")
