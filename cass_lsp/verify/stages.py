@@ -280,34 +280,28 @@ def _failed(
         return StageResult(plan.name, plan.target, "unavailable", message, duration=duration, file=plan.file, cacheable=False)
     errors = [d for d in found if d.severity == "error"]
     first = errors[0] if errors else None
-    if not any(e.file for e in errors) and _COMPILER_DEFECT.search(output):
-        # the compiler broke its own invariants (a backend check, a crash), on no line of the
-        # program: a defect of the toolchain or its device libraries, not evidence about the code
-        return StageResult(
-            plan.name,
-            plan.target,
-            "unavailable",
+    # the compiler broke its own invariants (a backend check, a crash), on no line of the program: a
+    # defect of the toolchain or its device libraries, not evidence about the code
+    defect = not any(e.file for e in errors) and _COMPILER_DEFECT.search(output) is not None
+    if defect:
+        message = (
             f"{tool} failed inside its own code generation for {plan.target}, on no line of the program (a"
-            f" compiler or device-library defect): {_last_lines(output)}",
-            diagnostics=found,
-            command=shown,
-            output=output.replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
-            duration=duration,
-            file=plan.file,
-            cacheable=False,
+            f" compiler or device-library defect): {_last_lines(output)}"
         )
-    where = f" at {os.path.basename(first.file)}:{first.line}" if first and first.file and first.line else ""
-    detail = first.message if first else _last_lines(output)
+    else:
+        where = f" at {os.path.basename(first.file)}:{first.line}" if first and first.file and first.line else ""
+        message = f"{tool} rejects {_what(plan)} for {plan.target}{where}: {first.message if first else _last_lines(output)}"
     return StageResult(
         plan.name,
         plan.target,
-        "failed",
-        f"{tool} rejects {_what(plan)} for {plan.target}{where}: {detail}",
+        "unavailable" if defect else "failed",
+        message,
         diagnostics=found,
         command=shown,
         output=output.replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
         duration=duration,
         file=plan.file,
+        cacheable=not defect,
     )
 
 
