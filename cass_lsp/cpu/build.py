@@ -41,10 +41,12 @@ def is_hip(source_path: Path, text: str) -> bool:
 
 
 def command(source_path: Path, prepared: Path, exe: Path, *, hip: bool, warp_size: int, cxx: str,
-            extra_args: Sequence[str] = (), platform: Literal["amd", "nvidia"] | None = None) -> list[str]:
+            extra_args: Sequence[str] = (), platform: Literal["amd", "nvidia"] | None = None,
+            more_units: Sequence[Path] = ()) -> list[str]:
     """The g++ command line. ``platform`` is the GPU a HIP run stands for: its ``__HIP_PLATFORM_*__``
     macro is independent of the warp size (an RDNA target runs wave-32 and is still AMD); by default
-    a 64-wide warp means AMD and a 32-wide one NVIDIA."""
+    a 64-wide warp means AMD and a 32-wide one NVIDIA. ``more_units`` are compiled and linked with
+    ``prepared`` (a program of several units)."""
     defines = [f"-DCASS_CPU_WARP_SIZE={warp_size}", "-DCASS_CPU=1"]
     if hip:
         amd = platform == "amd" if platform is not None else warp_size == 64
@@ -63,7 +65,7 @@ def command(source_path: Path, prepared: Path, exe: Path, *, hip: bool, warp_siz
         # nvcc includes the runtime implicitly; many .cu files never include cuda_runtime.h.
         "-include", "cass_cpu/hip_api.hpp" if hip else "cass_cpu/runtime.hpp",
         *extra_args,
-        "-x", "c++", str(prepared), "-o", str(exe),
+        "-x", "c++", str(prepared), *map(str, more_units), "-o", str(exe),
     ]  # fmt: skip
 
 
@@ -111,9 +113,9 @@ def build_program(
     with their headers into one folder tree, to ``exe`` (``platform`` as for :func:`command`)."""
     _check_warp(warp_size)
     first, *rest = units
-    argv = command(first, first, exe, hip=hip, warp_size=warp_size, cxx=cxx, extra_args=extra_args, platform=platform)
-    at = argv.index(str(first)) + 1
-    argv[at:at] = [str(unit) for unit in rest]
+    argv = command(
+        first, first, exe, hip=hip, warp_size=warp_size, cxx=cxx, extra_args=extra_args, platform=platform, more_units=rest
+    )
     return _compile(argv, exe, timeout, cancel)
 
 
