@@ -200,15 +200,19 @@ def data_files(program: Program, ignore: Iterable[str] = ()) -> tuple[list[Path]
     total = 0
     note = None
     sources = set(program.files)
+    limit = f"data files beyond {DATA_LIMIT_BYTES // 2**20} MB or {DATA_LIMIT_FILES} files were not copied"
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in skipped and not d.startswith("."))
         for name in sorted(files):
             path = Path(folder, name)
             if path.suffix.lower() in _NOT_DATA or str(path) in sources or name == ccdb.NAME or not path.is_file():
                 continue
+            if len(taken) >= DATA_LIMIT_FILES:
+                # a program at the top of a large tree: every verification would walk all of it
+                return taken, limit
             size = path.stat().st_size
-            if total + size > DATA_LIMIT_BYTES or len(taken) >= DATA_LIMIT_FILES:
-                note = f"data files beyond {DATA_LIMIT_BYTES // 2**20} MB or {DATA_LIMIT_FILES} files were not copied"
+            if total + size > DATA_LIMIT_BYTES:
+                note = limit
                 continue
             taken.append(path)
             total += size
