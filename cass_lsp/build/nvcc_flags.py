@@ -19,9 +19,10 @@ what each compiler takes:
 * ``-Xcompiler`` options go to the host compilers (clang, g++) when they are on the safe list.
 
 Flags from a build file are the workspace's: anything that could load or run code of the
-workspace's choosing (``-ccbin``, ``-Xcompiler -fplugin=…``, ``-B``, ``-specs``, response files) is
-never passed on; every flag left out is listed in ``dropped`` with the reason, so the verdict can
-say what was not applied.
+workspace's choosing (``-ccbin``, ``-Xcompiler -fplugin=…``, ``-B``, ``-specs``) is never passed on;
+every flag left out is listed in ``dropped`` with the reason, so the verdict can say what was not
+applied. Response files (``@file``, ``--options-file``: CMake puts an nvcc unit's include folders in
+one) are read, and the flags in them pass the same filter as the rest.
 
 Porting a build (:mod:`cass_lsp.build.cmake`, :mod:`cass_lsp.build.make`) rewrites a build's own
 command lines instead: :func:`port` turns nvcc's flags into the HIP compiler's (targets into
@@ -34,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import shlex
 from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
@@ -74,6 +76,8 @@ _NVCC_ONLY = {
     "--use-local-env": False,
     "-t": True,
     "--threads": True,
+    "-forward-unknown-to-host-compiler": False,
+    "--forward-unknown-to-host-compiler": False,
 }
 # the NVIDIA target of a verification is cass.verification.nvidiaArch, the AMD ones its arches
 _TARGETS = {"-arch": True, "--gpu-architecture": True, "-code": True, "--gpu-code": True, "-gencode": True, "--generate-code": True}
@@ -88,6 +92,9 @@ _SAFE_HOST = re.compile(r"^(?:-O[0-3sgz]?|-W(?!l,|a,|p,)[\w=+-]*|-w|-g\d?|-fopen
 _WERROR = re.compile(r"^-Werror(?:=.*)?$")
 _SKIPPED = {"-c", "-x", "-o", "--compile", "--output-file", "-M", "-MD", "-MMD", "-MF", "-MT", "-MQ"}
 _SKIPPED_WITH_VALUE = {"-x", "-o", "--output-file", "-MF", "-MT", "-MQ", "--x"}
+_OPTIONS_FILE = {"--options-file", "-optf"}
+_RESPONSE_FILE_BYTES = 64 * 1024
+_RESPONSE_FILE_DEPTH = 2
 _UNIT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip")
 
 
@@ -123,6 +130,7 @@ def split(arguments: Sequence[str], directory: str | None = None) -> Flags:
     gxx: list[str] = []
     dropped: list[str] = []
     rdc = False
+    arguments = _with_response_files(arguments, directory, dropped)
 
     def everywhere(*flag: str) -> None:
         nvcc.extend(flag)
@@ -133,9 +141,6 @@ def split(arguments: Sequence[str], directory: str | None = None) -> Flags:
     while i < len(arguments):
         arg = arguments[i]
         i += 1
-        if arg.startswith("@"):
-            dropped.append(f"{arg}: response files are not read")
-            continue
         option, value, consumed = _preprocessor(arg, arguments, i)
         if option is not None:
             i += consumed
@@ -209,6 +214,39 @@ def split(arguments: Sequence[str], directory: str | None = None) -> Flags:
             continue
         dropped.append(f"{arg}: not a flag verification knows to be safe and meaningful")
     return Flags(tuple(nvcc), tuple(clang), tuple(gxx), tuple(dropped), rdc)
+
+
+def _with_response_files(arguments: Sequence[str], directory: str | None, dropped: list[str], depth: int = 0) -> list[str]:
+    """``arguments`` with each response file (``@file``, ``--options-file file``, ``-optf file``)
+    replaced by the arguments it holds; one that cannot be read is left out and named in ``dropped``."""
+    out: list[str] = []
+    i = 0
+    while i < len(arguments):
+        arg = arguments[i]
+        i += 1
+        name, _, attached = arg.partition("=")
+        if arg.startswith("@") and len(arg) > 1:
+            path = arg[1:]
+        elif name in _OPTIONS_FILE and attached:
+            path = attached
+        elif arg in _OPTIONS_FILE and i < len(arguments):
+            path, i = arguments[i], i + 1
+        else:
+            out.append(arg)
+            continue
+        full = os.path.join(directory or os.getcwd(), path)
+        try:
+            if depth >= _RESPONSE_FILE_DEPTH:
+                raise ValueError(f"nested more than {_RESPONSE_FILE_DEPTH} deep")
+            with open(full, encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read(_RESPONSE_FILE_BYTES + 1)
+            if len(text) > _RESPONSE_FILE_BYTES:
+                raise ValueError(f"larger than {_RESPONSE_FILE_BYTES // 1024} KiB")
+            out.extend(_with_response_files(shlex.split(text), directory, dropped, depth + 1))
+        except (OSError, ValueError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            dropped.append(f"{arg}: response file not read ({reason})")
+    return out
 
 
 def from_user(nvcc_args: Iterable[str] = (), hip_args: Iterable[str] = (), cpu_args: Iterable[str] = ()) -> Flags:

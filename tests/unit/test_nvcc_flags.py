@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from cass_lsp.build.nvcc_flags import split
 
 
@@ -40,4 +42,21 @@ def test_nothing_that_chooses_what_runs_is_taken_from_a_build() -> None:
     flags = split(["-ccbin", "/tmp/evil", "-B/tmp/x", "@args.rsp", "-Xlinker", "--script=x", "-Werror", "--frob"])
     assert flags.nvcc == flags.clang == flags.gxx == ()
     assert len(flags.dropped) == 6
-    assert "-ccbin /tmp/evil: chooses what runs" in flags.dropped[0]
+    assert any("-ccbin /tmp/evil: chooses what runs" in d for d in flags.dropped)
+    assert "@args.rsp: response file not read" in flags.dropped[0]
+
+
+def test_response_files_are_read_and_their_flags_filtered_like_the_rest(tmp_path: Path) -> None:
+    """CMake gives an nvcc unit its include folders in a response file (includes_CUDA.rsp): without
+    them the original of a real CMake project does not compile."""
+    (tmp_path / "CMakeFiles").mkdir()
+    (tmp_path / "CMakeFiles" / "includes_CUDA.rsp").write_text('-I/src/include "-I/src/with space" -ccbin /tmp/evil @nested.rsp\n')
+    (tmp_path / "nested.rsp").write_text("-DNESTED=1 @CMakeFiles/includes_CUDA.rsp")
+    flags = split(["-forward-unknown-to-host-compiler", "--options-file", "CMakeFiles/includes_CUDA.rsp", "-x", "cu", "-c", "a.cu"],
+                  str(tmp_path))
+    assert flags.gxx == ("-I/src/include", "-I/src/with space", "-DNESTED=1")
+    assert flags.nvcc == ("-forward-unknown-to-host-compiler", *flags.gxx)
+    assert any("-ccbin /tmp/evil: chooses what runs" in d for d in flags.dropped)
+    assert any("response file not read (nested more than 2 deep)" in d for d in flags.dropped)
+    assert split(["--options-file=missing.rsp"], str(tmp_path)).dropped == (
+        "--options-file=missing.rsp: response file not read (No such file or directory)",)
