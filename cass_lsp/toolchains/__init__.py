@@ -1,9 +1,10 @@
 """The GPU toolchains cass-lsp calls, found, versioned and ready to run.
 
 One module per outside tool family: :mod:`.nvidia` (nvcc, nvdisasm, cuobjdump from the PyPI wheels,
-``$CUDA_HOME``, PATH or ``/usr/local/cuda*``), :mod:`.amd` (LLVM 19 from Debian, Fedora, a ROCm
-install or PATH; HIP 5.2 headers and ROCm device bitcode from Debian, else a ROCm install),
-:mod:`.devlibs` (the generated gfx11/gfx12/gfx942 device-library folder), :mod:`.rocm71` (HIP 7.1
+``$CUDA_HOME``, PATH or ``/usr/local/cuda*``), :mod:`.amd` (one LLVM of 15–20, 19 preferred, from
+PATH, Debian, Fedora or a ROCm install (:mod:`.llvm`), paired with the device bitcode it can read
+(:mod:`.bitcode`); HIP 5.2 headers from Debian, else a ROCm install), :mod:`.devlibs` (the generated
+gfx11/gfx12/gfx942 device-library folder of that LLVM), :mod:`.rocm71` (HIP 7.1
 headers from the triton wheels, fetched at setup; :mod:`.remote_wheel` reads them on PyPI where
 there is no pip), :mod:`.hiplibs` (hipBLAS, hipFFT, hipSOLVER, hipCUB, rocThrust headers from
 Debian 13, fetched at setup), :mod:`.setup` (``cass-lsp setup``), :mod:`.distro` (install hints in
@@ -19,15 +20,16 @@ not installed)::
 
     nv = toolchains.nvcc_invocation("sm_90", hip_source=True)    # a .hip file on NVIDIA (shim header)
 
-    hip = toolchains.hip_invocation("gfx1100", rocm="7.1")       # clang++-19 + amd_hip_flags(...)
+    hip = toolchains.hip_invocation("gfx1100", rocm="7.1")       # the chosen clang++ + amd_hip_flags(...)
     proc.run([*hip.argv, "-fsyntax-only", "k.hip"], env=hip.env, timeout=60)
 
     toolchains.amd_hip_flags("gfx942", "5.2")    # only the flags (``-x hip ... --offload-arch=gfx942``)
     toolchains.report()                          # list[ToolStatus] for ``cass-lsp doctor``
 
 An :class:`Invocation` also carries ``versions`` (tool → version) for cache keys. ``rocm`` is
-``"5.2"`` (Debian's headers) or ``"7.1"`` (triton's headers; ``cass-lsp setup --only rocm71``
-fetches them). Both profiles also see the HIP library headers of
+``"5.2"`` (Debian's headers, or the chosen ROCm install's) or ``"7.1"`` (triton's headers and LLVM 19
+bitcode, so LLVM 19 or newer; ``cass-lsp setup --only rocm71`` fetches them). A target the chosen
+LLVM cannot compile for raises :class:`ToolchainMissing` saying which LLVM would, before any compile. Both profiles also see the HIP library headers of
 :func:`hiplibs.include_dir` once ``cass-lsp setup --only hip-libs`` fetched them (without them, only Debian 12's
 hipSPARSE/hipRAND/rocPRIM 5.3 are there). Neither call touches the network.
 """
@@ -40,7 +42,7 @@ from pathlib import Path
 
 import msgspec
 
-from cass_lsp.toolchains import amd, devlibs, distro, hiplibs, nvidia, rocm71
+from cass_lsp.toolchains import amd, bitcode, devlibs, distro, hiplibs, nvidia, rocm71
 from cass_lsp.toolchains.errors import ToolchainMissing
 from cass_lsp.translate import targets
 
@@ -58,8 +60,6 @@ __all__ = [
 ]
 
 ROCM_PROFILES = ("5.2", "7.1")
-SUPPORTED_AMD = targets.KNOWN_ARCHES
-"""AMD targets the project exercises (any other with ISA bitcode in the device libraries works too)."""
 
 
 class ToolStatus(msgspec.Struct, rename="camel"):
@@ -113,7 +113,7 @@ def nvcc_invocation(arch: str = "sm_90", *, hip_source: bool = False) -> Invocat
 
 
 def amd_hip_flags(arch: str, rocm: str) -> list[str]:
-    """clang++-19 flags that compile HIP for ``arch`` against the headers of ROCm ``rocm``."""
+    """Flags of the chosen clang++ that compile HIP for ``arch`` against the headers of ROCm ``rocm``."""
     return _amd(amd.require(), arch, rocm)[0]
 
 
@@ -137,16 +137,19 @@ def _amd(toolchain: amd.AmdToolchain, arch: str, rocm: str) -> tuple[list[str], 
 
 def _amd_runtime(toolchain: amd.AmdToolchain, arch: str, profile: str) -> tuple[list[str], dict[str, str]]:
     versions = {"clang": f"{toolchain.clang_version} {toolchain.clang}"}
+    amd.require_target(arch)
     if profile == "7.1":
         flags = rocm71.hip71_flags(arch)
         if flags is None:
             raise ToolchainMissing("HIP 7.1 headers (from the triton wheels)", rocm71.SETUP_HINT)
+        unreadable = _rocm71_unreadable(toolchain.major)
+        if unreadable:
+            raise ToolchainMissing(unreadable, amd.CLANG_HINT)
         versions["hip"] = f"{rocm71.hip_version()} triton {rocm71.TRITON_HIP71}+{rocm71.TRITON_HIP62}"
         return flags, versions
     headers, _ = amd.require_hip()
-    folder = devlibs.ensure(toolchain=toolchain)
-    unsupported = f"a target clang-19 and the ROCm 5.2 device libraries support ({', '.join(SUPPORTED_AMD)})"
-    devlibs.require_arch(folder, arch, devlibs.SETUP_HINT if arch in devlibs.GENERATED_ARCHS else unsupported)
+    folder = devlibs.ensure()
+    devlibs.require_arch(folder, arch)
     versions["hip"] = f"{headers.version} {headers.include_dir}"
     flags = [
         "-x",
@@ -156,6 +159,15 @@ def _amd_runtime(toolchain: amd.AmdToolchain, arch: str, profile: str) -> tuple[
         f"--offload-arch={arch}",
     ]
     return flags, versions
+
+
+def _rocm71_unreadable(major: int) -> str | None:
+    """Why an LLVM of ``major`` cannot use triton's ROCm 7.1 device libraries, or None when it can."""
+    written = bitcode.llvm_major(rocm71.root() / "devlibs" / "ocml.bc")
+    if written is None or major >= written:
+        return None
+    return (f"LLVM {written} or newer for ROCm 7.1 (triton's device libraries are LLVM {written} bitcode, "
+            f"which LLVM {major} cannot read)")
 
 
 def _status(name: str, path: Path | None, version: str | None, hint: str, source: str | None = None) -> ToolStatus:
@@ -170,17 +182,76 @@ def _status(name: str, path: Path | None, version: str | None, hint: str, source
     )
 
 
-def _debian_or_rocm(path: Path | None, package: str) -> str | None:
+def _debian_or_rocm(path: Path | None, package: str, chosen: amd.Choice) -> str | None:
     if path is None:
         return None
     if path.is_relative_to("/usr"):
         return f"Debian's {package}"
     root = next((r for r in amd.rocm_installs() if path.is_relative_to(r)), path)
+    if chosen.llvm is not None and chosen.llvm.rocm == root:
+        return f"the ROCm install {root}, whose LLVM is used"
     return f"the ROCm install {root} (Debian's {package} is not installed)"
 
 
 def _llvm_status(name: str, path: Path | None, version: str | None, hint: str) -> ToolStatus:
     return _status(name, path, version, hint, amd.find_tool_source(path) if path else None)
+
+
+def _amd_report(choice: amd.Choice) -> list[ToolStatus]:
+    """The chosen LLVM's tools (clang++'s source explains the choice), HIP headers and device libraries."""
+    major = choice.llvm.major if choice.llvm else amd.LLVM_MAJOR
+    llvm_hint = amd.LLVM_HINT if major == amd.LLVM_MAJOR else f"apt-get install --no-install-recommends llvm-{major}"
+    clang = amd.clang()
+    statuses = [_llvm_status(f"clang++-{major}", clang, amd.clang_version(clang) if clang else None, amd.CLANG_HINT)]
+    if choice.llvm is None and choice.passed:  # an LLVM is here but cannot be used: say why beside the fix
+        statuses[0].hint = f"{statuses[0].hint}; {choice.explain()}"
+    lld = amd.lld()
+    statuses.append(_llvm_status(f"ld.lld-{major}", lld, amd.llvm_version(lld) if lld else None, amd.CLANG_HINT))
+    for tool in ("llvm-as", "llvm-objdump", "llvm-cxxfilt"):
+        path = amd.find_tool(tool)
+        statuses.append(_llvm_status(f"{tool}-{major}", path, amd.llvm_version(path) if path else None, llvm_hint))
+    headers = amd.hip_headers()
+    statuses.append(
+        _status(
+            "HIP headers (ROCm 5.2)",
+            headers.include_dir / "hip" if headers else None,
+            headers.version if headers else None,
+            amd.HIP_HINT,
+            _debian_or_rocm(headers.include_dir if headers else None, "libamdhip64-dev", choice),
+        )
+    )
+    bitcode_folder = amd.bitcode_dir()
+    libs = choice.libs
+    statuses.append(
+        _status(
+            "ROCm device libraries",
+            bitcode_folder,
+            (f"LLVM {libs.llvm_major} bitcode" if libs and libs.llvm_major else "found") if bitcode_folder else None,
+            amd.DEVICE_LIBS_HINT,
+            libs.origin if libs else _debian_or_rocm(bitcode_folder, "rocm-device-libs", choice),
+        )
+    )
+    folder = devlibs.folder()
+    ready = (folder / devlibs.MARKER).is_file()
+    statuses.append(
+        _status(
+            "gfx11/gfx12 device-lib folder",
+            folder if ready else None,
+            "generated" if ready else None,
+            devlibs.SETUP_HINT,
+            f"ISA files assembled by LLVM {major}'s llvm-as" if choice.llvm else None,
+        )
+    )
+    return statuses
+
+
+def _rocm71_status(choice: amd.Choice) -> ToolStatus:
+    hip71 = rocm71.hip_version()
+    status = _status("HIP headers (ROCm 7.1, triton)", rocm71.root() if hip71 else None, hip71, rocm71.SETUP_HINT)
+    unreadable = _rocm71_unreadable(choice.llvm.major) if hip71 and choice.llvm else None
+    if unreadable is None:
+        return status
+    return ToolStatus(name=status.name, found=False, hint=f"{unreadable}: {distro.hint(amd.CLANG_HINT)}")
 
 
 def report() -> list[ToolStatus]:
@@ -195,55 +266,9 @@ def report() -> list[ToolStatus]:
         statuses.append(_status(name, path, version, nvidia.INSTALL_HINT, origin))
     host = nvidia.host_compiler()
     statuses.append(_status("g++ (nvcc host compiler)", host, "found" if host else None, nvidia.HOST_CXX_HINT))
-
-    clang = amd.clang()
-    statuses.append(
-        _llvm_status(f"clang++-{amd.LLVM_MAJOR}", clang, amd.clang_version(clang) if clang else None, amd.CLANG_HINT)
-    )
-    lld = amd.lld()
-    statuses.append(
-        _llvm_status(f"ld.lld-{amd.LLVM_MAJOR}", lld, amd.llvm_version(lld) if lld else None, amd.CLANG_HINT)
-    )
-    for tool in ("llvm-as", "llvm-objdump", "llvm-cxxfilt"):
-        path = amd.find_tool(tool)
-        statuses.append(
-            _llvm_status(f"{tool}-{amd.LLVM_MAJOR}", path, amd.llvm_version(path) if path else None, amd.LLVM_HINT)
-        )
-    headers = amd.hip_headers()
-    statuses.append(
-        _status(
-            "HIP headers (ROCm 5.2)",
-            headers.include_dir / "hip" if headers else None,
-            headers.version if headers else None,
-            amd.HIP_HINT,
-            _debian_or_rocm(headers.include_dir if headers else None, "libamdhip64-dev"),
-        )
-    )
-    bitcode = amd.bitcode_dir()
-    debian_bitcode = bitcode is not None and bitcode.is_relative_to("/usr/lib")
-    statuses.append(
-        _status(
-            "ROCm device libraries",
-            bitcode,
-            ("5.2" if debian_bitcode else "ROCm") if bitcode else None,
-            amd.DEVICE_LIBS_HINT,
-            _debian_or_rocm(bitcode, "rocm-device-libs"),
-        )
-    )
-    folder = devlibs.folder()
-    ready = (folder / devlibs.MARKER).is_file()
-    statuses.append(
-        _status(
-            "gfx11/gfx12 device-lib folder",
-            folder if ready else None,
-            "generated" if ready else None,
-            devlibs.SETUP_HINT,
-        )
-    )
-    hip71 = rocm71.hip_version()
-    statuses.append(
-        _status("HIP headers (ROCm 7.1, triton)", rocm71.root() if hip71 else None, hip71, rocm71.SETUP_HINT)
-    )
+    choice = amd.choose()
+    statuses += _amd_report(choice)
+    statuses.append(_rocm71_status(choice))
     libraries = hiplibs.version()
     statuses.append(
         _status(

@@ -1,10 +1,12 @@
-"""The ROCm device-library folder clang-19 needs for gfx11xx / gfx12xx / gfx942 on Debian 12.
+"""The ROCm device-library folder a clang needs for gfx11xx / gfx12xx / gfx942 on Debian 12.
 
 Debian's rocm-device-libs 5.2.3 stop at gfx1036 (and gfx940). clang only needs one more file per
 target: ``oclc_isa_version_<N>.bc``, a module that defines ``__oclc_ISA_version`` =
-major*1000 + minor*100 + stepping. The folder links every Debian ``.bc`` and adds the missing ISA
-files, assembled by the ``llvm-as`` of the clang that reads them. It is built once in the user cache
-dir (at setup or first use), atomically, and rebuilt only when its inputs change.
+major*1000 + minor*100 + stepping. The folder links every ``.bc`` of the device libraries the clang
+reads (:func:`cass_lsp.toolchains.amd.readable_libs`) and adds the missing ISA files, assembled by
+the ``llvm-as`` of that clang's LLVM (an older LLVM cannot read a newer one's bitcode), in a folder
+per LLVM major (``amdgcn-19``, ``amdgcn-16``). It is built once in the user cache dir (at setup or
+first use), atomically, and rebuilt only when its inputs change.
 """
 
 from __future__ import annotations
@@ -23,18 +25,7 @@ from cass_lsp.toolchains.dirs import cache_root
 from cass_lsp.toolchains.errors import ToolchainMissing
 
 # Targets whose ISA file Debian lacks (a file Debian has is never replaced).
-GENERATED_ARCHS = (
-    "gfx1100",
-    "gfx1101",
-    "gfx1102",
-    "gfx1103",
-    "gfx1150",
-    "gfx1151",
-    "gfx1152",
-    "gfx1200",
-    "gfx1201",
-    "gfx942",
-)
+GENERATED_ARCHS = amd.GENERATED_ARCHS
 MARKER = ".cass-complete.json"
 SETUP_HINT = "cass-lsp setup --only devlibs"
 _TIMEOUT_S = 60.0
@@ -102,8 +93,12 @@ def isa_global(value: int) -> str:
     return constant_global("__oclc_ISA_version", "i32", value, 4)
 
 
-def folder() -> Path:
-    return cache_root() / f"amdgcn-{amd.LLVM_MAJOR}" / "bitcode"
+def folder(major: int | None = None) -> Path:
+    """The folder for LLVM ``major`` (default: the chosen LLVM's, else LLVM 19's)."""
+    if major is None:
+        chosen = amd.choose().llvm
+        major = chosen.major if chosen else amd.LLVM_MAJOR
+    return cache_root() / f"amdgcn-{major}" / "bitcode"
 
 
 def is_ready(path: Path, expected: dict[str, object]) -> bool:
@@ -146,11 +141,18 @@ def staging_dir(final: Path) -> Path:
 
 
 def ensure(log: Log | None = None, toolchain: amd.AmdToolchain | None = None, final: Path | None = None) -> Path:
-    """The device-library folder for clang-19 with ROCm 5.2 bitcode, built if missing or stale
-    (another ``toolchain``'s, e.g. clang-15 for ported builds, in its own ``final`` folder)."""
-    toolchain = toolchain or amd.require()
-    _, bitcode = amd.require_hip()
-    final = final or folder()
+    """The device-library folder for the chosen LLVM and the device libraries it reads, built if
+    missing or stale (another ``toolchain``'s, e.g. clang-15 for ported builds, pairs with the
+    libraries its LLVM reads, in its own ``final`` folder)."""
+    if toolchain is None:
+        toolchain = amd.require()
+        _, bitcode = amd.require_hip()
+    else:
+        libs = amd.readable_libs(toolchain.major)
+        if libs is None:
+            raise ToolchainMissing(f"ROCm device libraries LLVM {toolchain.major} reads", amd.DEVICE_LIBS_HINT)
+        bitcode = libs.folder
+    final = final or folder(toolchain.major)
     expected: dict[str, object] = {
         "clang": toolchain.clang_version,
         "bitcode": str(bitcode),

@@ -255,8 +255,12 @@ def test_missing_tools_raise_with_install_hints(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_unknown_arch_for_rocm52_names_the_problem() -> None:
-    with pytest.raises(ToolchainMissing, match=r"oclc_isa_version_950\.bc"):
+    # LLVM 19 knows gfx941 but no device library has its ISA file; gfx950 came with LLVM 20
+    with pytest.raises(ToolchainMissing, match=r"oclc_isa_version_941\.bc for gfx941 \(Debian's rocm-device-libs"):
+        toolchains.amd_hip_flags("gfx941", "5.2")
+    with pytest.raises(ToolchainMissing, match=r"an LLVM that knows gfx950 \(clang\+\+-19 19\.\S+ from .* does not\)") as new:
         toolchains.amd_hip_flags("gfx950", "5.2")
+    assert new.value.hint.startswith("an LLVM newer than 19")
 
 
 def test_demangle() -> None:
