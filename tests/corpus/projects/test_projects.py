@@ -4,9 +4,9 @@ programs through their own build systems with Debian's toolchain (hipcc / clang+
 scripts/setup.sh), with no hand edits.
 
 cmake_blas's translation needs hipBLAS to configure and link, which Debian 12 does not package (the
-headers come from Debian 13 through ``toolchains setup --hip-libs``, the library does not): its units
-are compiled as its CMake build compiles them; the CMake HIP language path itself is built end to end
-with findcuda_rand's translation.
+headers come from Debian 13 through ``cass-lsp setup --only hip-libs``, the library does not): here
+its units are compiled on the host as its CMake build compiles them, and test_blas_link.py configures,
+builds and links the whole tree against libhipblas in a Debian 13 root.
 """
 
 from __future__ import annotations
