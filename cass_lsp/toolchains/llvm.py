@@ -96,7 +96,7 @@ def _suffixed_on_path() -> list[Llvm]:
             match = _SUFFIXED_CLANG_RE.match(clang.name)
             if match:
                 major = match.group(1)
-                llvm = _make(clang, f"{clang.name} on PATH", f"clang-{major}'s tools, named <tool>-{major}",
+                llvm = _make(clang, f"{clang.name} on PATH", f"Debian/Ubuntu's clang-{major}, llvm-{major}: <tool>-{major}",
                              suffix=f"-{major}")
                 found.append(llvm)
     return [llvm for llvm in found if llvm is not None]
