@@ -5,9 +5,12 @@ translations. Exit 0: every pair verified; 1: a compiler or a run said a transla
     cass-lsp verify foo.cu                          # foo.cu's program: foo.hip beside it, else the rule translation
     cass-lsp verify foo.hip --against foo.cu --runner cpu
     cass-lsp verify src/ --json                     # every program with a .cu unit under src/
+    cass-lsp verify --project proj --translation proj-hip --runner cpu   # each ctest test of proj's CMake build
+    cass-lsp verify --project proj --build-system make --run "./nbody 64"
 
 A file is verified with the other units of its program (:mod:`cass_lsp.program`): the units of a
-compile_commands.json, or of its folder when one of them defines main.
+compile_commands.json, or of its folder when one of them defines main. A project is verified as its
+own build defines it (:mod:`cass_lsp.verify.project`): each test, or the command ``--run`` names.
 """
 
 from __future__ import annotations
@@ -15,24 +18,28 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import get_args
 
 import msgspec
 
+from cass_lsp.build.introspect import BuildError
 from cass_lsp.config import Runner
 from cass_lsp.jobs.cache import ResultCache
 from cass_lsp.jobs.progress import TerminalSink
 from cass_lsp.jobs.resolved import resolve_cli
-from cass_lsp.verify import engine, pairs
+from cass_lsp.toolchains import ToolchainMissing
+from cass_lsp.verify import engine, pairs, project
 from cass_lsp.verify.engine import Report
+from cass_lsp.verify.stages import Inputs
 
 _MARK = {"passed": "PASS", "failed": "FAIL", "unverified": "SKIP"}
 _DIAGNOSTICS_SHOWN = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", help="a .cu original, a HIP translation, or a folder of originals")
+    parser.add_argument("path", help="a .cu original, a HIP translation, a folder of originals, or (--project) a project")
     parser.add_argument("--against", metavar="FILE", help="the other file of the pair (original or translation)")
     parser.add_argument(
         "--runner",
@@ -58,6 +65,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--compare", choices=["numeric", "exact", "exit-code"], default="numeric", help="how runs are compared (default numeric)"
     )
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds each program may run (default 20)")
+    project = parser.add_argument_group("projects (--project)")
+    project.add_argument("--project", action="store_true", help="PATH is a project: verify the programs its CMake or make build makes")
+    project.add_argument("--translation", metavar="DIR", help="the translated tree (translate --out-dir); default: rule translations")
+    project.add_argument("--run", metavar="COMMAND", help='an executable of the build and its arguments, e.g. "heat_app data/plate.txt 40" (default: its tests)')
+    project.add_argument("--build-system", choices=["cmake", "make"], help="which build to read where a project has both (default: CMake)")
+    project.add_argument("--configure-arg", action="append", default=[], metavar="ARG", help="extra cmake argument for the original (repeatable)")
+    project.add_argument("--make-arg", action="append", default=[], metavar="ARG", help="extra make argument, e.g. CUDA_HOME=... (repeatable)")
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
     parser.add_argument("--no-cache", action="store_true", help="compile and run even when a result is cached")
 
@@ -117,13 +131,15 @@ def run(args: argparse.Namespace) -> int:
         verification["commandDir"] = args.command_dir
     try:
         resolved = resolve_cli(target={"rocm": args.rocm}, verification=verification)
-        found = _pairs(args, patterns, resolved.verification.ignore)
+        found = [] if args.project else _pairs(args, patterns, resolved.verification.ignore)
     except ValueError as error:
         print(f"cass-lsp verify: {error}", file=sys.stderr)
         return 2
     cache = None if args.no_cache else ResultCache(max_bytes=resolved.cache_max_bytes)
     if cache is not None:
         engine.register(cache)
+    if args.project:
+        return _run_project(args, verification, cache)
     sink = TerminalSink()
     reports: list[Report] = []
     seen: set[tuple[str, ...]] = set()
@@ -142,10 +158,59 @@ def run(args: argparse.Namespace) -> int:
             progress.end()
         if not args.json:
             print(render(reports[-1]), flush=True)
+    return _finish(args, reports)
+
+
+def _finish(args: argparse.Namespace, reports: list[Report]) -> int:
     if args.json:
         sys.stdout.write(msgspec.json.encode(reports).decode() + "\n")
     verdicts = {r.verdict for r in reports}
     return 1 if "failed" in verdicts else 2 if "unverified" in verdicts else 0
+
+
+def _run_project(args: argparse.Namespace, verification: dict[str, object], cache: ResultCache | None) -> int:
+    root = Path(_absolute(Path(args.path)))
+    translation_root = Path(_absolute(Path(args.translation))) if args.translation else None
+    if not root.is_dir() or (translation_root is not None and not translation_root.is_dir()):
+        print(f"cass-lsp verify: {args.translation if root.is_dir() else args.path}: not a folder", file=sys.stderr)
+        return 2
+    sink = TerminalSink()
+    reports: list[Report] = []
+    with tempfile.TemporaryDirectory(prefix="cass-project-") as folder:
+        scratch = Path(folder)
+        try:
+            found = project.read(
+                root, run=args.run, system=args.build_system, configure_args=tuple(args.configure_arg),
+                make_args=tuple(args.make_arg), translation_root=translation_root, scratch=scratch,
+            )  # fmt: skip
+        except (BuildError, ToolchainMissing, ValueError) as error:
+            lead = "could not verify: the original's build cannot be read here: " if isinstance(error, BuildError) else ""
+            print(f"cass-lsp verify: {lead}{error}", file=sys.stderr)
+            if isinstance(error, BuildError) and error.log:
+                print(error.log, file=sys.stderr)
+            return 2
+        build = project.translated_build(found, scratch)
+        if build is not None:
+            reports.append(build)
+            _show(args, build)
+
+        def verify_one(check: project.Check, inputs: Inputs) -> Report:
+            resolved = resolve_cli(target={"rocm": args.rocm}, verification={**verification, "args": list(check.args)})
+            progress = sink.begin(f"{check.name}: {inputs.program.describe()}", None)
+            try:
+                return engine.verify(inputs, resolved, cache=cache, progress=progress)
+            finally:
+                progress.end()
+
+        for report in project.verify_checks(found, verify_one, engine.unreadable):
+            reports.append(report)
+            _show(args, report)
+    return _finish(args, reports)
+
+
+def _show(args: argparse.Namespace, report: Report) -> None:
+    if not args.json:
+        print(render(report), flush=True)
 
 
 def render(report: Report) -> str:

@@ -1,0 +1,255 @@
+"""``cass-lsp verify --project DIR``: a project verified as its own build defines it.
+
+The original's build is read (:mod:`cass_lsp.build.introspect`: CMake configured with nvcc into a
+scratch folder, or ``make -n``): its executables, the units and flags each links, and its tests.
+Each test (or the command the user names) becomes a *check*: the executable's program
+(:class:`cass_lsp.program.Program`, rooted at the project, so the project's data files reach the
+run) with the test's arguments, verified by the engine like any program: compiled with nvcc and
+clang-19 and, with a runner, run on both sides and judged by the same rules (clean runs of the
+original only, run-to-run noise, numeric tolerance).
+
+With ``--translation OUT`` (the tree ``cass-lsp translate DIR --out-dir OUT`` wrote), each unit takes
+its file from OUT and the translated build is read too: it must configure (or dry-run) and make the
+same executables from the corresponding units. A translated build that cannot be read because this
+machine lacks a package or the HIP toolchain is "could not verify", never "failed". Without OUT,
+each unit takes its rule translation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import shlex
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import msgspec
+
+from cass_lsp import program as program_module
+from cass_lsp import toolchains
+from cass_lsp.build import files, introspect
+from cass_lsp.build import tools as build_tools
+from cass_lsp.build.introspect import BuildError, Discovery, Executable, System
+from cass_lsp.program import Program, Unit
+from cass_lsp.verify.engine import Report
+from cass_lsp.verify.pairs import Pair
+from cass_lsp.verify.stages import Inputs, StageResult
+
+_MISSING_PACKAGE = re.compile(
+    r'Could not find a package configuration file provided by\s+"(?P<config>[^"]+)"|Could NOT find (?P<module>\w+)'
+)
+_ROCM_HIP_LANG = Path(build_tools.ROCM_HIP_LANG)
+
+
+@dataclasses.dataclass(frozen=True)
+class Check:
+    """One program of the project to verify: an executable and the arguments it runs with."""
+
+    name: str
+    executable: Executable
+    args: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Project:
+    root: Path
+    translation_root: Path | None
+    original: Discovery
+    checks: list[Check]
+
+
+def read(
+    root: Path,
+    *,
+    run: str | None,
+    system: System | None,
+    configure_args: tuple[str, ...] = (),
+    make_args: tuple[str, ...] = (),
+    translation_root: Path | None = None,
+    scratch: Path,
+) -> Project:
+    """The project at ``root`` and what to verify in it: the command ``run`` names, else its tests.
+    Raises BuildError (the original's build cannot be read), ToolchainMissing (no nvcc) or ValueError."""
+    nvcc = toolchains.nvidia.require()
+    args = (*_nvcc_configure_args(nvcc.nvcc), *configure_args)
+    original = introspect.discover(
+        root, scratch / "original", system=system, configure_args=args, make_args=make_args, env=nvcc.env()
+    )
+    if not original.executables:
+        raise ValueError(f"{root}: its {original.system} build makes no executable with a CUDA or C++ unit")
+    return Project(root, translation_root, original, _checks(original, run, root))
+
+
+def _nvcc_configure_args(nvcc: Path) -> list[str]:
+    """CMake's CUDA language with this nvcc; for the PyPI wheels' layout (``lib/libcudart.so.<major>``
+    only), FindCUDAToolkit's cudart named."""
+    out = [f"-DCMAKE_CUDA_COMPILER={nvcc}"]
+    lib = nvcc.resolve().parent.parent / "lib"
+    versioned = sorted(lib.glob("libcudart.so.*"))
+    if not (lib / "libcudart.so").exists() and versioned:
+        out += [f"-DCUDA_CUDART={versioned[0]}", f"-DCUDA_cudart_LIBRARY={versioned[0]}"]
+    return out
+
+
+def _checks(discovery: Discovery, run: str | None, root: Path) -> list[Check]:
+    if run is not None:
+        words = shlex.split(run)
+        if not words:
+            raise ValueError("--run names no command")
+        return [Check(run, _executable(discovery, words[0]), _arguments(words[1:], root))]
+    checks = []
+    for test in discovery.tests:
+        executable = _executable(discovery, test.argv[0], test.name)
+        checks.append(Check(f"test {test.name}", executable, _arguments(test.argv[1:], root)))
+    if not checks:
+        names = ", ".join(e.name for e in discovery.executables)
+        raise ValueError(f"the project declares no tests: name a command with --run (its executables: {names})")
+    return checks
+
+
+def _executable(discovery: Discovery, command: str, test: str | None = None) -> Executable:
+    for executable in discovery.executables:
+        if command in (executable.path, executable.name) or os.path.basename(command) == executable.name:
+            return executable
+    names = ", ".join(e.name for e in discovery.executables)
+    where = f"test {test} runs {command}" if test else f"{command} is"
+    raise ValueError(f"{where}, not an executable the build makes ({names})")
+
+
+def _arguments(args: list[str] | tuple[str, ...], root: Path) -> tuple[str, ...]:
+    """Arguments naming files of the project point at the run folder's copies (runs start in a copy
+    of the project's data files, laid out as in the project)."""
+    out = []
+    for arg in args:
+        if os.path.isabs(arg) and Path(arg).is_relative_to(root):
+            arg = os.path.relpath(arg, root)
+        out.append(arg)
+    return tuple(out)
+
+
+def program_of(check: Check, project: Project) -> Program:
+    """The check's executable as a program: its units, each with its translation file under the
+    translated tree (none: its rule translation)."""
+    units = tuple(
+        Unit(s.file, _translation_of(s.file, project), s.arguments, s.directory) for s in check.executable.sources
+    )
+    main = next((u.original for u in units if program_module.defines_main(_read(u.original))), None)
+    origin = f"{project.original.system} target {check.executable.name}"
+    return Program(str(project.root), units, origin, main)
+
+
+def _translation_of(original: str, project: Project) -> str | None:
+    if project.translation_root is None:
+        return None
+    relative = Path(os.path.relpath(original, project.root))
+    for candidate in (relative.with_suffix(".hip"), relative):
+        path = project.translation_root / candidate
+        if original.endswith(".cu") and candidate == relative:
+            continue  # a .cu in the translated tree is not a translation
+        if path.is_file():
+            return str(path)
+    return None
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="surrogateescape")
+    except OSError:
+        return ""
+
+
+def inputs_of(check: Check, project: Project) -> Inputs:
+    """The engine's inputs for ``check``. Raises OSError when a file cannot be read."""
+    program = program_of(check, project)
+    main = program.unit(program.main) if program.main else program.units[0]
+    assert main is not None
+    texts = {path: Path(path).read_text(encoding="utf-8", errors="surrogateescape") for path in program.files}
+    return Inputs(Pair(main.original, main.translation), program, texts)
+
+
+def translated_build(project: Project, scratch: Path) -> Report | None:
+    """The translated tree's build read like the original's, judged: None without a translated tree."""
+    if project.translation_root is None:
+        return None
+    root, out = project.root, project.translation_root
+    top = "CMakeLists.txt" if project.original.system == "cmake" else _make_file(out)
+    pair = Pair(str(root / top), str(out / top))
+    name = f"build files of {out}"
+
+    def verdict(outcome: str, message: str) -> Report:
+        stage = StageResult("translation", project.original.system, outcome, message)  # type: ignore[arg-type]
+        judged = {"passed": "passed", "failed": "failed"}.get(outcome, "unverified")
+        lead = "" if judged != "unverified" else "could not verify: "
+        return Report(pair, judged, f"{name}: {lead}{message}", [stage])  # type: ignore[arg-type]
+
+    missing = _hip_toolchain_missing(project.original.system)
+    if missing:
+        return verdict("unavailable", missing)
+    try:
+        translated = introspect.discover(
+            out, scratch / "translation", system=project.original.system, configure_args=_hip_configure_args()
+        )
+    except BuildError as error:
+        package = _MISSING_PACKAGE.search(error.log)
+        if package:
+            needed = package.group("config") or package.group("module")
+            return verdict("unavailable", f"the translated build needs the package {needed}, which this machine lacks")
+        tail = "; ".join(line.strip() for line in error.log.splitlines() if "Error" in line or "error" in line)[:400]
+        return verdict("failed", f"{error}{': ' + tail if tail else ''}")
+    problems = list(_differences(project, translated))
+    if problems:
+        return verdict("failed", "; ".join(problems))
+    made = ", ".join(e.name for e in translated.executables)
+    return verdict("passed", f"the translated {translated.system} build reads and makes the same executables ({made})")
+
+
+def _make_file(folder: Path) -> str:
+    return next((n for n in sorted(files.MAKE_NAMES) if (folder / n).is_file()), "Makefile")
+
+
+def _hip_toolchain_missing(system: System) -> str | None:
+    """Why this machine cannot read a HIP build (None: it can)."""
+    if system == "make" or _ROCM_HIP_LANG.is_dir():
+        return None
+    statuses = [s for s in build_tools.status() if s.name == "build: CMake HIP language"]
+    if statuses and not statuses[0].found:
+        return f"no CMake HIP language here ({statuses[0].hint})"
+    return None
+
+
+def _hip_configure_args() -> tuple[str, ...]:
+    return () if _ROCM_HIP_LANG.is_dir() else (f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}",)
+
+
+def _differences(project: Project, translated: Discovery) -> Iterator[str]:
+    assert project.translation_root is not None
+    made = {e.name: e for e in translated.executables}
+    for executable in project.original.executables:
+        counterpart = made.get(executable.name)
+        if counterpart is None:
+            yield f"the translated build makes no {executable.name}"
+            continue
+        expected = {_translated_name(os.path.relpath(s.file, project.root)) for s in executable.sources}
+        got = {os.path.relpath(s.file, project.translation_root) for s in counterpart.sources}
+        lost = sorted(expected - got)
+        if lost:
+            yield f"{executable.name} no longer builds {', '.join(lost)}"
+
+
+def _translated_name(relative: str) -> str:
+    return relative[:-3] + ".hip" if relative.endswith(".cu") else relative
+
+
+def verify_checks(
+    project: Project, verify_one: Callable[[Check, Inputs], Report], unreadable: Callable[[Pair, OSError], Report]
+) -> Iterator[Report]:
+    """Each check's report, its summary led by the check's name."""
+    for check in project.checks:
+        try:
+            inputs = inputs_of(check, project)
+        except OSError as error:
+            yield unreadable(Pair(check.executable.sources[0].file, None), error)
+            continue
+        report = verify_one(check, inputs)
+        yield msgspec.structs.replace(report, summary=f"{check.name}: {report.summary}")

@@ -1,0 +1,143 @@
+"""``cass-lsp verify --project``: a project's programs as its own build defines them, with the real
+cmake, make, nvcc, clang-19 and the CPU runtime.
+
+cmake_heat (tests/corpus/projects/cmake_heat) is a CMake library of two kernel units shared by an
+app, which reads a plate from the project's data folder and prints a timing line, and a test program
+ctest runs once per kernel; its flags (a compile definition the header requires) come only from the
+build. make_rdc is a Makefile of separately compiled units.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cass_lsp import proc
+from cass_lsp.build import introspect
+from tests.corpus.projects.projects import HERE
+
+HEAT = HERE / "cmake_heat"
+_TIMEOUT_S = 900.0
+
+
+def _verify(*args: str | Path) -> tuple[int, list[dict[str, Any]], str]:
+    argv = [sys.executable, "-m", "cass_lsp", "verify", "--project", *map(str, args), "--json", "--no-cache"]
+    result = proc.run(argv, timeout=_TIMEOUT_S)
+    reports = json.loads(result.stdout) if result.stdout.strip() else []
+    return result.returncode, reports, result.stderr.decode()
+
+
+def _by_name(reports: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {r["summary"].split(":")[0]: r for r in reports}
+
+
+@pytest.fixture(scope="module")
+def heat_hip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """cmake_heat translated as a user would: ``cass-lsp translate DIR --out-dir OUT``."""
+    out = tmp_path_factory.mktemp("heat") / "cmake_heat-hip"
+    result = proc.run([sys.executable, "-m", "cass_lsp", "translate", str(HEAT), "--out-dir", str(out), "--arch", "gfx1030"],
+                      timeout=300)
+    assert result.ok, result.text()
+    return out
+
+
+def test_each_ctest_test_of_the_translated_tree_runs_the_same(heat_hip: Path) -> None:
+    code, reports, stderr = _verify(HEAT, "--translation", heat_hip, "--runner", "cpu", "--arch", "gfx1030")
+    assert code == 0, stderr + json.dumps(reports, indent=1)
+    found = _by_name(reports)
+    assert set(found) == {f"build files of {heat_hip}", "test plate_steps", "test stencil", "test reduce"}
+    assert all(r["verdict"] == "passed" for r in reports)
+    plate = found["test plate_steps"]
+    # the app and the two library units it links, each with its translation from the tree
+    units = plate["program"]["units"]
+    assert {Path(u["original"]).name for u in units} == {"main.cu", "stencil.cu", "reduce.cu"}
+    assert {Path(u["translation"]).name for u in units} == {"main.hip", "stencil.hip", "reduce.hip"}
+    assert all(u["translation"].startswith(str(heat_hip)) for u in units)
+    run = next(s for s in plate["stages"] if s["name"] == "run")
+    assert run["outcome"] == "passed" and "5 line(s) of output" in run["message"]
+
+
+def test_a_wrong_kernel_fails_the_tests_that_link_it_and_only_those(heat_hip: Path, tmp_path: Path) -> None:
+    wrong = tmp_path / "wrong"
+    shutil.copytree(heat_hip, wrong)
+    stencil = wrong / "src" / "stencil.hip"
+    text = stencil.read_text()
+    assert "- 4.0f * tile" in text
+    stencil.write_text(text.replace("- 4.0f * tile", "- 3.0f * tile"))
+    code, reports, stderr = _verify(HEAT, "--translation", wrong, "--runner", "cpu", "--arch", "gfx1030")
+    assert code == 1, stderr
+    verdicts = {name: r["verdict"] for name, r in _by_name(reports).items()}
+    assert verdicts == {f"build files of {wrong}": "passed", "test plate_steps": "failed", "test stencil": "failed",
+                        "test reduce": "passed"}
+
+
+def test_a_translated_build_that_drops_a_unit_fails(heat_hip: Path, tmp_path: Path) -> None:
+    tree = tmp_path / "dropped"
+    shutil.copytree(heat_hip, tree)
+    build_file = tree / "src" / "CMakeLists.txt"
+    build_file.write_text(build_file.read_text().replace(" reduce.hip", ""))
+    code, reports, _ = _verify(HEAT, "--translation", tree, "--arch", "gfx1030")
+    assert code == 1
+    build = _by_name(reports)[f"build files of {tree}"]
+    assert build["verdict"] == "failed"
+    assert "heat_app no longer builds src/reduce.hip" in build["summary"]
+
+
+def test_a_package_this_machine_lacks_is_could_not_verify_not_failed(heat_hip: Path, tmp_path: Path) -> None:
+    tree = tmp_path / "needs_a_package"
+    shutil.copytree(heat_hip, tree)
+    top = tree / "CMakeLists.txt"
+    top.write_text(top.read_text() + "find_package(cass_no_such_package REQUIRED)\n")
+    code, reports, _ = _verify(HEAT, "--translation", tree, "--arch", "gfx1030")
+    assert code == 2
+    build = _by_name(reports)[f"build files of {tree}"]
+    assert build["verdict"] == "unverified"
+    assert "needs the package cass_no_such_package" in build["summary"]
+
+
+def test_a_makefile_project_runs_the_named_command() -> None:
+    code, reports, stderr = _verify(HERE / "make_rdc", "--build-system", "make", "--run", "./nbody", "--runner", "cpu")
+    assert code == 0, stderr + json.dumps(reports, indent=1)
+    (report,) = reports
+    assert report["summary"].startswith("./nbody: ") and report["verdict"] == "passed"
+    units = report["program"]["units"]
+    assert {Path(u["original"]).name for u in units} == {"main.cu", "forces.cu", "integrate.cu"}
+    assert all("-rdc=true" in u["arguments"] for u in units)  # the Makefile's flags, separate compilation
+
+
+def test_an_original_build_that_cannot_configure_here_is_could_not_verify() -> None:
+    """The PyPI nvcc wheels carry no cuBLAS: cmake_blas's own build cannot be configured."""
+    code, reports, stderr = _verify(HERE / "cmake_blas", "--runner", "cpu")
+    assert code == 2 and reports == []
+    assert "could not verify: the original's build cannot be read here" in stderr
+    assert "CUDA::cublas" in stderr
+
+
+def test_a_command_that_names_no_executable_of_the_build_is_refused() -> None:
+    code, _, stderr = _verify(HEAT, "--run", "heat data/plate.txt 3")
+    assert code == 2
+    assert "heat is, not an executable the build makes (heat_app, test_heat)" in stderr
+
+
+def test_make_dry_run_links_objects_and_archives_back_to_their_units(tmp_path: Path) -> None:
+    printed = f"""make: Entering directory '{tmp_path}'
+nvcc -O2 -Isrc -c src/a.cu -o build/a.o
+nvcc -O2 -Isrc -c src/b.cu -o build/b.o && echo done
+ar rcs build/libk.a build/b.o
+make[1]: Entering directory '{tmp_path}/tools'
+g++-12 -O2 -o gen gen.cpp
+make[1]: Leaving directory '{tmp_path}/tools'
+nvcc -o app build/a.o build/libk.a -lcudart
+make: Leaving directory '{tmp_path}'
+"""
+    found = {e.name: e for e in introspect._make_executables(printed, tmp_path)}
+    assert set(found) == {"app", "gen"}
+    assert [s.file for s in found["app"].sources] == [str(tmp_path / "src" / "a.cu"), str(tmp_path / "src" / "b.cu")]
+    assert found["app"].sources[0].arguments == ("-O2", "-Isrc", "-c", "src/a.cu", "-o", "build/a.o")
+    assert found["gen"].path == str(tmp_path / "tools" / "gen")
+    assert found["gen"].sources[0].directory == str(tmp_path / "tools")
