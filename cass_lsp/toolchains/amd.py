@@ -4,9 +4,10 @@ Which LLVM (:func:`choose`): the first of :func:`cass_lsp.toolchains.llvm.found`
 20, then 18 down to 15; see that module for where each is looked for) that knows AMDGPU targets and
 can read some device libraries here. The rule for device libraries: a clang reads bitcode written by
 its own or an older LLVM major only (the writer is read from each file, :mod:`.bitcode`). So each
-clang is paired (:func:`readable_libs`) with its own ROCm install's libraries when it comes from one,
-else with the first readable set: the distribution's rocm-device-libs (Debian 12's are ROCm 5.2,
-LLVM 15 bitcode, ISA files up to gfx1036), else a ROCm install's. :mod:`.devlibs` adds the ISA files
+clang is paired (:func:`readable_libs`) with the first readable set of: those that come with it
+(:func:`own_libs`: inside its install, as Debian 13 and ROCm 6.2+ place them, or its ROCm install's),
+the distribution's rocm-device-libs (Debian 12's are ROCm 5.2, LLVM 15 bitcode, ISA files up to
+gfx1036), a ROCm install's. :mod:`.devlibs` adds the ISA files
 those lack (gfx11xx, gfx12xx, gfx942), assembled by that LLVM's ``llvm-as``. A target is covered when
 the clang knows it and the paired folder (with the generated files) has its ISA file; triton's
 ROCm 7.1 bitcode (:mod:`.rocm71`) is LLVM 19's, so that profile needs LLVM 19 or newer.
@@ -124,12 +125,26 @@ def device_libs() -> list[DeviceLibs]:
     return [DeviceLibs(p, bitcode.folder_major(p), origins[p]) for p in unique]
 
 
-def readable_libs(major: int, rocm: Path | None = None, every: list[DeviceLibs] | None = None) -> DeviceLibs | None:
-    """The device libraries a clang of LLVM ``major`` reads: its own ROCm install's first, else the
-    first readable folder of :func:`device_libs`."""
-    readable = [libs for libs in (device_libs() if every is None else every) if libs.readable_by(major)]
-    own = [libs for libs in readable if rocm is not None and libs.folder.is_relative_to(rocm)]
-    return next(iter(own or readable), None)
+def own_libs(candidate: Llvm, every: list[DeviceLibs]) -> list[DeviceLibs]:
+    """The device libraries that come with an LLVM, which its clang finds by itself: inside its own
+    install (Debian 13 and Ubuntu 24.04 put rocm-device-libs in ``lib/clang/NN/amdgcn/bitcode``, ROCm
+    6.2+ in ``lib/clang/NN/lib/amdgcn/bitcode``), then its ROCm install's among ``every``."""
+    rocm = candidate.rocm
+    # clang++-17 on PATH stands for /usr/lib/llvm-17/bin/clang++; a folder found is taken as found
+    found_in = Path(os.path.realpath(candidate.clang)) if candidate.suffix else candidate.clang
+    root = rocm / "llvm" if rocm else found_in.parent.parent
+    inside = [*sorted(root.glob("lib/clang/*/amdgcn/bitcode")), *sorted(root.glob("lib/clang/*/lib/amdgcn/bitcode"))]
+    origin = f"the ROCm install {rocm}" if rocm else f"LLVM {candidate.major}'s own ({root})"
+    own = [DeviceLibs(f, bitcode.folder_major(f), origin) for f in inside if (f / "ocml.bc").is_file()]
+    known = {libs.folder for libs in own}
+    return own + [libs for libs in every if rocm is not None and libs.folder.is_relative_to(rocm) and libs.folder not in known]
+
+
+def readable_libs(major: int, own: list[DeviceLibs] | None = None, every: list[DeviceLibs] | None = None) -> DeviceLibs | None:
+    """The device libraries a clang of LLVM ``major`` reads: the first readable of ``own``
+    (:func:`own_libs`), else of ``every`` (default :func:`device_libs`)."""
+    ordered = [*(own or ()), *(device_libs() if every is None else every)]
+    return next((libs for libs in ordered if libs.readable_by(major)), None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -199,8 +214,9 @@ def _unusable(candidate: Llvm, every: list[DeviceLibs]) -> str | None:
         return f"LLVM {candidate.major} is outside the versions cass-lsp supports, {llvm.SUPPORTED[0]}–{llvm.SUPPORTED[-1]}"
     if not llvm.known_targets(candidate.clang):
         return "built without the AMDGPU target"
-    if every and readable_libs(candidate.major, candidate.rocm, every) is None:
-        oldest = min(every, key=lambda libs: libs.llvm_major or 0)
+    own = own_libs(candidate, every)
+    if (every or own) and readable_libs(candidate.major, own, every) is None:
+        oldest = min([*own, *every], key=lambda libs: libs.llvm_major or 0)
         return f"LLVM {candidate.major} cannot read the device libraries here ({oldest.describe()})"
     return None
 
@@ -258,7 +274,7 @@ def _choose() -> Choice:
             passed.append((candidate, f"the LLVM {chosen.major} from {chosen.where} comes first"))
         else:
             passed.append((candidate, f"LLVM {chosen.major} is preferred"))
-    libs = readable_libs(chosen.major, chosen.rocm, every) if chosen else None
+    libs = readable_libs(chosen.major, own_libs(chosen, every), every) if chosen else None
     return Choice(chosen, libs, tuple(passed))
 
 

@@ -135,6 +135,27 @@ def test_clang_15_from_its_debian_folder_covers_what_its_libraries_do(machine: P
     assert line.startswith("ok ") and "(clang++ 15.0.6 from" in line
 
 
+def test_device_libraries_inside_the_llvm_come_first(machine: Path, tmp_path: Path) -> None:
+    """Debian 13 and Ubuntu 24.04 put rocm-device-libs inside the LLVM (``lib/clang/NN/amdgcn/bitcode``)."""
+    install = machine / "usr-lib" / "llvm-19"
+    (install / "lib" / "clang" / "19" / "amdgcn" / "bitcode").mkdir(parents=True)
+    (install / "bin").symlink_to(LLVM19)
+    own = install / "lib" / "clang" / "19" / "amdgcn" / "bitcode"
+    for file in DEBIAN_BITCODE.glob("*.bc"):
+        if file.name != "oclc_isa_version_90a.bc":  # a set that stops short of one target
+            (own / file.name).symlink_to(file)
+    choice = amd.choose()
+    assert choice.libs is not None and choice.libs.folder == own  # before the distribution's in /usr/lib
+    assert choice.libs.describe() == f"LLVM 19's own ({install}), LLVM 15 bitcode ({own})"
+    source = tmp_path / "k.hip"
+    source.write_text(KERNEL)
+    assert "amdgcn-amd-amdhsa--gfx1030" in _listing("gfx1030", "5.2", source)
+    assert (cache_root() / "amdgcn-19" / "bitcode" / "ocml.bc").resolve() == (DEBIAN_BITCODE / "ocml.bc").resolve()
+    # its libraries' targets, the generated ones included, and no others
+    with pytest.raises(ToolchainMissing, match=r"oclc_isa_version_90a\.bc for gfx90a \(LLVM 19's own"):
+        toolchains.hip_invocation("gfx90a", "5.2")
+
+
 def test_rocm71_needs_the_llvm_its_bitcode_was_written_by(machine: Path) -> None:
     _need(FETCHED_ROCM71 / "devlibs" / "ocml.bc")
     (machine / "cache").mkdir()
