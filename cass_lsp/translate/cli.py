@@ -58,7 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--in-place", action="store_true",
                      help=f"rewrite files atomically, keeping the original as <file>{BACKUP_SUFFIX}")
     parser.add_argument("--reverse", action="store_true", help="translate HIP to CUDA")
-    parser.add_argument("--arch", default="gfx1100", help="target GPU (gfx1100, gfx1030, gfx1200, gfx90a, gfx942)")
+    parser.add_argument("--arch", default="gfx1100",
+                        help="target GPU (gfx1100, gfx1030, gfx1200, gfx90a, gfx942), or several comma-separated: "
+                             "build files list them all, sources are translated for the first")
     parser.add_argument("--rocm", default="auto", help="target ROCm (5.2, 6.2, 7.1; auto: the installed headers)")
     parser.add_argument("--launch-style", choices=("chevron", "hipLaunchKernelGGL"), default="chevron",
                         help="keep <<<>>> launches or emit hipLaunchKernelGGL")
@@ -259,6 +261,7 @@ def run(args: argparse.Namespace) -> int:
     build that translates its sources keeps going); 1: with ``--strict``, an unsupported construct
     remains; 2: a usage or I/O error."""
     from cass_lsp.jobs.kinds import engine_settings
+    from cass_lsp.translate.targets import check_arch
 
     if args.model is not None:
         from cass_lsp.translate import model_cli
@@ -266,9 +269,12 @@ def run(args: argparse.Namespace) -> int:
         return model_cli.run(args)
     if args.jobs < 1:
         return _fail("--jobs must be at least 1")
+    arches = [a.strip() for a in args.arch.split(",") if a.strip()]
     try:
-        settings = engine_settings(args.arch, args.rocm, args.launch_style, args.rewrite_strings_and_comments,
-                                   args.reverse, "roc" if args.roc else "hip")
+        for arch in arches[1:]:
+            check_arch(arch)
+        settings = engine_settings(arches[0] if arches else "", args.rocm, args.launch_style,
+                                   args.rewrite_strings_and_comments, args.reverse, "roc" if args.roc else "hip")
     except ValueError as e:
         return _fail(str(e))
     units = _plan_units(args)
@@ -281,8 +287,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.reverse and len(units) > 1:
         _place_runtime_includes(outcomes, args.paths)
     if build_units:
-        build_settings = build_tree.settings_for(args, target.arch, units, build_units)
+        build_settings = build_tree.settings_for(args, ",".join(arches), units, build_units)
         outcomes += build_tree.port(build_units, build_settings, quiet=args.json)
+    if not args.json and not args.reverse:
+        _note_wave_sizes(arches)
+    if args.out_dir is not None:
+        outcomes += _copy_companions(args, [*units, *build_units])
     if args.json:
         _report_json(outcomes, target, args.reverse)
     else:
@@ -294,6 +304,32 @@ def run(args: argparse.Namespace) -> int:
     if any(o.error for o in outcomes):
         return 2
     return 1 if args.strict and any(f.severity == "error" for o in outcomes for f in o.findings) else 0
+
+
+def _note_wave_sizes(arches: list[str]) -> None:
+    from cass_lsp.translate.targets import wave_size
+
+    first = wave_size(arches[0])
+    others = [a for a in arches[1:] if wave_size(a) != first]
+    if others:
+        print(f"{PROG}: sources are translated for {arches[0]} ({first}-lane waves); {', '.join(others)} run "
+              f"{64 if first == 32 else 32}-lane waves: translate with --arch {others[0]} too to see the warp-size "
+              "findings for it", file=sys.stderr)
+
+
+def _copy_companions(args: argparse.Namespace, units: list[Unit]) -> list[Outcome]:
+    """The trees' other files (data, scripts, documents) copied under --out-dir; an error for each
+    that could not be."""
+    from cass_lsp.translate import companions
+
+    outcomes = []
+    for root in (p for p in args.paths if os.path.isdir(p)):
+        copied = companions.copy(root, args.out_dir, [u.source for u in units])
+        if not args.json and copied.files:
+            print(f"{PROG}: {root}: {copied.files} other file(s) copied ({copied.bytes // 1024} KiB: data, scripts, "
+                  "documents)", file=sys.stderr)
+        outcomes += [Outcome(Unit(root, args.out_dir, False), 0, {}, [], None, error) for error in copied.errors]
+    return outcomes
 
 
 def _totals(outcomes: list[Outcome]) -> dict[str, int]:

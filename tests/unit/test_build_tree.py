@@ -95,3 +95,39 @@ def test_make_compiler_clang(tmp_path: Path) -> None:
     src = _tree(tmp_path / "src")
     assert _translate(str(src), "--out-dir", str(tmp_path / "out"), "--make-compiler", "clang").ok
     assert (tmp_path / "out" / "build.mk").read_text() == "NVCC = clang++\nLIBS = -lhipfft\n"
+
+
+def test_several_arches_reach_the_build_files_and_the_sources_take_the_first(tmp_path: Path) -> None:
+    src = _tree(tmp_path / "src")
+    result = proc.run([sys.executable, "-m", "cass_lsp", "translate", str(src), "--out-dir", str(tmp_path / "out"),
+                       "--arch", "gfx1100,gfx90a", "--json"], timeout=120)
+    assert result.ok, result.text()
+    assert 'set(CMAKE_HIP_ARCHITECTURES "gfx1100;gfx90a" CACHE STRING' in (tmp_path / "out" / "CMakeLists.txt").read_text()
+    assert json.loads(result.stdout)["arch"] == "gfx1100"
+    text = proc.run([sys.executable, "-m", "cass_lsp", "translate", str(src), "--out-dir", str(tmp_path / "out2"),
+                     "--arch", "gfx1100,gfx90a"], timeout=120)
+    assert "sources are translated for gfx1100 (32-lane waves); gfx90a run 64-lane waves" in text.stderr.decode()
+    bad = _translate(str(src), "--out-dir", str(tmp_path / "out3"), "--arch", "gfx1030,sm_90")
+    assert bad.returncode == 2 and "unknown GPU arch 'sm_90'" in bad.stderr.decode()
+
+
+def test_out_dir_copies_the_trees_other_files_but_not_build_products(tmp_path: Path) -> None:
+    """A ported project's tests read its data files: the port must carry them."""
+    src = _tree(tmp_path / "src")
+    (src / "data").mkdir()
+    (src / "data" / "plate.txt").write_text("4 4\n1 1 90\n")
+    (src / "run.sh").write_text("#!/bin/sh\n./app data/plate.txt\n")
+    (src / "run.sh").chmod(0o755)
+    (src / "main.o").write_bytes(b"\x7fELF")
+    (src / "build").mkdir()
+    (src / "build" / "CMakeCache.txt").write_text("")
+    (src / "build" / "app").write_bytes(b"\x7fELF")
+    (src / ".git").mkdir()
+    (src / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    out = src / "hip"  # inside the tree: not walked into itself
+    result = _translate(str(src), "--out-dir", str(out))
+    assert result.ok, result.text()
+    copied = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert copied == ["CMakeLists.txt", "build.mk", "data/plate.txt", "main.hip", "run.sh"]
+    assert (out / "run.sh").stat().st_mode & 0o111
+    assert "2 other file(s) copied" in result.stderr.decode()

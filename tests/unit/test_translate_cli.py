@@ -66,8 +66,9 @@ def test_out_dir_keeps_the_tree(tree: Path, tmp_path: Path) -> None:
     out = tmp_path / "hip"
     assert run_cli(str(tree), "--out-dir", str(out), "--rocm", "5.2") == 0
     written = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
-    assert written == ["kernels/half.cuh", "kernels/k.hip", "main.cpp"]
+    assert written == ["kernels/half.cuh", "kernels/k.hip", "main.cpp", "notes.txt"]
     assert "#include <hip/hip_fp16.h>" in (out / "kernels" / "half.cuh").read_text()
+    assert (out / "notes.txt").read_text() == "cudaMalloc is not code here\n"  # copied, not translated
     assert (out / "main.cpp").read_text() == "#include <hip/hip_runtime.h>\nint main() { return hipSuccess; }\n"
 
 

@@ -1,0 +1,53 @@
+"""The other files of a tree translated with ``--out-dir``: its input data, scripts and documents,
+copied so that the port builds and runs as the original does (a test that reads
+``${PROJECT_SOURCE_DIR}/data/plate.txt`` finds it).
+
+Left out: hidden folders (``.git``), build folders (those holding a ``CMakeCache.txt``), build
+products (objects, archives, libraries), files the translation writes, and the output folder itself
+when it lies inside the tree. Copies keep their modes and times; an existing copy is replaced.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable
+from typing import NamedTuple
+
+_PRODUCTS = (".o", ".obj", ".a", ".so", ".dylib", ".lib", ".dll", ".exe", ".cubin", ".fatbin", ".ptx", ".pyc")
+
+
+class Copied(NamedTuple):
+    files: int
+    bytes: int
+    errors: list[str]
+
+
+def copy(root: str, out_dir: str, translated: Iterable[str]) -> Copied:
+    """Copy ``root``'s other files under ``out_dir`` at their relative paths. ``translated``: the
+    source paths the translation writes (not copied)."""
+    skip = {os.path.abspath(p) for p in translated}
+    out_abs = os.path.abspath(out_dir)
+    files = size = 0
+    errors: list[str] = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(
+            d for d in dirs
+            if not d.startswith(".")
+            and os.path.abspath(os.path.join(folder, d)) != out_abs
+            and not os.path.isfile(os.path.join(folder, d, "CMakeCache.txt"))
+        )  # fmt: skip
+        for name in sorted(names):
+            source = os.path.join(folder, name)
+            if os.path.abspath(source) in skip or name.endswith(_PRODUCTS) or not os.path.isfile(source):
+                continue
+            target = os.path.join(out_dir, os.path.relpath(source, root))
+            try:
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                shutil.copy2(source, target)
+            except OSError as error:
+                errors.append(f"{source}: {error.strerror or error}")
+                continue
+            files += 1
+            size += os.path.getsize(source)
+    return Copied(files, size, errors)
