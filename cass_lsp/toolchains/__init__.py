@@ -200,7 +200,7 @@ def _llvm_status(name: str, path: Path | None, version: str | None, hint: str) -
 def _amd_report(choice: amd.Choice) -> list[ToolStatus]:
     """The chosen LLVM's tools (clang++'s source explains the choice), HIP headers and device libraries."""
     major = choice.llvm.major if choice.llvm else amd.LLVM_MAJOR
-    llvm_hint = amd.LLVM_HINT if major == amd.LLVM_MAJOR else f"apt-get install --no-install-recommends llvm-{major}"
+    llvm_hint = amd.llvm_hint(major)
     clang = amd.clang()
     statuses = [_llvm_status(f"clang++-{major}", clang, amd.clang_version(clang) if clang else None, amd.CLANG_HINT)]
     if choice.llvm is None and choice.passed:  # an LLVM is here but cannot be used: say why beside the fix

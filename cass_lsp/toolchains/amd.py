@@ -174,7 +174,7 @@ class Choice:
             return f"{unknown})", f"an LLVM newer than {chosen.major} (clang++ --target=amdgcn-amd-amdhsa --print-supported-cpus lists what one knows)"
         if arch not in self.covered() and self.libs is not None:
             if arch in GENERATED_ARCHS:  # llvm-as is missing, so its ISA file cannot be generated
-                return f"llvm-as-{chosen.major} (it makes the ISA file of {arch})", _llvm_hint(chosen.major)
+                return f"llvm-as-{chosen.major} (it makes the ISA file of {arch})", llvm_hint(chosen.major)
             return f"device library oclc_isa_version_{arch[3:]}.bc for {arch} ({self.libs.describe()} has none)", DEVICE_LIBS_HINT
         return None
 
@@ -348,7 +348,7 @@ class AmdToolchain:
         return int(self.clang_version.split(".")[0])
 
 
-def _llvm_hint(major: int) -> str:
+def llvm_hint(major: int) -> str:
     return LLVM_HINT if major == LLVM_MAJOR else f"apt-get install --no-install-recommends llvm-{major}"
 
 
@@ -360,7 +360,7 @@ def require() -> AmdToolchain:
         raise ToolchainMissing(f"clang++-{LLVM_MAJOR}", CLANG_HINT)
     llvm_as = chosen.tool("llvm-as")
     if llvm_as is None:
-        raise ToolchainMissing(f"llvm-as-{chosen.major} (beside {clang_path})", _llvm_hint(chosen.major))
+        raise ToolchainMissing(f"llvm-as-{chosen.major} (beside {clang_path})", llvm_hint(chosen.major))
     return AmdToolchain(clang=clang_path, clang_version=chosen.version, llvm_as=llvm_as)
 
 

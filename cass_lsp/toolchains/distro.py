@@ -9,6 +9,7 @@ pacman; openSUSE: zypper), or says which packages to look for where the family i
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 OS_RELEASE = Path("/etc/os-release")
@@ -58,6 +59,18 @@ def family(os_release: Path = OS_RELEASE) -> str:
     return "unknown"
 
 
+def _equivalent(package: str) -> tuple[str, str, str]:
+    """The (Fedora, Arch, openSUSE) names of a Debian package; another LLVM major than the current
+    one is ``llvm17``, ``clang17``, ``lld17`` in each of them, as ``llvm-17`` is in Debian."""
+    if package in _EQUIVALENTS:
+        return _EQUIVALENTS[package]
+    versioned = re.fullmatch(r"(clang|lld|llvm)-(\d+)", package)
+    if versioned:
+        name = "".join(versioned.groups())
+        return name, name, name
+    return package, package, package
+
+
 def hint(debian_hint: str, os_family: str | None = None) -> str:
     """A Debian ``apt-get install ...`` hint as this family's command; any other hint unchanged."""
     if not debian_hint.startswith(_APT):
@@ -69,7 +82,7 @@ def hint(debian_hint: str, os_family: str | None = None) -> str:
     if chosen not in _COMMANDS:
         return f"install the packages Debian calls {' '.join(packages)} ({_ROCM_NOTE} for the AMD ones)"
     column = list(_COMMANDS).index(chosen)
-    mapped = [_EQUIVALENTS.get(p, (p, p, p))[column] for p in packages]
+    mapped = [_equivalent(p)[column] for p in packages]
     available = list(dict.fromkeys(p for p in mapped if p))
     lacking = [p for p, m in zip(packages, mapped, strict=True) if not m]
     command = _COMMANDS[chosen] + " ".join(available) if available else ""

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cass_lsp import doctor, proc, toolchains
-from cass_lsp.toolchains import amd, bitcode, devlibs, llvm, rocm71
+from cass_lsp.toolchains import amd, bitcode, devlibs, distro, llvm, rocm71
 from cass_lsp.toolchains.dirs import cache_root
 from cass_lsp.toolchains.errors import ToolchainMissing
 
@@ -237,3 +237,11 @@ def test_llvm_dir_alone_when_set(machine: Path, monkeypatch: pytest.MonkeyPatch)
     choice = amd.choose()
     assert choice.llvm is not None and choice.llvm.clang == LLVM15 / "clang++" and choice.passed == ()
     assert choice.explain().startswith(f"clang++ 15.0.6 from {LLVM15} (${llvm.LLVM_DIR_ENV})")
+
+
+def test_hints_for_another_llvm_major_in_each_family() -> None:
+    llvm17 = "apt-get install --no-install-recommends llvm-17"
+    assert distro.hint(llvm17, "debian") == llvm17
+    assert distro.hint(llvm17, "fedora") == "dnf install llvm17"
+    assert distro.hint(llvm17, "suse") == "zypper install llvm17"
+    assert distro.hint(amd.CLANG_HINT, "fedora") == "dnf install clang lld"  # 19 is Fedora's current LLVM
