@@ -7,10 +7,11 @@ its own or an older LLVM major only (the writer is read from each file, :mod:`.b
 clang is paired (:func:`readable_libs`) with the first readable set of: those that come with it
 (:func:`own_libs`: inside its install, as Debian 13 and ROCm 6.2+ place them, or its ROCm install's),
 the distribution's rocm-device-libs (Debian 12's are ROCm 5.2, LLVM 15 bitcode, ISA files up to
-gfx1036), a ROCm install's. :mod:`.devlibs` adds the ISA files
-those lack (gfx11xx, gfx12xx, gfx942), assembled by that LLVM's ``llvm-as``. A target is covered when
-the clang knows it and the paired folder (with the generated files) has its ISA file; triton's
-ROCm 7.1 bitcode (:mod:`.rocm71`) is LLVM 19's, so that profile needs LLVM 19 or newer.
+gfx1036), a ROCm install's. :mod:`.devlibs` adds the ISA files those lack (gfx11xx, gfx12xx, gfx942),
+assembled by that LLVM's ``llvm-as``. A target is covered when the clang knows it and the paired
+folder (with the generated files) has its ISA file; a job for another target is refused before any
+compile, naming the LLVM that knows it. Triton's ROCm 7.1 bitcode (:mod:`.rocm71`) is LLVM 19's, so
+that profile needs LLVM 19 or newer.
 :func:`find_tool_source` says which LLVM was chosen, with which libraries, for which targets, and why.
 
 HIP headers: the chosen ROCm install's own when the LLVM is a ROCm install's, else Debian's
