@@ -11,8 +11,10 @@ Per project:
 2. translate: ``cass-lsp translate PROJECT --out-dir`` (sources and build files, a cold CLI);
 3. HIP build: the translated tree through its own build system (make with hipcc; cmake configure
    + build with the HIP language and the Debian toolchain file). cmake_blas's translation needs
-   hipBLAS, which Debian 12 does not package: its units are compiled with hipcc as its CMake files
-   say, as in tests/corpus/projects ("hipcc -c units").
+   hipBLAS, which Debian 12 does not package: on the host its units are compiled with hipcc as its
+   CMake files say, as in tests/corpus/projects ("hipcc -c units"), and its whole CMake build is
+   timed in the Debian 13 root of tests/corpus/projects/debian13.py, where Debian packages hipBLAS
+   (configure + build + link, clang-17; the root is built before any timing).
 
 Usage: .venv/bin/python benchmarks/bench_project.py [--runs 3]
 """
@@ -37,6 +39,7 @@ from cass_lsp import proc, toolchains
 from cass_lsp.build import files
 from cass_lsp.toolchains import hiplibs
 from tests.corpus.cuda_lib_headers import ensure_all
+from tests.corpus.projects import debian13
 from tests.corpus.projects.projects import ARCH, BY_NAME, Project, nvcc_make_variables, translate_tree
 
 TIMEOUT_S = 900.0
@@ -44,11 +47,13 @@ TIMEOUT_S = 900.0
 
 class Row(NamedTuple):
     project: Project
-    system: str  # make, cmake (both sides), cmake-hip (the original only as nvcc -c units), units
+    # make, cmake (both sides), cmake-hip and cmake-debian13 (the original only as nvcc -c units), units
+    system: str
 
 
 ROWS = (
     Row(BY_NAME["cmake_blas"], "units"),
+    Row(BY_NAME["cmake_blas"], "cmake-debian13"),  # hipBLAS links only where Debian packages it
     Row(BY_NAME["findcuda_rand"], "cmake-hip"),  # the original needs cuRAND's library, absent here
     Row(BY_NAME["make_rdc"], "make"),
     Row(BY_NAME["make_rdc"], "cmake"),
@@ -93,8 +98,25 @@ def _original_build(row: Row, nvcc: toolchains.Invocation, includes: dict[str, P
         return _timed(step), "cmake + nvcc"
 
 
-def _hip_build(row: Row, tree: Path) -> tuple[list[proc.ProcResult], str]:
+def _debian13_cmake(where: Path, tree: Path) -> list[proc.ProcResult]:
+    """The translated tree copied into the Debian 13 root, configured with the toolchain file the
+    translation report names and built there."""
+    with debian13.workdir(where) as (host, inside):
+        shutil.copytree(tree, host / tree.name)
+        shutil.copyfile(files.TOOLCHAIN_FILE, host / "hip-debian.cmake")
+        source = f"{inside}/{tree.name}"
+        configure = debian13.run(where, ["cmake", "-S", source, "-B", f"{source}/build",
+                                         f"-DCMAKE_TOOLCHAIN_FILE={inside}/hip-debian.cmake"], timeout=TIMEOUT_S)
+        if not configure.ok:
+            return [configure]
+        return [configure, debian13.run(where, ["cmake", "--build", f"{source}/build"], timeout=TIMEOUT_S)]
+
+
+def _hip_build(row: Row, tree: Path, trixie: Path | None) -> tuple[list[proc.ProcResult], str]:
     env = {**os.environ, "HIP_PLATFORM": "amd"}
+    if row.system == "cmake-debian13":
+        assert trixie is not None
+        return _debian13_cmake(trixie, tree), "cmake + clang-17 in a Debian 13 root (links hipBLAS)"
     if row.system == "make":
         return [proc.run(["make", "-C", str(tree)], env=env, timeout=TIMEOUT_S)], "make + hipcc"
     if row.system in ("cmake", "cmake-hip"):
@@ -109,7 +131,17 @@ def _hip_build(row: Row, tree: Path) -> tuple[list[proc.ProcResult], str]:
 
 
 def _original_system(row: Row) -> Row:
-    return row._replace(system="units") if row.system == "cmake-hip" else row
+    return row._replace(system="units") if row.system in ("cmake-hip", "cmake-debian13") else row
+
+
+def _debian13_root() -> Path | None:
+    """The Debian 13 root when a row builds in it, built now so that no timing includes it."""
+    if not any(row.system == "cmake-debian13" for row in ROWS):
+        return None
+    try:
+        return debian13.ensure()
+    except debian13.RootUnavailable as exc:
+        raise SystemExit(f"no Debian 13 root for cmake_blas's build: {exc}") from exc
 
 
 def main() -> int:
@@ -118,7 +150,8 @@ def main() -> int:
     args = parser.parse_args()
     nvcc = toolchains.nvcc_invocation("sm_80")
     includes = ensure_all()
-    print(f"{'project':<26} {'nvcc s':>8} {'translate s':>12} {'ratio':>6} {'HIP build s':>12} {'ratio':>6}  "
+    trixie = _debian13_root()
+    print(f"{'project':<28} {'nvcc s':>8} {'translate s':>12} {'ratio':>6} {'HIP build s':>12} {'ratio':>6}  "
           "reference / HIP build")
     for row in ROWS:
         originals = [_original_build(_original_system(row), nvcc, includes) for _ in range(args.runs)]
@@ -131,14 +164,14 @@ def main() -> int:
                 tree = Path(scratch) / row.project.name
                 translate.append(_timed(functools.partial(translate_tree, row.project, tree)))
                 start = time.perf_counter()
-                results, how = _hip_build(row, tree)
+                results, how = _hip_build(row, tree, trixie)
                 build.append(time.perf_counter() - start)
                 for result in results:
                     if not result.ok:
                         raise SystemExit(f"{row.project.name}: the HIP build failed:\n{result.text()[-3000:]}")
         t, b = statistics.median(translate), statistics.median(build)
         label = f"{row.project.name} ({row.system})"
-        print(f"{label:<26} {reference:>8.2f} {t:>12.2f} {t / reference:>6.2f} {b:>12.2f} "
+        print(f"{label:<28} {reference:>8.2f} {t:>12.2f} {t / reference:>6.2f} {b:>12.2f} "
               f"{b / reference:>6.2f}  {what} / {how}")
     return 0
 
