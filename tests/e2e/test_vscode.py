@@ -7,25 +7,29 @@ the test with what to run, never skips it.
 
 code-server runs in its own process group, with a private HOME, user-data and extensions folder, on
 a free loopback port, and the whole group is killed afterwards. Screenshots, the driver's
-result.json and code-server's log go to tests/e2e/artifacts/vscode/ (or $CASS_E2E_ARTIFACTS/vscode).
+result.json and code-server's log go to tests/e2e/artifacts/vscode/<test>/ (or $CASS_E2E_ARTIFACTS/vscode/<test>).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from cass_lsp import proc
 from cass_lsp.toolchains.dirs import CACHE_ENV, cache_root
+from tests.corpus.projects import projects
 
 REPO = Path(__file__).resolve().parents[2]
 EXT = REPO / "editor_clients" / "vscode"
@@ -136,7 +140,11 @@ def _keep_logs(logs: Path, into: Path) -> None:
 
 
 class CodeServer:
-    def __init__(self, run: Path) -> None:
+    """A code-server with a profile of its own under ``run``. ``server``: the ``cass.server.path`` it
+    is given (None: none, the extension must find or install one); ``path``: its PATH (default ours);
+    the server's log goes to ``artifacts``."""
+
+    def __init__(self, run: Path, artifacts: Path, server: Path | None = SERVER, path: str | None = None) -> None:
         self.run = run
         self.home = run / "home"
         self.data = run / "data"
@@ -144,7 +152,8 @@ class CodeServer:
         self.port = _free_port()
         for folder in (self.home, self.data / "User", self.extensions):
             folder.mkdir(parents=True, exist_ok=True)
-        settings = {**USER_SETTINGS, "cass.server.path": str(SERVER), "cass.trace.server": "messages"}
+        server_path = {} if server is None else {"cass.server.path": str(server)}
+        settings = {**USER_SETTINGS, **server_path, "cass.trace.server": "messages"}
         (self.data / "User" / "settings.json").write_text(json.dumps(settings, indent=2))
         # the extension host runs on the "remote" side: machine-scoped settings (cass.server.*) of
         # the user settings do not reach it, the remote machine's settings do
@@ -152,8 +161,8 @@ class CodeServer:
         (self.data / "Machine" / "settings.json").write_text(
             json.dumps(
                 {
-                    "cass.server.path": str(SERVER),
-                    "cass.server.args": ["--log-file", str(ARTIFACTS / "cass-lsp-server.log"), "--log-level", "info"],
+                    **server_path,
+                    "cass.server.args": ["--log-file", str(artifacts / "cass-lsp-server.log"), "--log-level", "info"],
                 },
                 indent=2,
             )
@@ -169,6 +178,7 @@ class CodeServer:
             "XDG_CONFIG_HOME": str(self.home / ".config"),
             "XDG_DATA_HOME": str(self.home / ".local" / "share"),
             "XDG_CACHE_HOME": str(self.home / ".cache"),
+            "PATH": os.environ["PATH"] if path is None else path,
             "EXTENSIONS_GALLERY": "{}",  # no marketplace, no open-vsx
             # the server's generated toolchain files and caches stay where setup.sh put them
             CACHE_ENV: str(cache_root()),
@@ -219,37 +229,44 @@ class CodeServer:
         raise AssertionError(f"code-server did not answer on port {self.port} in 60 s:\n{log.read_text()[-3000:]}")
 
 
+def artifacts_dir(name: str) -> Path:
+    """``ARTIFACTS/name``, emptied: one folder per test."""
+    folder = ARTIFACTS / name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder
+
+
 @pytest.fixture
-def artifacts() -> Iterator[Path]:
-    shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    ARTIFACTS.mkdir(parents=True)
-    yield ARTIFACTS
+def artifacts(request: pytest.FixtureRequest) -> Path:
+    return artifacts_dir(request.node.name.removeprefix("test_vscode_"))
 
 
-def test_vscode_end_to_end(tmp_path: Path, artifacts: Path) -> None:
-    _require_built()
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    (workspace / "kernel.cu").write_text(KERNEL)
-    code_server = CodeServer(tmp_path / "run")
+@dataclasses.dataclass(frozen=True)
+class Driven:
+    steps: list[str]
+    seen: dict[str, Any]
+
+
+def drive(code_server: CodeServer, workspace: Path, script: str, artifacts: Path, timeout: float = 480) -> Driven:
+    """Installs the .vsix, starts code-server on ``workspace`` and runs the playwright driver
+    ``e2e/<script>`` against it; code-server's process group is killed after, its logs kept."""
     started = time.monotonic()
     installed = code_server.install(VSIX)
     install_s = time.monotonic() - started
     assert "successfully installed" in installed, installed
     assert any(code_server.extensions.glob("cass-lsp.cass-lsp-*/dist/extension.js")), installed
-
-    log = artifacts / "code-server.log"
-    process = code_server.start(workspace, log)
+    process = code_server.start(workspace, artifacts / "code-server.log")
     ready_s = time.monotonic() - started
     try:
         url = f"http://127.0.0.1:{code_server.port}/?folder={workspace}"
         driver = subprocess.run(
-            ["node", str(EXT / "e2e" / "drive.mjs"), url, str(artifacts)],
+            ["node", str(EXT / "e2e" / script), url, str(artifacts)],
             cwd=EXT,
             env={**code_server.env, "CHROMIUM": str(CHROMIUM)},
             capture_output=True,
             text=True,
-            timeout=480,
+            timeout=timeout,
             check=False,
         )
     finally:
@@ -261,11 +278,21 @@ def test_vscode_end_to_end(tmp_path: Path, artifacts: Path) -> None:
     result = json.loads((artifacts / "result.json").read_text())
     steps = [s["name"] for s in result["steps"]]
     assert driver.returncode == 0, (
-        f"the VS Code e2e failed at {result.get('failure')} after steps {steps}; see {artifacts} "
+        f"the VS Code e2e ({script}) failed at {result.get('failure')} after steps {steps}; see {artifacts} "
         f"(99-failure.png, driver.log, code-server.log)\n{driver.stdout[-3000:]}\n{driver.stderr[-2000:]}"
     )
+    assert not result["externalRequests"], result["externalRequests"]
+    return Driven(steps=steps, seen=result["seen"])
+
+
+def test_vscode_end_to_end(tmp_path: Path, artifacts: Path) -> None:
+    _require_built()
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "kernel.cu").write_text(KERNEL)
+    driven = drive(CodeServer(tmp_path / "run", artifacts), workspace, "drive.mjs", artifacts)
+    steps, seen = driven.steps, driven.seen
     assert steps == ["workbench", "open", "diagnostic", "assembly", "verify", "translate"]
-    seen = result["seen"]
     assert "inline PTX cannot be translated" in seen["problem"]
     assert "== sm_90" in seen["sassVisible"] and "SHFL.DOWN" in seen["sassVisible"]
     assert "s_endpgm" in seen["amdTail"]
@@ -278,7 +305,6 @@ def test_vscode_end_to_end(tmp_path: Path, artifacts: Path) -> None:
     assert any("Translate kernel warp_sum to HIP" in row for row in seen["actionMenu"])
     print(f"translated via {seen['via']} (tries: {seen['tries']})")
     assert "__shfl_down(v, offset)" in seen["translated"] and "__shfl_down_sync" not in seen["translated"]
-    assert not result["externalRequests"], result["externalRequests"]
     for shot in [
         "01-workbench.png",
         "02-diagnostic.png",
@@ -288,4 +314,38 @@ def test_vscode_end_to_end(tmp_path: Path, artifacts: Path) -> None:
         "06-translated.png",
         "07-verify.png",
     ]:
+        assert (artifacts / shot).stat().st_size > 10_000, shot
+
+
+def test_vscode_build_files(tmp_path: Path, artifacts: Path) -> None:
+    """A CUDA project's CMakeLists.txt in a fresh profile (no CMake extension, so no CMake language):
+    the extension attaches it by name, Problems shows the server's findings, "Source Action..." offers
+    both translations, and what the editor writes is the CLI's port of the same file, which is the
+    reviewed tree port (tests/corpus/projects/expected) but for the two things a file port keeps:
+    the configured AMD target and the sources' names (compiled as HIP by property)."""
+    _require_built()
+    workspace = tmp_path / "ws"
+    project = workspace / "montecarlo"
+    shutil.copytree(projects.BY_NAME["findcuda_rand"].root, project)
+    cmake = project / "CMakeLists.txt"
+    cli = tmp_path / "cli-port.txt"
+    ported = proc.run([str(SERVER), "translate", str(cmake), "-o", str(cli), "--arch", "gfx1100"], timeout=120)
+    assert ported.ok, ported.text()
+    driven = drive(CodeServer(tmp_path / "run", artifacts), workspace, "drive_build.mjs", artifacts)
+    assert driven.steps == ["workbench", "open", "diagnostic", "actions", "translate"]
+    seen = driven.seen
+    assert seen["language"] == "Plain Text", f"the profile is not fresh: CMakeLists.txt opened as {seen['language']}"
+    problems = " | ".join(seen["problems"])
+    assert "cass-lsp-build" in problems and "cuda_add_library -> add_library" in problems, problems
+    assert "Translate file to HIP" in seen["sourceActions"], seen["sourceActions"]
+    assert "Create HIP translation CMakeLists.hip.txt" in seen["sourceActions"], seen["sourceActions"]
+
+    expected = cli.read_text()
+    assert (project / "CMakeLists.hip.txt").read_text() == expected  # "Create HIP translation", saved
+    assert cmake.read_text() == expected  # "cass-lsp: Translate File to HIP", in place, saved
+    reviewed = (projects.EXPECTED / "findcuda_rand" / "CMakeLists.txt").read_text()
+    reviewed = re.sub(r"(src/\w+)\.hip\b", r"\1.cu", reviewed.replace(projects.ARCH, "gfx1100"))
+    by_property = re.compile(r"^set_source_files_properties\(.* PROPERTIES LANGUAGE HIP\)\n", re.MULTILINE)
+    assert by_property.sub("", expected) == reviewed
+    for shot in ["11-build-problems.png", "12-build-source-actions.png", "13-build-translated.png"]:
         assert (artifacts / shot).stat().st_size > 10_000, shot

@@ -28,6 +28,10 @@ let output: vscode.OutputChannel;
 let status: StatusItem;
 let keys: string[] = [];
 
+// the build files the server ports (cass_lsp/build/files.py: kind())
+const BUILD_FILES = '**/{CMakeLists.txt,*.cmake,Makefile,makefile,GNUmakefile,*.mk}';
+const BUILD_FILE_NAME = /(^|\/)(CMakeLists\.txt|[^/]+\.cmake|Makefile|makefile|GNUmakefile|[^/]+\.mk)$/;
+
 const documentSelector = LANGUAGES.flatMap((language) => [
   { scheme: 'file', language },
   { scheme: 'untitled', language },
@@ -36,7 +40,7 @@ const documentSelector = LANGUAGES.flatMap((language) => [
   // build files: the server ports CMake and Make files (findings, "Translate file to HIP")
   { scheme: 'file', language: 'cmake' } as never,
   { scheme: 'file', language: 'makefile' } as never,
-  { scheme: 'file', pattern: '**/{CMakeLists.txt,*.cmake,*.mk}' } as never, // without a CMake extension
+  { scheme: 'file', pattern: BUILD_FILES } as never, // by name: a fresh VS Code has no CMake language
 ]);
 
 function settingsForServer(): Record<string, unknown> {
@@ -125,6 +129,17 @@ function cudaEditor(): vscode.TextEditor {
   return editor;
 }
 
+/** The active editor when it holds a CUDA or HIP file or a build file (the whole-file translations). */
+function translatableEditor(): vscode.TextEditor {
+  const editor = vscode.window.activeTextEditor;
+  if (editor && editor.document.uri.scheme === 'file' && BUILD_FILE_NAME.test(editor.document.uri.path)) return editor;
+  try {
+    return cudaEditor();
+  } catch {
+    throw new Error('open a CUDA or HIP file, or a CMake or Make file, first');
+  }
+}
+
 /** The server's whole-file source action whose title matches, resolved to its edit. */
 async function fileAction(editor: vscode.TextEditor, matches: (title: string) => boolean): Promise<LspCodeAction | undefined> {
   const lsp = running();
@@ -148,7 +163,7 @@ async function applyAction(action: LspCodeAction): Promise<vscode.WorkspaceEdit 
 }
 
 async function translateFile(): Promise<void> {
-  const editor = cudaEditor();
+  const editor = translatableEditor();
   const action = await fileAction(editor, (title) => /^Translate file to (HIP|CUDA)$/.test(title));
   if (!action) {
     void vscode.window.showInformationMessage('cass-lsp: nothing to translate in this file');
@@ -158,7 +173,7 @@ async function translateFile(): Promise<void> {
 }
 
 async function createTranslation(): Promise<void> {
-  const editor = cudaEditor();
+  const editor = translatableEditor();
   let action = await fileAction(editor, (title) => /^Create (HIP|CUDA) translation /.test(title));
   if (!action) {
     action = await fileAction(editor, (title) => /^Overwrite .* with (HIP|CUDA) translation$/.test(title));
