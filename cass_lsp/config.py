@@ -132,7 +132,7 @@ class VerificationSettings(msgspec.Struct, rename="camel", forbid_unknown_fields
     nvcc_args: list[str] = msgspec.field(default_factory=list)
     """Extra flags for nvcc (the original), after the program's own from compile_commands.json."""
     hip_args: list[str] = msgspec.field(default_factory=list)
-    """Extra flags for clang-19 (the HIP translation)."""
+    """Extra flags for clang (the HIP translation; LLVM 19 unless doctor names another)."""
     cpu_args: list[str] = msgspec.field(default_factory=list)
     """Extra flags for g++ building either side for the CPU runtime."""
     compare: Literal["exact", "numeric", "exit-code"] = "numeric"

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  ... {len(shown) - DIFF_LINES} more diff lines (cass-lsp translate {path} prints it all)")
 
     kernels = [f.name for f in constructs.functions if f.space == "global"]
-    print(f"\n== compiled kernels on {' and '.join(ASM_TARGETS)} (real nvcc and clang-19, cached)")
+    print(f"\n== compiled kernels on {' and '.join(ASM_TARGETS)} (real nvcc and clang, cached)")
     print(_kernel_resources(resolved, path, text, kernels))
 
     print("\n== cass-lsp doctor")

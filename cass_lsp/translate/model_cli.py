@@ -111,7 +111,7 @@ def _report_check(checked: object, target: str, complete: bool) -> int:
     if not complete:
         print(f"{PROG}: warning: the model's answer was cut off; check the end of the translation", file=sys.stderr)
     if isinstance(checked, Listing):
-        print(f"{PROG}: the translation compiles for {target} (clang-19)", file=sys.stderr)
+        print(f"{PROG}: the translation compiles for {target} (clang)", file=sys.stderr)
         return 0
     if isinstance(checked, CompileFailure):
         for item in checked.diagnostics:

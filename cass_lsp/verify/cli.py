@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--arg", action="append", default=[], metavar="ARG", help="argument for both programs (repeatable)")
     parser.add_argument("--nvcc-arg", action="append", default=[], metavar="FLAG", help="extra nvcc flag for the original (repeatable)")
-    parser.add_argument("--hip-arg", action="append", default=[], metavar="FLAG", help="extra clang-19 flag for the translation (repeatable)")
+    parser.add_argument("--hip-arg", action="append", default=[], metavar="FLAG", help="extra clang flag for the translation (repeatable)")
     parser.add_argument("--cpu-arg", action="append", default=[], metavar="FLAG", help="extra g++ flag for CPU-runtime builds (repeatable)")
     parser.add_argument("--expect-exit", type=int, default=0, metavar="CODE", help="exit code of a clean run of the original (default 0)")
     parser.add_argument(

@@ -4,7 +4,7 @@ The server submits each :class:`Stage` to the job layer (its own key, slot, cach
 the CLI runs them one after another with :func:`verify`. Both read the same plan and the same
 verdict rules:
 
-- ``failed``: clang-19 rejected the translation, or the run disagreed, while the original compiled
+- ``failed``: clang rejected the translation, or the run disagreed, while the original compiled
   (and, for a run, ran cleanly: :mod:`.run`);
 - ``passed``: every compile passed, and the run agreed or was not asked for (the summary says which);
 - ``unverified``: the original itself does not compile (so a failing translation proves nothing),
@@ -213,4 +213,5 @@ def judge(name: str, results: list[StageResult], *, not_run: str | None) -> tupl
     if ran:
         return "passed", f"{name}: compiles ({compiled}) and runs the same ({', '.join(r.target or '' for r in ran)})"
     why = f": {not_run}" if not_run else ""
-    return "passed", f"{name}: compiles with nvcc and clang-19 ({compiled}); not run{why}"
+    clang = next((r.tool for r in results if r.name == "translation" and r.tool), "clang")
+    return "passed", f"{name}: compiles with nvcc and {clang} ({compiled}); not run{why}"

@@ -70,6 +70,8 @@ class StageResult(msgspec.Struct, frozen=True, rename="camel"):
     """False for outcomes that say more about this moment than about the inputs (timeouts)."""
     cached: bool = False
     """Taken from the result cache (computed earlier, perhaps before a restart)."""
+    tool: str = ""
+    """The compiler of a compile stage, as messages name it (``nvcc``, ``clang-19``)."""
 
     @property
     def label(self) -> str:
@@ -148,6 +150,14 @@ class CompilePlan:
     env: dict[str, str]
     versions: dict[str, str]
     key: str
+
+    @property
+    def tool(self) -> str:
+        """The compiler as messages name it: nvcc, or clang with the chosen LLVM's major version."""
+        if self.name == "original":
+            return "nvcc"
+        major = self.versions.get("clang", "").split(".", 1)[0]
+        return f"clang-{major}" if major.isdigit() else "clang"
 
     @property
     def file(self) -> str:
@@ -252,13 +262,14 @@ def run_compile(plan: CompilePlan, *, timeout: float, token: CancelToken | None 
             command=shown,
             duration=time.monotonic() - started,
             file=plan.file,
+            tool=plan.tool,
         )
 
 
 def _passed_message(plan: CompilePlan) -> str:
     units = len(plan.inputs.program.units)
     what = "the original" if plan.name == "original" else _what(plan)
-    message = f"{what} compiles with {'nvcc' if plan.name == 'original' else 'clang-19'} for {plan.target}"
+    message = f"{what} compiles with {plan.tool} for {plan.target}"
     if units > 1:
         message += f" ({units} units)"
     if plan.dropped:
@@ -271,13 +282,15 @@ def _failed(
 ) -> StageResult:
     output = result.text()
     found = diagnostics.parse(output, scratch.map_location)
-    tool = "nvcc" if plan.name == "original" else "clang-19"
+    tool = plan.tool
     if result.cancelled:
         return StageResult(plan.name, plan.target, "cancelled", "cancelled", duration=duration, cacheable=False)
     if result.timed_out:
         # a slow machine says nothing about the code
         message = f"{tool} timed out after {duration:.0f} s (its process group was killed; compileTimeoutSeconds)"
-        return StageResult(plan.name, plan.target, "unavailable", message, duration=duration, file=plan.file, cacheable=False)
+        return StageResult(
+            plan.name, plan.target, "unavailable", message, duration=duration, file=plan.file, cacheable=False, tool=tool
+        )
     errors = [d for d in found if d.severity == "error"]
     first = errors[0] if errors else None
     # the compiler broke its own invariants (a backend check, a crash), on no line of the program: a
@@ -302,6 +315,7 @@ def _failed(
         duration=duration,
         file=plan.file,
         cacheable=not defect,
+        tool=tool,
     )
 
 

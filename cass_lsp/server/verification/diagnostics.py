@@ -65,7 +65,7 @@ def _main_file(inputs: Inputs, stage: StageResult) -> str:
 
 
 def _tool(stage: StageResult) -> str:
-    return "nvcc" if stage.name == "original" else "clang-19"
+    return stage.tool or ("nvcc" if stage.name == "original" else "clang")
 
 
 def _related(original: str, line: int | None) -> list[types.DiagnosticRelatedInformation] | None:
