@@ -88,7 +88,7 @@ _RDC = re.compile(r"^-{1,2}(?:rdc|relocatable-device-code)(?:=(?P<value>\w+))?$"
 _STD = re.compile(r"^-{1,2}std(?:=(?P<value>.+))?$")
 _HOST_PASSING = {"-Xcompiler", "--compiler-options"}
 # host compiler options safe to pass on: optimisation, warnings, language dialect, OpenMP, threads
-_SAFE_HOST = re.compile(r"^(?:-O[0-3sgz]?|-W(?!l,|a,|p,)[\w=+-]*|-w|-g\d?|-fopenmp|-pthread|-fPIC|-fpic|-f(?:no-)?(?:exceptions|rtti|strict-aliasing|omit-frame-pointer|fast-math|finite-math-only|permissive)|-march=native|-mtune=native|-ffp-contract=\w+)$")
+_SAFE_HOST = re.compile(r"^(?:-O[0-3sgz]?|-W(?!l,|a,|p,)[\w=+-]*|-w|-g\d?|-fopenmp|-pthread|-fPIC|-fpic|-fPIE|-fpie|-f(?:no-)?(?:exceptions|rtti|strict-aliasing|omit-frame-pointer|fast-math|finite-math-only|permissive)|-march=native|-mtune=native|-ffp-contract=\w+)$")
 _WERROR = re.compile(r"^-Werror(?:=.*)?$")
 _SKIPPED = {"-c", "-x", "-o", "--compile", "--output-file", "-M", "-MD", "-MMD", "-MF", "-MT", "-MQ"}
 _SKIPPED_WITH_VALUE = {"-x", "-o", "--output-file", "-MF", "-MT", "-MQ", "--x"}

@@ -60,3 +60,10 @@ def test_response_files_are_read_and_their_flags_filtered_like_the_rest(tmp_path
     assert any("response file not read (nested more than 2 deep)" in d for d in flags.dropped)
     assert split(["--options-file=missing.rsp"], str(tmp_path)).dropped == (
         "--options-file=missing.rsp: response file not read (No such file or directory)",)
+
+
+def test_position_independent_executables_pass_to_the_host_compilers() -> None:
+    """CMAKE_POSITION_INDEPENDENT_CODE gives an executable's nvcc units -Xcompiler -fPIE (NVIDIA's
+    samples set it)."""
+    flags = split(["-Xcompiler", "-fPIE"])
+    assert flags.gxx == flags.clang == ("-fPIE",) and not flags.dropped
