@@ -7,8 +7,11 @@ instead, with Debian's own toolchain there (CMake 3.31, clang-17, hipcc, libhipb
 :func:`ensure` builds the root once in the user cache (``debootstrap --variant=minbase``, then
 ``apt-get install`` of :data:`PACKAGES` inside it), in a staging folder published by one rename with
 its stamp written last, so a half-built root is never used and a finished one is never rebuilt.
-:func:`run` runs a command in it through ``chroot``. Nothing is mounted: apt, CMake, clang, the
-linker and ctest all work without ``/proc``, so nothing can be left mounted behind a test.
+:func:`run` runs a command in it through ``chroot``, with nothing mounted: apt, CMake, clang, the
+linker and ctest all work without ``/proc``. Every command runs in a mount and PID namespace of its
+own (``unshare``): debootstrap mounts ``/proc`` and ``/sys`` in the root while it works and unmounts
+them only if it exits normally, and a package script could start a daemon; a namespace takes both
+with it when its command ends or is killed on a timeout, so no mount or process outlives a command.
 Both need root, as CI runs; the host's apt sources are never touched (the root has its own).
 
 Build it ahead of the tests with ``.venv/bin/python -m tests.corpus.projects.debian13``.
@@ -57,6 +60,11 @@ def _mirror() -> str:
     return os.environ.get(hiplibs.MIRROR_ENV) or hiplibs.MIRROR
 
 
+def _isolated(argv: list[str]) -> list[str]:
+    """``argv`` in a private mount namespace and PID namespace, both gone when it ends."""
+    return [_require("unshare"), "--mount", "--propagation", "private", "--pid", "--fork", "--kill-child", *argv]
+
+
 def _require(tool: str) -> str:
     path = shutil.which(tool, path=_PATH)
     if path is None:
@@ -83,13 +91,13 @@ def run(where: Path, argv: Sequence[str], *, cwd: str = "/", timeout: float,
               **(env or {})}
     command = [chroot, str(where), "/usr/bin/env", "-i", f"--chdir={cwd}", *(f"{k}={v}" for k, v in inside.items()),
             *argv]
-    return proc.run(command, env={"PATH": _PATH, "LC_ALL": "C"}, timeout=timeout)
+    return proc.run(_isolated(command), env={"PATH": _PATH, "LC_ALL": "C"}, timeout=timeout)
 
 
 def _build(staging: Path, mirror: str) -> None:
     debootstrap = _require("debootstrap")
     _check(f"debootstrap --variant=minbase {SUITE} from {mirror}",
-           proc.run([debootstrap, "--variant=minbase", SUITE, str(staging), mirror],
+           proc.run(_isolated([debootstrap, "--variant=minbase", SUITE, str(staging), mirror]),
                     env={"PATH": _PATH, "LC_ALL": "C"}, timeout=_DEBOOTSTRAP_TIMEOUT_S))
     excludes = staging / "etc" / "dpkg" / "dpkg.cfg.d" / "cass-lsp-excludes"
     excludes.write_text("".join(f"path-exclude={pattern}\n" for pattern in EXCLUDED))
