@@ -9,9 +9,9 @@ instead, with Debian's own toolchain there (CMake 3.31, clang-17, hipcc, libhipb
 its stamp written last, so a half-built root is never used and a finished one is never rebuilt.
 :func:`run` runs a command in it through ``chroot``, with nothing mounted: apt, CMake, clang, the
 linker and ctest all work without ``/proc``. Every command runs in a mount and PID namespace of its
-own (``unshare``): debootstrap mounts ``/proc`` and ``/sys`` in the root while it works and unmounts
-them only if it exits normally, and a package script could start a daemon; a namespace takes both
-with it when its command ends or is killed on a timeout, so no mount or process outlives a command.
+own (``unshare``): debootstrap mounts ``/proc`` in the root while it works and leaves it mounted if
+it is killed, and a package script could start a daemon; a namespace takes both with it when its
+command ends or is killed on a timeout, so no mount or process outlives a command.
 Both need root, as CI runs; the host's apt sources are never touched (the root has its own).
 
 Build it ahead of the tests with ``.venv/bin/python -m tests.corpus.projects.debian13``.
