@@ -141,12 +141,12 @@ def test_translated_makefile_builds_with_clang_in_hip_mode(tmp_path: Path) -> No
 
 @pytest.mark.parametrize(("name", "program"), [("findcuda_rand", "montecarlo"), ("make_rdc", "nbody")])
 def test_translated_cmake_project_configures_and_builds_with_the_hip_language(
-    name: str, program: str, translated: dict[str, tuple[Path, str]]
+    name: str, program: str, translated: dict[str, tuple[Path, str]], tmp_path: Path
 ) -> None:
     """FindCUDA's macros, and a static library of relocatable device code linked into a program."""
     _tool("clang++-15")
     tree, _ = translated[name]
-    build = tree / "cmake-build"
+    build = tmp_path / "build"  # outside the shared tree, which other tests read as translate wrote it
     configure = proc.run([_tool("cmake"), "-S", str(tree), "-B", str(build),
                           f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}"], timeout=_BUILD_TIMEOUT_S)
     assert configure.ok, configure.text()
