@@ -7,8 +7,9 @@
 #   2. the extension's npm packages: `npm ci` from the committed package-lock.json
 #   3. code-server 4.100.3 (VS Code 1.100.3, the last release on Node 20) from the npm registry,
 #      with no download from anywhere else, into $CASS_VSCODE_CACHE (~/.cache/cass-lsp by default)
-#   4. contributes.configuration regenerated from `cass-lsp schema`, then type-check, lint, bundle
-#      and package: editor_clients/vscode/dist/cass-lsp.vsix
+#   4. contributes.configuration regenerated from `cass-lsp schema`, then type-check, lint, bundle,
+#      the cass-lsp wheel (`python -m build --wheel`, into editor_clients/vscode/server/: the .vsix
+#      carries it for its "Install cass-lsp" button) and package: editor_clients/vscode/dist/cass-lsp.vsix
 #
 # Idempotent: what is already there is only checked (a rerun takes ~15 s, all of it step 4).
 # CASS_VSCODE_SKIP_E2E_DEPS=1 leaves out chromium and code-server (build and package only).
@@ -99,8 +100,14 @@ log "lint (eslint)"
 npx --no-install eslint src scripts e2e
 log "bundle (esbuild)"
 node scripts/bundle.mjs
+log "the cass-lsp wheel the .vsix carries (python -m build --wheel)"
+rm -rf server && mkdir -p server
+# --no-isolation: the build backend (hatchling, the dev extra) comes from .venv, with no download
+"$ROOT/.venv/bin/python" -m build --wheel --no-isolation --outdir server "$ROOT" >dist/wheel-build.log 2>&1 \
+  || { tail -40 dist/wheel-build.log >&2; log "building the wheel failed"; exit 1; }
+rm -f dist/wheel-build.log
 log "package (vsce)"
 rm -f dist/cass-lsp.vsix
 npx --no-install vsce package --no-dependencies --allow-missing-repository --skip-license \
   -o dist/cass-lsp.vsix >/dev/null
-log "done in $(($(date +%s) - started)) s: editor_clients/vscode/dist/cass-lsp.vsix ($(du -k dist/cass-lsp.vsix | cut -f1) KiB); code-server in $CS_PREFIX"
+log "done in $(($(date +%s) - started)) s: editor_clients/vscode/dist/cass-lsp.vsix ($(du -k dist/cass-lsp.vsix | cut -f1) KiB, with $(basename server/*.whl)); code-server in $CS_PREFIX"

@@ -141,10 +141,19 @@ def _keep_logs(logs: Path, into: Path) -> None:
 
 class CodeServer:
     """A code-server with a profile of its own under ``run``. ``server``: the ``cass.server.path`` it
-    is given (None: none, the extension must find or install one); ``path``: its PATH (default ours);
-    the server's log goes to ``artifacts``."""
+    is given (None: none, the extension must find or install one); ``path``: its PATH (default ours).
+    VS Code gives its extension host the environment of the user's login shell (``$SHELL -ilc``, here
+    with the private HOME), as for a user; ``shell_env=False`` leaves that out, so the extension host
+    has exactly ``path``. The server's log goes to ``artifacts``."""
 
-    def __init__(self, run: Path, artifacts: Path, server: Path | None = SERVER, path: str | None = None) -> None:
+    def __init__(
+        self,
+        run: Path,
+        artifacts: Path,
+        server: Path | None = SERVER,
+        path: str | None = None,
+        shell_env: bool = True,
+    ) -> None:
         self.run = run
         self.home = run / "home"
         self.data = run / "data"
@@ -179,6 +188,9 @@ class CodeServer:
             "XDG_DATA_HOME": str(self.home / ".local" / "share"),
             "XDG_CACHE_HOME": str(self.home / ".cache"),
             "PATH": os.environ["PATH"] if path is None else path,
+            # VS Code's server resolves the login shell's environment unless it was started from a
+            # shell already, which VSCODE_CLI=1 says (code-server has no --force-disable-user-env)
+            **({} if shell_env else {"VSCODE_CLI": "1"}),
             "EXTENSIONS_GALLERY": "{}",  # no marketplace, no open-vsx
             # the server's generated toolchain files and caches stay where setup.sh put them
             CACHE_ENV: str(cache_root()),
@@ -248,9 +260,17 @@ class Driven:
     seen: dict[str, Any]
 
 
-def drive(code_server: CodeServer, workspace: Path, script: str, artifacts: Path, timeout: float = 480) -> Driven:
+def drive(
+    code_server: CodeServer,
+    workspace: Path,
+    script: str,
+    artifacts: Path,
+    timeout: float = 480,
+    more_env: dict[str, str] | None = None,
+) -> Driven:
     """Installs the .vsix, starts code-server on ``workspace`` and runs the playwright driver
-    ``e2e/<script>`` against it; code-server's process group is killed after, its logs kept."""
+    ``e2e/<script>`` (with ``more_env``) against it; code-server's process group is killed after,
+    its logs kept."""
     started = time.monotonic()
     installed = code_server.install(VSIX)
     install_s = time.monotonic() - started
@@ -263,7 +283,7 @@ def drive(code_server: CodeServer, workspace: Path, script: str, artifacts: Path
         driver = subprocess.run(
             ["node", str(EXT / "e2e" / script), url, str(artifacts)],
             cwd=EXT,
-            env={**code_server.env, "CHROMIUM": str(CHROMIUM)},
+            env={**code_server.env, "CHROMIUM": str(CHROMIUM), **(more_env or {})},
             capture_output=True,
             text=True,
             timeout=timeout,

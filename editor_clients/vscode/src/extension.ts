@@ -1,6 +1,7 @@
 // cass-lsp for VS Code: starts the `cass-lsp` language server for CUDA and HIP files, and adds the
-// commands Translate File to HIP, Create HIP Translation, Show Assembly, Verify Now, Select Model and
-// Show Server Log, and a status bar item with the verification state.
+// commands Translate File to HIP, Create HIP Translation, Show Assembly, Verify Now, Select Model,
+// Show Server Log, Restart Server and Install Server (the server into a venv of the extension's own,
+// offered when none is found), and a status bar item with the verification state.
 import * as vscode from 'vscode';
 import {
   CodeAction as LspCodeAction,
@@ -15,6 +16,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { AssemblyViews } from './assembly';
+import { Installer } from './install';
 import { selectModel } from './models';
 import { findServer, INSTALL_HINT, SECTION, ServerCommand, serverKeys, serverSettings } from './server';
 import { LANGUAGES, StatusItem, VerificationStatus } from './status';
@@ -27,6 +29,10 @@ let server: ServerCommand | undefined;
 let output: vscode.OutputChannel;
 let status: StatusItem;
 let keys: string[] = [];
+let installer: Installer;
+
+const INSTALL_COMMAND = 'cassLsp.installServer';
+const INSTALL_BUTTON = 'Install cass-lsp';
 
 // the build files the server ports (cass_lsp/build/files.py: kind())
 const BUILD_FILES = '**/{CMakeLists.txt,*.cmake,Makefile,makefile,GNUmakefile,*.mk}';
@@ -47,19 +53,24 @@ function settingsForServer(): Record<string, unknown> {
   return serverSettings(keys);
 }
 
+/** The notification of a missing server: its buttons act, and nothing waits for them. */
+function offerInstall(missing: string): void {
+  vscode.window
+    .showErrorMessage(`cass-lsp: ${missing} ${INSTALL_HINT.replace(/`/g, "'")}`, INSTALL_BUTTON, 'Open Settings', 'Show Log')
+    .then((choice) => {
+      if (choice === INSTALL_BUTTON) void vscode.commands.executeCommand(INSTALL_COMMAND);
+      if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'cass.server');
+      if (choice === 'Show Log') output.show();
+    });
+}
+
 async function startClient(context: vscode.ExtensionContext): Promise<void> {
-  const lookup = findServer();
+  const lookup = findServer(installer.installedCommand());
   if ('missing' in lookup) {
     server = undefined;
     status.setServer('missing');
-    output.appendLine(`cass-lsp not started: ${lookup.missing}`);
-    const choice = await vscode.window.showErrorMessage(
-      `cass-lsp: ${lookup.missing} ${INSTALL_HINT.replace(/`/g, "'")}`,
-      'Open Settings',
-      'Show Log',
-    );
-    if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'cass.server');
-    if (choice === 'Show Log') output.show();
+    output.appendLine(`cass-lsp not started: ${lookup.missing} (PATH: ${process.env.PATH ?? ''})`);
+    offerInstall(lookup.missing);
     return;
   }
   server = lookup.found;
@@ -190,6 +201,39 @@ async function createTranslation(): Promise<void> {
   }
 }
 
+/** "Install cass-lsp": the install, then the server (re)started from it and doctor's findings. */
+async function installServer(context: vscode.ExtensionContext): Promise<void> {
+  const outcome = await installer.install();
+  const showLog = 'Show Install Log';
+  if (!outcome.ok) {
+    const text = outcome.cancelled
+      ? 'cass-lsp: the install was cancelled; nothing was recorded as installed (run it again to go on).'
+      : `cass-lsp: the install failed at "${outcome.step}": ${outcome.message}`;
+    const choice = await (outcome.cancelled ? vscode.window.showInformationMessage : vscode.window.showErrorMessage)(
+      text,
+      showLog,
+      'Retry',
+    );
+    if (choice === showLog) installer.log.show();
+    if (choice === 'Retry') void vscode.commands.executeCommand(INSTALL_COMMAND);
+    return;
+  }
+  await restart(context);
+  const doctor = await installer.doctor(outcome.command);
+  const running = server ? ` The server runs from ${server.origin}.` : '';
+  const setup = outcome.setupProblem ? ` Setup could not finish: ${outcome.setupProblem}.` : '';
+  if (typeof doctor === 'string') {
+    void vscode.window.showWarningMessage(`cass-lsp: cass-lsp is installed.${running}${setup} ${doctor}`, showLog).then((c) => c && installer.log.show());
+  } else if (doctor.ready && !setup) {
+    void vscode.window.showInformationMessage(`cass-lsp: ${doctor.message}${running}`, showLog).then((c) => c && installer.log.show());
+  } else {
+    const copy = 'Copy Next Step';
+    const choice = await vscode.window.showWarningMessage(`cass-lsp: ${doctor.message}${running}${setup}`, copy, showLog);
+    if (choice === copy) await vscode.env.clipboard.writeText(doctor.nextSteps.join('\n'));
+    if (choice === showLog) installer.log.show();
+  }
+}
+
 async function verifyNow(): Promise<void> {
   const editor = cudaEditor();
   const lsp = running();
@@ -219,6 +263,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   keys = serverKeys(context.extension.packageJSON);
   output = vscode.window.createOutputChannel('cass-lsp');
   status = new StatusItem();
+  installer = new Installer(context);
   const views = new AssemblyViews(() => client);
   context.subscriptions.push(
     output,
@@ -237,6 +282,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     command('cassLsp.showServerLog', () => output.show(true)),
     command('cassLsp.restartServer', () => restart(context)),
+    command(INSTALL_COMMAND, () => installServer(context)),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (event.affectsConfiguration('cass.server')) {
         await restart(context);

@@ -9,9 +9,9 @@ export const SECTION = 'cass';
 const CLIENT_PREFIXES = ['cass.server.', 'cass.trace.'];
 
 export const INSTALL_HINT =
-  'Install it from a clone of cass-lsp with `./scripts/setup.sh` (Debian 12, as root; it creates `.venv/bin/cass-lsp`), ' +
-  'or into any Python 3.11+ environment with `pip install -e "/path/to/cass-lsp[nvidia]"`; then set ' +
-  '`cass.server.path` to the `cass-lsp` executable (or `cass.server.pythonPath` to that Python).';
+  '"Install cass-lsp" (command "cass-lsp: Install Server") puts it in a venv of this extension, no root needed; ' +
+  'or install it yourself (`pipx install cass_lsp-*.whl[nvidia]`, or `./scripts/setup.sh` in a clone) and set ' +
+  '`cass.server.path` to the `cass-lsp` executable (or `cass.server.pythonPath` to its Python).';
 
 export interface ServerCommand {
   /** The program to start. */
@@ -64,8 +64,9 @@ function resolveProgram(value: string): string | undefined {
   return onPath(expanded);
 }
 
-/** The server's command line from the settings, or why there is none. */
-export function findServer(): Lookup {
+/** The server's command line from the settings, or why there is none. `managed`: the `cass-lsp`
+ * the extension installed, taken last (a server the user installed or set wins). */
+export function findServer(managed?: string): Lookup {
   const config = vscode.workspace.getConfiguration(SECTION);
   const extra = config.get<string[]>('server.args', []).filter((a) => typeof a === 'string');
   const python = config.get<string>('server.pythonPath', '').trim();
@@ -93,6 +94,7 @@ export function findServer(): Lookup {
       }
     }
   }
+  if (managed) return { found: { command: managed, prefix: [], extra, origin: `the extension's install (${managed})` } };
   return { missing: 'cass-lsp is not on PATH and cass.server.path is not set.' };
 }
 
