@@ -45,12 +45,12 @@ def _carried_wheel() -> str:
     return Path(wheels[0]).name
 
 
-def _storage(code_server: CodeServer) -> Path:
+def install_storage(code_server: CodeServer) -> Path:
     """Where the extension installs the server: its global storage in the profile."""
     return code_server.data / "User" / "globalStorage" / "cass-lsp.cass-lsp" / "server"
 
 
-def _run(tmp_path: Path, artifacts: Path, scenario: str, path: str | None = None) -> tuple[CodeServer, Driven]:
+def run_install(tmp_path: Path, artifacts: Path, scenario: str, path: str | None = None) -> tuple[CodeServer, Driven]:
     """A fresh profile with no server, on ``kernel.cu``, driven by ``drive_install.mjs`` in ``scenario``.
     ``path``: the extension host's exact PATH; None: the system's folders, and the extension host
     gets the login shell's PATH on top, as a user's does."""
@@ -65,7 +65,7 @@ def _run(tmp_path: Path, artifacts: Path, scenario: str, path: str | None = None
     del code_server.env[CACHE_ENV]  # the server's cache starts empty, in the profile's home
     code_server.env["PIP_CACHE_DIR"] = _user_pip_cache()
     more = {"SCENARIO": scenario, "HOVER_LINE": str(BODY_LINE + 1), "HOVER_COLUMN": "20",
-            "STORAGE": str(_storage(code_server))}
+            "STORAGE": str(install_storage(code_server))}
     return code_server, drive(code_server, workspace, "drive_install.mjs", artifacts, timeout=1200, more_env=more)
 
 
@@ -86,7 +86,7 @@ def _extension_host_path(artifacts: Path) -> str:
 def test_vscode_install_button(tmp_path: Path) -> None:
     artifacts = artifacts_dir("install")
     wheel = _carried_wheel()
-    code_server, driven = _run(tmp_path, artifacts, "install")
+    code_server, driven = run_install(tmp_path, artifacts, "install")
     assert driven.steps == ["workbench", "offered", "installed", "hover"]
     # the PATH the extension host had (the login shell's): no cass-lsp on it, none of this checkout
     path = _extension_host_path(artifacts)
@@ -96,7 +96,7 @@ def test_vscode_install_button(tmp_path: Path) -> None:
     assert "gfx1100" in seen["hover"] and "v_mul_f32" in seen["hover"], seen["hover"]
 
     # the server is the carried wheel, installed (not editable) into the extension's global storage
-    storage = _storage(code_server)
+    storage = install_storage(code_server)
     venv = storage / "venv"
     assert (venv / "bin" / "cass-lsp").is_file()
     (site,) = (venv / "lib").glob("python3*/site-packages")
@@ -124,7 +124,7 @@ def test_vscode_install_cancel_then_retry(tmp_path: Path) -> None:
     """Cancel while pip runs: its process group dies, nothing is recorded as installed; Retry keeps
     the venv made before and ends with a working server."""
     artifacts = artifacts_dir("install_cancel")
-    _, driven = _run(tmp_path, artifacts, "cancel-retry")
+    _, driven = run_install(tmp_path, artifacts, "cancel-retry")
     assert driven.steps == ["workbench", "offered", "cancelled", "installed", "hover"]
     seen = driven.seen
     assert "nothing was recorded as installed" in seen["cancelled"], seen["cancelled"]
@@ -144,11 +144,11 @@ def test_vscode_install_without_python(tmp_path: Path) -> None:
     node = shutil.which("node")
     assert node, "node is not on PATH"
     (only_node / "node").symlink_to(node)
-    code_server, driven = _run(tmp_path, artifacts, "no-python", path=str(only_node))
+    code_server, driven = run_install(tmp_path, artifacts, "no-python", path=str(only_node))
     assert driven.steps == ["workbench", "offered", "failed"]
     failed = driven.seen["failed"]
     assert 'the install failed at "find Python 3.11+"' in failed and "needs Python 3.11 or newer" in failed, failed
     assert "=== failed at" in driven.seen["log"], driven.seen["log"]
     path = _extension_host_path(artifacts)  # code-server puts its remote-cli folder first
     assert path.endswith(f":{only_node}") and not any(shutil.which(p, path=path) for p in ("python3", "python3.11")), path
-    assert not (_storage(code_server) / "venv").exists()
+    assert not (install_storage(code_server) / "venv").exists()
