@@ -181,12 +181,14 @@ def programs_under(
 
 
 def headers(program: Program, texts: Mapping[str, str], side: Side) -> list[Path]:
-    """The local headers the program's units (on ``side``) reach through quoted includes."""
+    """The local headers the program's units (on ``side``) reach: quoted includes, and angled ones
+    found in the build's project ``-I`` folders (:func:`cass_lsp.asm.includes.project_dirs`)."""
     found: dict[Path, None] = {}
     for unit in program.units:
         path = unit.original if side == "original" or unit.translation is None else unit.translation
         include_dirs = [Path(f[2:]) for f in nvcc_flags.split(unit.arguments, unit.directory).nvcc if f.startswith("-I")]
-        for header in includes.local_headers(_read(path, texts), Path(path), [Path(path).parent, *include_dirs]):
+        own = includes.project_dirs(include_dirs)
+        for header in includes.local_headers(_read(path, texts), Path(path), [Path(path).parent, *include_dirs], own):
             found.setdefault(header)
     return list(found)
 
@@ -230,11 +232,13 @@ class Materialized:
     """User include folder → its copy in the scratch folder (for -I flags)."""
 
     def mapped_flags(self, flags: Iterable[str]) -> list[str]:
-        """``-I`` flags into the copied folders point at the copies (translated headers win)."""
+        """``-I`` flags into the copied folders point at the copies first (translated headers win),
+        then at the folders themselves (for the headers no include reached: the copies hold only
+        those it did)."""
         out = []
         for flag in flags:
             if flag.startswith("-I") and flag[2:] in self.include_dirs:
-                flag = "-I" + self.include_dirs[flag[2:]]
+                out.append("-I" + self.include_dirs[flag[2:]])
             out.append(flag)
         return out
 

@@ -25,7 +25,7 @@ def project_inputs(source: str, file: Path, compile_commands: str | Path | None)
     database = ccdb.find(file, compile_commands)
     project_flags = ccdb.flags_for(file, database) if database else []
     include_dirs = [Path(f[2:]) for f in project_flags if f.startswith("-I")]
-    headers = tuple(includes.local_headers(source, file, [file.parent, *include_dirs]))
+    headers = tuple(includes.local_headers(source, file, [file.parent, *include_dirs], includes.project_dirs(include_dirs)))
     return [f"-I{file.parent}", *project_flags], headers
 
 

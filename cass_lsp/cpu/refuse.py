@@ -99,7 +99,9 @@ def unsupported(text: str) -> list[Unsupported]:
             elif name == "cpu.asm":
                 add("inline assembly", line, "asm(...) is GPU assembly (PTX/GCN), which a CPU cannot execute")
             elif name == "cpu.name":
-                _name(node_text, line, add, source[node.end_byte : node.end_byte + 16].lstrip())
+                library_guarded = _under_library_test(node, source)
+                _name(node_text, line, add if not library_guarded else _without_libraries(add),
+                      source[node.end_byte : node.end_byte + 16].lstrip())
             elif name == "cpu.launch.config" and _in_device_function(source, node):
                 add("dynamic parallelism", line, "a kernel launched from device code")
             elif name == "cpu.macro_body":
@@ -108,6 +110,44 @@ def unsupported(text: str) -> list[Unsupported]:
         add("untyped kernel launch", text.count("\n", 0, m.start()),
             "cudaLaunchKernel/hipLaunchKernel through a void* loses the parameter types")
     return sorted(found.values(), key=lambda u: (u.line, u.construct))
+
+
+def _under_library_test(node: tree_sitter.Node, source: bytes) -> bool:
+    """``node`` is tested by a preprocessor condition (a name tested is not used), or lies in the
+    branch of a test of whether a library's header was included (``#ifdef CUBLAS_API_H_`` in NVIDIA's
+    helper_cuda.h): that code is there only when the #include is, which is refused on its own."""
+    child = node
+    for ancestor in _ancestors(node):
+        if ancestor.type in (nodes.IFDEF, nodes.IF, nodes.ELIF, nodes.DEFINED):
+            field = {nodes.IFDEF: "name", nodes.IF: "condition", nodes.ELIF: "condition"}.get(ancestor.type)
+            condition = ancestor.child_by_field_name(field) if field else ancestor
+            if condition is None or condition == child or ancestor.type == nodes.DEFINED:
+                return True
+            negated = ancestor.type == nodes.IFDEF and source[ancestor.start_byte : ancestor.start_byte + 8].startswith(b"#ifndef")
+            # the #else branch, and the body of an #ifndef, run when the library is absent
+            if ancestor.child_by_field_name("alternative") != child and not negated:
+                text = source[condition.start_byte : condition.end_byte].decode("utf-8", "replace")
+                if any(_NAME_LIBRARY.match(token.lstrip("_")) for token in _TOKEN.findall(text)):
+                    return True
+        child = ancestor
+    return False
+
+
+def _ancestors(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    out = []
+    parent = node.parent
+    while parent is not None:
+        out.append(parent)
+        parent = parent.parent
+    return out
+
+
+def _without_libraries(add: _Add) -> _Add:
+    def filtered(construct: str, line: int, detail: str) -> None:
+        if not construct.startswith("library: "):
+            add(construct, line, detail)
+
+    return filtered
 
 
 def _include(path: str, line: int, add: _Add) -> None:

@@ -57,14 +57,39 @@ def launch_bounds(p: RuleContext, bounds: tree_sitter.Node) -> None:
                bounds.start_byte, bounds.end_byte, name="__launch_bounds__")
 
 
-def cuda_arch(p: RuleContext, node: tree_sitter.Node) -> bool:
+# The include guards of CUDA's headers, tested by code that adapts to what was included before it
+# (NVIDIA's helper_cuda.h defines findCudaDevice only #ifdef __CUDA_RUNTIME_H__), and the guard of
+# the HIP header each one's include becomes (the same from ROCm 5.2 to 7.1).
+HEADER_GUARDS = {
+    "__CUDA_RUNTIME_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_H",
+    "__CUDA_RUNTIME_API_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_API_H",
+    "__DRIVER_TYPES_H__": "HIP_INCLUDE_HIP_DRIVER_TYPES_H",
+    "__CUDA_FP16_H__": "HIP_INCLUDE_HIP_HIP_FP16_H",
+    "CUBLAS_API_H_": "HIPBLAS_H",
+    "_CUFFT_H_": "HIPFFT_H_",
+    "CURAND_H_": "HIPRAND_H_",
+}
+
+
+def _tested_by_preprocessor(node: tree_sitter.Node) -> bool:
+    """``node`` is the name an #ifdef/#ifndef, a defined() or an #if/#elif condition tests."""
     parent = node.parent
-    if parent is not None and parent.type in _ARCH_PREPROC_PARENTS:
-        field = nodes.Field.CONDITION if parent.type in (nodes.IF, nodes.ELIF) else nodes.Field.NAME
-        target = parent.child_by_field_name(field) if parent.type != nodes.DEFINED else node
-        if target == node:
-            p.edit(node.start_byte, node.end_byte, "__HIP_DEVICE_COMPILE__", "device")
-            return True
+    if parent is None or parent.type not in _ARCH_PREPROC_PARENTS:
+        return False
+    field = nodes.Field.CONDITION if parent.type in (nodes.IF, nodes.ELIF) else nodes.Field.NAME
+    return (parent.child_by_field_name(field) if parent.type != nodes.DEFINED else node) == node
+
+
+def header_guard(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    if _tested_by_preprocessor(node):
+        p.edit(node.start_byte, node.end_byte, HEADER_GUARDS[name], "headers")
+    return True
+
+
+def cuda_arch(p: RuleContext, node: tree_sitter.Node) -> bool:
+    if _tested_by_preprocessor(node):
+        p.edit(node.start_byte, node.end_byte, "__HIP_DEVICE_COMPILE__", "device")
+        return True
     p.find(fc.CUDA_ARCH_CHECK, "warning", "HIP does not define __CUDA_ARCH__, so this test takes the host/"
            "fallback branch; test __HIP_DEVICE_COMPILE__ or the __gfx*__ target macros instead",
            node.start_byte, node.end_byte, name="__CUDA_ARCH__", family="device")

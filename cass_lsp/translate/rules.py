@@ -60,7 +60,7 @@ _FEW_WORDS = 4000
 
 _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "asm", "__asm__", "__asm",
                     "__CUDA_ARCH__", "__launch_bounds__", *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
-                    *compat.FORWARD_NAMES, collisions.MAKE_UINT3}
+                    *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -508,6 +508,8 @@ class Pass:
             return collisions.uint3_to_dim3(self, node)
         if name == "__CUDA_ARCH__":
             return portability.cuda_arch(self, node)
+        if name in portability.HEADER_GUARDS:
+            return portability.header_guard(self, name, node)
         if name in ("texture", "surface"):
             return portability.texture_reference(self, name, node)
         if name == "cub":

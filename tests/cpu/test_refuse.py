@@ -77,3 +77,12 @@ void copy(float* dst, const float* src, size_t n) {
 }
 """
     assert unsupported(text) == []
+
+
+def test_library_names_tested_by_the_preprocessor_or_behind_its_test_are_not_uses() -> None:
+    """helper_cuda.h has a cuBLAS section behind #ifdef CUBLAS_API_H_: present only when cublas_v2.h
+    is included, which is refused on its own; the #else branch and an #ifndef body are not exempt."""
+    text = ("#include <cstdio>\n#ifdef CUBLAS_API_H_\nconst char* f(cublasStatus_t s);\n#else\n"
+            "void g() { cublasCreate(0); }\n#endif\n#ifndef CURAND_H_\nvoid h(curandState* s);\n#endif\n"
+            "#if defined(_CUFFT_H_) && X\nint k(cufftHandle h);\n#endif\n")
+    assert _constructs(text) == [("library: cuBLAS", 4), ("library: cuRAND", 7)]

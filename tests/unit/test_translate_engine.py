@@ -220,6 +220,19 @@ def test_cuda_arch_tests_translate_only_when_they_mean_device_compilation() -> N
     assert spans(src, out, "cuda-arch-check") == ["__CUDA_ARCH__"]
 
 
+def test_cuda_header_guards_become_the_hip_headers_guards_where_they_are_tested() -> None:
+    """NVIDIA's helper_cuda.h defines findCudaDevice only #ifdef __CUDA_RUNTIME_H__: with the include
+    translated, the test must ask about the HIP header, or the helper silently disappears."""
+    src = ("#include <cuda_runtime.h>\n#ifdef __CUDA_RUNTIME_H__\nint f();\n#endif\n"
+           "#if defined(__DRIVER_TYPES_H__) && defined(CUBLAS_API_H_)\nint g();\n#endif\n#ifndef _CUFFT_H_\n#endif\n"
+           "const char* s = \"__CUDA_RUNTIME_H__\";\n")
+    out = translate(src, P52).text
+    assert "#ifdef HIP_INCLUDE_HIP_HIP_RUNTIME_H\n" in out
+    assert "#if defined(HIP_INCLUDE_HIP_DRIVER_TYPES_H) && defined(HIPBLAS_H)\n" in out
+    assert "#ifndef HIPFFT_H_\n" in out
+    assert '"__CUDA_RUNTIME_H__"' in out  # a string is not a test
+
+
 def test_cub_thrust_and_wmma_namespaces() -> None:
     src = ("#include <cub/cub.cuh>\nusing namespace cub;\n__global__ void k() {\n"
            "  typedef cub::BlockReduce<float, 128> R;\n  thrust::cuda::par;\n  nvcuda::wmma::fragment<int> f;\n}\n")

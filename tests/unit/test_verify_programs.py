@@ -116,3 +116,23 @@ def test_translation_files_that_include_a_cuda_header_take_its_rule_translation(
     code, out = verify(capsys, str(program))
     assert code == 0, out
     assert "the translation compiles with clang-19 for gfx1100 (2 units)" in out, out
+
+
+SAMPLES_STYLE = Path(__file__).parent / "programs" / "samples_style"
+
+
+def test_a_sample_with_helpers_from_a_shared_include_folder_is_verified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """NVIDIA's samples include <helper_cuda.h> from Common/: it is the project's header, translated
+    on the HIP side (its #ifdef __CUDA_RUNTIME_H__ helpers exist only when the guard follows the
+    include), its own angle include is found beside it, its #ifdef CUBLAS_API_H_ section refuses
+    nothing, and both runtimes define the guards it tests. Before: the original did not compile
+    (helper_timer.h missing from the copied include folder), then the translation failed
+    (findCudaDevice undeclared), then the CPU run refused cuBLAS."""
+    tree = tmp_path / "samples_style"
+    shutil.copytree(SAMPLES_STYLE, tree)
+    code, out = verify(capsys, str(tree / "Samples" / "scan_blocks" / "scan_blocks.cu"), "--runner", "cpu")
+    assert code == 0, out
+    assert out.startswith("PASS scan_blocks.cu (rule translation): compiles (gfx1100) and runs the same (cpu)"), out
+    assert "agree (exit 0, 5 line(s) of output" in out, out

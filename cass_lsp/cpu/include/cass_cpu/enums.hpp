@@ -279,6 +279,13 @@ inline const char* cudaGetErrorName(cudaError_t e) {
   }
 }
 
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
+};
+
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrMaxBlockDimX = 2,

@@ -3,6 +3,11 @@
 #pragma once
 
 #define hipChooseDevice cudaChooseDevice
+#define hipComputeMode cudaComputeMode
+#define hipComputeModeDefault cudaComputeModeDefault
+#define hipComputeModeExclusive cudaComputeModeExclusive
+#define hipComputeModeExclusiveProcess cudaComputeModeExclusiveProcess
+#define hipComputeModeProhibited cudaComputeModeProhibited
 #define hipCpuDeviceId cudaCpuDeviceId
 #define hipDeviceAttributeAsyncEngineCount cudaDevAttrAsyncEngineCount
 #define hipDeviceAttributeCanMapHostMemory cudaDevAttrCanMapHostMemory
