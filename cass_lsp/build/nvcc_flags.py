@@ -90,6 +90,7 @@ _HOST_PASSING = {"-Xcompiler", "--compiler-options"}
 # host compiler options safe to pass on: optimisation, warnings, language dialect, OpenMP, threads
 _SAFE_HOST = re.compile(r"^(?:-O[0-3sgz]?|-W(?!l,|a,|p,)[\w=+-]*|-w|-g\d?|-fopenmp|-pthread|-fPIC|-fpic|-fPIE|-fpie|-f(?:no-)?(?:exceptions|rtti|strict-aliasing|omit-frame-pointer|fast-math|finite-math-only|permissive)|-march=native|-mtune=native|-ffp-contract=\w+)$")
 _WERROR = re.compile(r"^-Werror(?:=.*)?$")
+_NVCC_KNOWS = re.compile(r"^(?:-O[0-3]?|-g|-w)$")
 _SKIPPED = {"-c", "-x", "-o", "--compile", "--output-file", "-M", "-MD", "-MMD", "-MF", "-MT", "-MQ"}
 _SKIPPED_WITH_VALUE = {"-x", "-o", "--output-file", "-MF", "-MT", "-MQ", "--x"}
 _OPTIONS_FILE = {"--options-file", "-optf"}
@@ -210,7 +211,11 @@ def split(arguments: Sequence[str], directory: str | None = None) -> Flags:
             dropped.append(f"{arg}: verification judges errors, not warnings")
             continue
         if _SAFE_HOST.match(arg):
-            everywhere(arg)
+            # a host compiler's own flag (a g++ unit's entry): nvcc takes it through -Xcompiler
+            # unless it is one nvcc knows itself (it rejects -fPIE, -Wall, -pthread bare)
+            nvcc.extend([arg] if _NVCC_KNOWS.match(arg) else ["-Xcompiler", arg])
+            clang.append(arg)
+            gxx.append(arg)
             continue
         dropped.append(f"{arg}: not a flag verification knows to be safe and meaningful")
     return Flags(tuple(nvcc), tuple(clang), tuple(gxx), tuple(dropped), rdc)

@@ -67,3 +67,11 @@ def test_position_independent_executables_pass_to_the_host_compilers() -> None:
     samples set it)."""
     flags = split(["-Xcompiler", "-fPIE"])
     assert flags.gxx == flags.clang == ("-fPIE",) and not flags.dropped
+
+
+def test_a_host_units_own_flags_reach_nvcc_through_xcompiler() -> None:
+    """A g++ unit's compile_commands entry (CMake gives it -fPIE, -Wall bare): nvcc rejects those
+    unwrapped ('Unknown option -fPIE'), so the original never compiled."""
+    flags = split(["-O2", "-fPIE", "-Wall", "-pthread", "-g"])
+    assert flags.nvcc == ("-O2", "-Xcompiler", "-fPIE", "-Xcompiler", "-Wall", "-Xcompiler", "-pthread", "-g")
+    assert flags.gxx == flags.clang == ("-O2", "-fPIE", "-Wall", "-pthread", "-g")
