@@ -17,12 +17,6 @@ import { findPython } from './python';
 const RECORD_KEY = 'cass.managedServer';
 const MINUTE = 60_000;
 
-/** The install the extension made, recorded at its end. */
-interface InstallRecord {
-  command: string;
-  wheel: string;
-}
-
 export type InstallOutcome =
   | { ok: true; command: string; setupProblem?: string }
   | { ok: false; cancelled: boolean; step: string; message: string };
@@ -77,10 +71,10 @@ export class Installer {
     return path.join(this.root, 'venv');
   }
 
-  /** The `cass-lsp` of a finished install, if there is one and it is still there. */
+  /** The `cass-lsp` of a finished install (recorded at its end), if it is still there. */
   installedCommand(): string | undefined {
-    const record = this.context.globalState.get<InstallRecord>(RECORD_KEY);
-    return record && isExecutable(record.command) ? record.command : undefined;
+    const command = this.context.globalState.get<string>(RECORD_KEY);
+    return command && isExecutable(command) ? command : undefined;
   }
 
   /** The wheel this extension carries. */
@@ -174,13 +168,13 @@ export class Installer {
       lastReport = Date.now();
       progress.report({ message: `[${index}/${total}] ${label}: ${line.slice(0, 100)}` });
     };
-    const run = async (label: string, argv: string[], timeoutMs: number): Promise<ChildResult> => {
+    const attempt = async (label: string, argv: string[], timeoutMs: number): Promise<ChildResult> => {
       const result = await runChild(argv, { timeoutMs, token, log: this.log, env: childEnv(), onLine: follow(label) });
       if (result.stopped === 'cancelled') throw new StepFailed(label, 'cancelled', true);
       return result;
     };
     const must = async (label: string, argv: string[], timeoutMs: number): Promise<void> => {
-      const result = await run(label, argv, timeoutMs);
+      const result = await attempt(label, argv, timeoutMs);
       if (result.stopped === 'timeout') throw new StepFailed(label, `no end after ${timeoutMs / MINUTE} min`);
       if (result.code !== 0) throw new StepFailed(label, `exit ${result.code ?? 'by a signal'}: ${lastLines(result.output, 6)}`);
     };
@@ -193,7 +187,7 @@ export class Installer {
 
     step = begin('create the venv');
     const venvPython = path.join(this.venv, 'bin', 'python');
-    const usable = isExecutable(venvPython) && (await run(step, [venvPython, '-c', 'import pip'], MINUTE)).code === 0;
+    const usable = isExecutable(venvPython) && (await attempt(step, [venvPython, '-c', 'import pip'], MINUTE)).code === 0;
     if (!usable) {
       fs.rmSync(this.venv, { recursive: true, force: true }); // a venv cut short, or of a Python now gone
       await must(step, [python.found, '-m', 'venv', this.venv], 5 * MINUTE);
@@ -211,7 +205,7 @@ export class Installer {
     // setup prepares the user cache; a part it cannot do (no network, say) leaves the server
     // working without that part, and doctor names what is missing
     step = begin('cass-lsp setup');
-    const setup = await run(step, [command, 'setup'], 30 * MINUTE);
+    const setup = await attempt(step, [command, 'setup'], 30 * MINUTE);
     const setupProblem =
       setup.stopped === 'timeout'
         ? `cass-lsp setup did not end in 30 min`
@@ -220,14 +214,13 @@ export class Installer {
           : undefined;
 
     begin('record the install');
-    await this.context.globalState.update(RECORD_KEY, { command, wheel: path.basename(wheel) } satisfies InstallRecord);
+    await this.context.globalState.update(RECORD_KEY, command);
     return { ok: true, command, setupProblem };
   }
 
   /** `cass-lsp doctor` (its text into the log) and its JSON report summarized, or why there is none. */
   async doctor(command: string): Promise<DoctorSummary | string> {
-    const token = new vscode.CancellationTokenSource().token;
-    const options = { timeoutMs: 2 * MINUTE, token, env: childEnv() };
+    const options = { timeoutMs: 2 * MINUTE, token: this.stopping.token, env: childEnv() };
     await runChild([command, 'doctor'], { ...options, log: this.log });
     const result = await runChild([command, 'doctor', '--json'], options);
     try {
