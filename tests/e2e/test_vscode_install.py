@@ -37,11 +37,19 @@ def _user_pip_cache() -> str:
 
 
 def _carried_wheel() -> str:
-    """The wheel inside the .vsix, which the install must use."""
+    """The wheel inside the .vsix, which the install must use, built after the server's last change."""
     with zipfile.ZipFile(VSIX) as vsix:
         wheels = [n for n in vsix.namelist() if n.startswith("extension/server/cass_lsp-") and n.endswith(".whl")]
     if len(wheels) != 1:
         pytest.fail(f"{VSIX} carries {wheels or 'no cass-lsp wheel'}: run ./scripts/vscode.sh", pytrace=False)
+    sources = [
+        p for folder in ("cass_lsp", "grammars") for p in (REPO / folder).rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    ]
+    newest = max(sources, key=lambda p: p.stat().st_mtime)
+    if newest.stat().st_mtime > VSIX.stat().st_mtime:
+        pytest.fail(f"the wheel in {VSIX.name} is older than {newest.relative_to(REPO)}: run ./scripts/vscode.sh",
+                    pytrace=False)
     return Path(wheels[0]).name
 
 
