@@ -48,6 +48,11 @@ Outcome = Literal["passed", "failed", "skipped", "unavailable", "cancelled"]
 _OUTPUT_TAIL = 4000
 # What a compiler prints when it breaks itself rather than rejecting the code.
 _COMPILER_DEFECT = re.compile(r"Illegal instruction detected|LLVM ERROR:|PLEASE submit a bug report|internal compiler error")
+_MISSING_HEADER = re.compile(r"'(?P<header>[^']+)' file not found")
+# A header of CUDA's (its runtime, libraries, libcu++) left in a translation is the translation's
+# defect; any other header clang cannot find (omp.h, a HIP library's) is missing from this machine.
+_CUDA_HEADER = re.compile(r"^(?:cuda|cu[a-z]+[._]|nv|thrust/|cub/|cooperative_groups|sm_\d|crt/|device_|math_constants|vector_)", re.I)
+_HEADER_HINTS = {"omp.h": "apt-get install libomp-dev for the clang in use (libomp-19-dev for clang-19)"}
 # What a stage prints for the user: a compiler's output is long, its first error says most.
 _MESSAGE_LINES = 3
 
@@ -296,25 +301,33 @@ def _failed(
     # the compiler broke its own invariants (a backend check, a crash), on no line of the program: a
     # defect of the toolchain or its device libraries, not evidence about the code
     defect = not any(e.file for e in errors) and _COMPILER_DEFECT.search(output) is not None
+    missing = _MISSING_HEADER.search(first.message) if first and plan.name == "translation" else None
+    absent = missing is not None and not _CUDA_HEADER.match(missing["header"])
     if defect:
         message = (
             f"{tool} failed inside its own code generation for {plan.target}, on no line of the program (a"
             f" compiler or device-library defect): {_last_lines(output)}"
         )
+    elif absent:
+        assert missing is not None
+        header = missing["header"]
+        hint = _HEADER_HINTS.get(header, "install the package that provides it for this clang")
+        message = (f"{tool} has no <{header}> here, a header of the system or of a HIP library, not of the"
+                   f" translation: {hint}")
     else:
         where = f" at {os.path.basename(first.file)}:{first.line}" if first and first.file and first.line else ""
         message = f"{tool} rejects {_what(plan)} for {plan.target}{where}: {first.message if first else _last_lines(output)}"
     return StageResult(
         plan.name,
         plan.target,
-        "unavailable" if defect else "failed",
+        "unavailable" if defect or absent else "failed",
         message,
         diagnostics=found,
         command=shown,
         output=output.replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
         duration=duration,
         file=plan.file,
-        cacheable=not defect,
+        cacheable=not (defect or absent),
         tool=tool,
     )
 

@@ -136,3 +136,20 @@ def test_a_sample_with_helpers_from_a_shared_include_folder_is_verified(
     assert code == 0, out
     assert out.startswith("PASS scan_blocks.cu (rule translation): compiles (gfx1100) and runs the same (cpu)"), out
     assert "agree (exit 0, 5 line(s) of output" in out, out
+
+
+@pytest.mark.parametrize(("header", "verdict"), [("hipsomething_absent.h", "SKIP"), ("cuda/barrier", "FAIL")])
+def test_a_header_clang_cannot_find_is_the_translations_fault_only_when_it_is_cudas(
+    header: str, verdict: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """NVIDIA's cudaOpenMP sample includes <omp.h>, which clang-19 lacks here (no libomp-19-dev):
+    that is this machine's gap ('could not verify'); a CUDA header left in a translation is the
+    translation's ('failed')."""
+    source = tmp_path / "k.cu"
+    source.write_text(f"#include <cuda_runtime.h>\n#if defined(__HIP_PLATFORM_AMD__) || defined(__CUDA_ARCH__)\n"
+                      f"#include <{header}>\n#endif\n__global__ void k(int* x) {{ x[0] = 1; }}\n")
+    code, out = verify(capsys, str(source))
+    assert out.startswith(verdict), out
+    assert code == (2 if verdict == "SKIP" else 1)
+    if verdict == "SKIP":
+        assert f"clang-19 has no <{header}> here, a header of the system or of a HIP library" in out, out
