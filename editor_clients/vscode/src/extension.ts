@@ -203,6 +203,10 @@ async function createTranslation(): Promise<void> {
 
 /** "Install cass-lsp": the install, then the server (re)started from it and doctor's findings. */
 async function installServer(context: vscode.ExtensionContext): Promise<void> {
+  if (installer.busy) {
+    void vscode.window.showInformationMessage('cass-lsp: the install is running (see its progress notification).');
+    return;
+  }
   const outcome = await installer.install();
   const showLog = 'Show Install Log';
   if (!outcome.ok) {

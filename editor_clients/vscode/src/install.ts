@@ -91,6 +91,11 @@ export class Installer {
     return path.join(folder, wheels[0]);
   }
 
+  /** An install runs in this window. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
   /** Installs (one install at a time in this window; a second call waits for the first). */
   install(): Promise<InstallOutcome> {
     this.running ??= Promise.resolve(
