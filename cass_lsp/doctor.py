@@ -128,7 +128,8 @@ def collect(model_path: str | None) -> DoctorReport:
 
     tools = [*python_packages(), *toolchains.report(), *verification_status(), *model_status(model_path),
              *build_tools.status()]
-    required = [t for t in tools if not t.found and not _optional(t)]
+    tools = [msgspec.structs.replace(t, optional=_optional(t)) for t in tools]
+    required = [t for t in tools if not t.found and not t.optional]
     return DoctorReport(tools=tools, missing=len(required))
 
 
@@ -136,7 +137,7 @@ def render(report: DoctorReport) -> str:
     width = max(len(t.name) for t in report.tools)
     lines = []
     for tool in report.tools:
-        mark = "ok     " if tool.found else ("absent " if _optional(tool) else "MISSING")
+        mark = "ok     " if tool.found else ("absent " if tool.optional else "MISSING")
         detail = " ".join(x for x in (tool.version, tool.path) if x) if tool.found else f"-> {tool.hint}"
         if tool.source:  # which install a job uses, and why that one
             detail += f"  ({tool.source})"

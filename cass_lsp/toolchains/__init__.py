@@ -70,6 +70,8 @@ class ToolStatus(msgspec.Struct, rename="camel"):
     hint: str | None = None
     source: str | None = None
     """Where a found tool was looked for and why (the CUDA wheel, ``$CUDA_HOME``, a ROCm install...)."""
+    optional: bool = False
+    """The rule engine, listings and compile checks work without it (set by ``cass-lsp doctor``)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -35,6 +35,8 @@ def test_doctor_json_lists_the_toolchains_as_found() -> None:
         assert tools[name]["version"]
     assert "nvidia/cu13/bin/nvcc" in tools["nvcc"]["path"]  # the wheel's nvcc, not a system one
     assert report["missing"] == 0 and result.returncode == 0
+    # each tool says whether it is needed, so editors need not copy the rule (the VS Code installer)
+    assert not tools["nvcc"]["optional"] and tools["runner cpu"]["optional"]
 
 
 def test_doctor_names_a_bad_model_file(tmp_path: object) -> None:

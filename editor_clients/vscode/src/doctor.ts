@@ -7,6 +7,8 @@ export interface DoctorTool {
   version: string | null;
   path: string | null;
   hint: string | null;
+  /** Set by cass-lsp doctor: the rule engine, listings and compile checks work without it. */
+  optional?: boolean;
 }
 
 export interface DoctorReport {
@@ -15,10 +17,10 @@ export interface DoctorReport {
   missing: number;
 }
 
-/** The doctor's optional tools (cass_lsp/doctor.py `_optional`): the model and its runtime, the
- * runners and the tools that build ported projects; listings and translations work without them. */
+/** The doctor's optional tools, as `doctor --json` marks them (the model and its runtime, the runners,
+ * the tools that build ported projects): listings and translations work without them. */
 export function isOptional(tool: DoctorTool): boolean {
-  return /^(model|runner|build:)/.test(tool.name) || tool.name.includes('llama');
+  return tool.optional === true;
 }
 
 export function parseDoctor(stdout: string): DoctorReport {
