@@ -9,6 +9,7 @@ toolkit folders, whose headers the toolchain versions in the cache key already c
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -19,7 +20,8 @@ _ANGLE_INCLUDE = re.compile(r"^\s*#\s*include\s*<(?P<name>[^>]+)>", re.MULTILINE
 MAX_HEADERS = 256
 _SYSTEM_PREFIXES = tuple(Path(p) for p in ("/usr", "/opt", "/lib", "/lib64", "/etc", sys.prefix, sys.base_prefix))
 # a folder holding one of these is a toolkit's include folder, wherever it lies
-_TOOLKIT_MARKERS = ("cuda_runtime.h", "cuda.h", "hip/hip_runtime.h", "crt/host_defines.h")
+_CUDA_MARKERS = ("cuda_runtime.h", "cuda.h", "crt/host_defines.h")
+_TOOLKIT_MARKERS = (*_CUDA_MARKERS, "hip/hip_runtime.h")
 
 
 def quoted(text: str) -> list[str]:
@@ -28,6 +30,11 @@ def quoted(text: str) -> list[str]:
 
 def angled(text: str) -> list[str]:
     return [m.group("name") for m in _ANGLE_INCLUDE.finditer(text)]
+
+
+def is_cuda_toolkit_dir(folder: str | Path) -> bool:
+    """``folder`` is a CUDA toolkit's include folder (a CUDA install's, or the nvcc wheels')."""
+    return any(os.path.isfile(os.path.join(folder, marker)) for marker in _CUDA_MARKERS)
 
 
 def project_dirs(include_dirs: Iterable[Path]) -> list[Path]:

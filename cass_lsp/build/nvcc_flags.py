@@ -39,6 +39,8 @@ import shlex
 from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
+from cass_lsp.asm import includes
+
 # option → takes a value (as the next argument when not attached)
 _PREPROCESSOR = {"-D": False, "-U": False, "-I": True, "-isystem": True, "-iquote": True, "-include": True}
 _LONG_PREPROCESSOR = {
@@ -150,7 +152,13 @@ def split(arguments: Sequence[str], directory: str | None = None) -> Flags:
                 continue
             if _PREPROCESSOR[option] and directory is not None:
                 value = os.path.normpath(os.path.join(directory, value))
-            everywhere(*([option, value] if option in ("-isystem", "-iquote", "-include") else [option + value]))
+            flag = [option, value] if option in ("-isystem", "-iquote", "-include") else [option + value]
+            if option in ("-I", "-isystem") and includes.is_cuda_toolkit_dir(value):
+                # the CUDA toolkit's headers (CMake's CUDAToolkit_INCLUDE_DIRS) are nvcc's own: the
+                # HIP side has HIP's, the CPU runtime its own, and CUDA's vector types clash with both
+                nvcc.extend(flag)
+            else:
+                everywhere(*flag)
             continue
         std = _STD.match(arg)
         if std:
