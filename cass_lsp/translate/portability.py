@@ -71,6 +71,20 @@ HEADER_GUARDS = {
 }
 
 
+# Version macros of CUDA's toolkit and compiler, which HIP does not define: a test of one silently
+# reads 0 and takes the branch for an old CUDA (NVIDIA's simpleZeroCopy then compiles its
+# pre-CUDA-2.2 fallback). HIP_VERSION counts otherwise, so the branch is a human's choice.
+VERSION_MACROS = ("CUDART_VERSION", "CUDA_VERSION", "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__",
+                  "__CUDACC_VER_BUILD__", "__NVCC__")
+
+
+def version_macro(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    p.find(fc.NVCC_ISM, "warning", f"HIP does not define {name}: a preprocessor test reads it as 0 and takes the "
+           "branch for an old or absent CUDA, and code using it does not compile; choose what HIP should do "
+           "by hand (HIP_VERSION counts differently)", node.start_byte, node.end_byte, name=name, family="runtime")
+    return True
+
+
 def _tested_by_preprocessor(node: tree_sitter.Node) -> bool:
     """``node`` is the name an #ifdef/#ifndef, a defined() or an #if/#elif condition tests."""
     parent = node.parent

@@ -60,7 +60,8 @@ _FEW_WORDS = 4000
 
 _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "asm", "__asm__", "__asm",
                     "__CUDA_ARCH__", "__launch_bounds__", *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
-                    *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS}
+                    *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
+                    *portability.VERSION_MACROS}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -510,6 +511,8 @@ class Pass:
             return portability.cuda_arch(self, node)
         if name in portability.HEADER_GUARDS:
             return portability.header_guard(self, name, node)
+        if name in portability.VERSION_MACROS:
+            return portability.version_macro(self, name, node)
         if name in ("texture", "surface"):
             return portability.texture_reference(self, name, node)
         if name == "cub":

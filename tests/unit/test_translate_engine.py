@@ -233,6 +233,16 @@ def test_cuda_header_guards_become_the_hip_headers_guards_where_they_are_tested(
     assert '"__CUDA_RUNTIME_H__"' in out  # a string is not a test
 
 
+def test_cuda_version_macros_are_reported_since_hip_reads_them_as_zero() -> None:
+    """NVIDIA's simpleZeroCopy tests #if CUDART_VERSION >= 2020: under HIP that is 0, and the rule
+    translation silently compiled the pre-CUDA-2.2 branch (which does not even compile)."""
+    src = ("#include <cuda_runtime.h>\n#if CUDART_VERSION >= 2020\nint a;\n#endif\n"
+           "#if defined(__NVCC__) && __CUDACC_VER_MAJOR__ > 11\nint b;\n#endif\n")
+    out = translate(src, P52)
+    assert spans(src, out, "nvcc-ism") == ["CUDART_VERSION", "__NVCC__", "__CUDACC_VER_MAJOR__"]
+    assert "#if CUDART_VERSION >= 2020" in out.text  # reported, not guessed
+
+
 def test_cub_thrust_and_wmma_namespaces() -> None:
     src = ("#include <cub/cub.cuh>\nusing namespace cub;\n__global__ void k() {\n"
            "  typedef cub::BlockReduce<float, 128> R;\n  thrust::cuda::par;\n  nvcuda::wmma::fragment<int> f;\n}\n")
