@@ -53,7 +53,9 @@ def fake_llvm(folder: Path, behaviour: str | None, *, version_ok: bool = True, e
     # the device-library setup asks clang for the target's datalayout first: a sound answer, so
     # that the fault shows in the compile itself
     layout = """*-emit-llvm*) echo 'target datalayout = "e-p:64:64"'; exit 0;;"""
-    clang.write_text(f'#!/bin/sh\ncase "$1" in --version) {version};; esac\ncase "$*" in {layout} esac\n{behaviour}')
+    # discovery asks which AMD targets a clang knows: a sound answer, so that the fault is the compile's
+    cpus = """*--print-supported-cpus*) printf 'Available CPUs for this target:\\n\\n\\tgfx1030\\n\\tgfx1100\\n'; exit 0;;"""
+    clang.write_text(f'#!/bin/sh\ncase "$1" in --version) {version};; esac\ncase "$*" in {layout} {cpus} esac\n{behaviour}')
     llvm_as = folder / "llvm-as"
     llvm_as.write_text(
         '#!/bin/sh\ncase "$1" in --version) echo "LLVM version 19.1.99"; exit 0;; esac\n'
