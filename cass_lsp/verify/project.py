@@ -23,6 +23,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 
@@ -32,7 +33,7 @@ from cass_lsp.build import files, introspect
 from cass_lsp.build import tools as build_tools
 from cass_lsp.build.introspect import BuildError, Discovery, Executable, System
 from cass_lsp.program import Program, Unit
-from cass_lsp.verify.engine import Report
+from cass_lsp.verify.engine import Report, Verdict
 from cass_lsp.verify.pairs import Pair
 from cass_lsp.verify.stages import Inputs, StageResult
 
@@ -177,11 +178,11 @@ def translated_build(project: Project, scratch: Path) -> Report | None:
     pair = Pair(str(root / top), str(out / top))
     name = f"build files of {out}"
 
-    def verdict(outcome: str, message: str) -> Report:
-        stage = StageResult("translation", project.original.system, outcome, message)  # type: ignore[arg-type]
-        judged = {"passed": "passed", "failed": "failed"}.get(outcome, "unverified")
-        lead = "" if judged != "unverified" else "could not verify: "
-        return Report(pair, judged, f"{name}: {lead}{message}", [stage])  # type: ignore[arg-type]
+    def verdict(outcome: Literal["passed", "failed", "unavailable"], message: str) -> Report:
+        stage = StageResult("translation", project.original.system, outcome, message)
+        judged: Verdict = "unverified" if outcome == "unavailable" else outcome
+        lead = "could not verify: " if judged == "unverified" else ""
+        return Report(pair, judged, f"{name}: {lead}{message}", [stage])
 
     missing = _hip_toolchain_missing(project.original.system)
     if missing:
