@@ -26,13 +26,13 @@ from typing import Any, Literal
 
 import msgspec
 
-from cass_lsp import proc
+from cass_lsp import proc, program
 from cass_lsp.asm import compile_commands as ccdb
 from cass_lsp.build import cmake_syntax
 from cass_lsp.build.files import MAKE_NAMES
 
 System = Literal["cmake", "make"]
-UNIT_SUFFIXES = (".cu", ".hip", ".cpp", ".cc", ".cxx")
+UNIT_SUFFIXES = (*program.UNIT_SUFFIXES, ".hip")  # the translated tree's units too
 _QUERY = Path(".cmake", "api", "v1", "query", "codemodel-v2")
 _REPLY = Path(".cmake", "api", "v1", "reply")
 _LINKED = {"STATIC_LIBRARY", "OBJECT_LIBRARY", "SHARED_LIBRARY", "MODULE_LIBRARY"}

@@ -63,6 +63,16 @@ def wheel_bin_dir() -> Path | None:
     return None
 
 
+def versioned_cudart(nvcc: Path) -> Path | None:
+    """The PyPI wheels' ``lib/libcudart.so.<major>`` beside ``nvcc``'s toolkit when there is no plain
+    ``libcudart.so`` (a CUDA install has one, and build systems look for that name)."""
+    lib = nvcc.resolve().parent.parent / "lib"
+    if (lib / "libcudart.so").exists():
+        return None
+    found = sorted(lib.glob("libcudart.so.*"))
+    return found[0] if found else None
+
+
 def _tool_beside(nvcc: Path, name: str) -> Path | None:
     candidate = nvcc.parent / name
     if candidate.is_file() and os.access(candidate, os.X_OK):

@@ -33,6 +33,7 @@ from cass_lsp.build import files, introspect
 from cass_lsp.build import tools as build_tools
 from cass_lsp.build.introspect import BuildError, Discovery, Executable, System
 from cass_lsp.program import Program, Unit
+from cass_lsp.translate import naming
 from cass_lsp.verify.engine import Report, Verdict
 from cass_lsp.verify.pairs import Pair
 from cass_lsp.verify.stages import Inputs, StageResult
@@ -86,10 +87,9 @@ def _nvcc_configure_args(nvcc: Path) -> list[str]:
     """CMake's CUDA language with this nvcc; for the PyPI wheels' layout (``lib/libcudart.so.<major>``
     only), FindCUDAToolkit's cudart named."""
     out = [f"-DCMAKE_CUDA_COMPILER={nvcc}"]
-    lib = nvcc.resolve().parent.parent / "lib"
-    versioned = sorted(lib.glob("libcudart.so.*"))
-    if not (lib / "libcudart.so").exists() and versioned:
-        out += [f"-DCUDA_CUDART={versioned[0]}", f"-DCUDA_cudart_LIBRARY={versioned[0]}"]
+    cudart = toolchains.nvidia.versioned_cudart(nvcc)
+    if cudart is not None:
+        out += [f"-DCUDA_CUDART={cudart}", f"-DCUDA_cudart_LIBRARY={cudart}"]
     return out
 
 
@@ -129,44 +129,28 @@ def _arguments(args: list[str] | tuple[str, ...], root: Path) -> tuple[str, ...]
     return tuple(out)
 
 
-def program_of(check: Check, project: Project) -> Program:
-    """The check's executable as a program: its units, each with its translation file under the
-    translated tree (none: its rule translation)."""
+def inputs_of(check: Check, project: Project) -> Inputs:
+    """The engine's inputs for ``check``: its executable as a program (its units, each with its
+    translation file under the translated tree, or none: its rule translation) and their texts.
+    Raises OSError when a file cannot be read."""
     units = tuple(
         Unit(s.file, _translation_of(s.file, project), s.arguments, s.directory) for s in check.executable.sources
     )
-    main = next((u.original for u in units if program_module.defines_main(_read(u.original))), None)
+    texts = {path: Path(path).read_text(encoding="utf-8", errors="surrogateescape")
+             for unit in units for path in (unit.original, unit.translation) if path is not None}
+    main = next((u for u in units if program_module.defines_main(texts[u.original])), None)
     origin = f"{project.original.system} target {check.executable.name}"
-    return Program(str(project.root), units, origin, main)
+    program = Program(str(project.root), units, origin, main.original if main else None)
+    first = main or units[0]
+    return Inputs(Pair(first.original, first.translation), program, texts)
 
 
 def _translation_of(original: str, project: Project) -> str | None:
+    """The file ``translate --out-dir`` wrote for ``original`` under the translated tree, if any."""
     if project.translation_root is None:
         return None
-    relative = Path(os.path.relpath(original, project.root))
-    for candidate in (relative.with_suffix(".hip"), relative):
-        path = project.translation_root / candidate
-        if original.endswith(".cu") and candidate == relative:
-            continue  # a .cu in the translated tree is not a translation
-        if path.is_file():
-            return str(path)
-    return None
-
-
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8", errors="surrogateescape")
-    except OSError:
-        return ""
-
-
-def inputs_of(check: Check, project: Project) -> Inputs:
-    """The engine's inputs for ``check``. Raises OSError when a file cannot be read."""
-    program = program_of(check, project)
-    main = program.unit(program.main) if program.main else program.units[0]
-    assert main is not None
-    texts = {path: Path(path).read_text(encoding="utf-8", errors="surrogateescape") for path in program.files}
-    return Inputs(Pair(main.original, main.translation), program, texts)
+    path = project.translation_root / _translated_name(os.path.relpath(original, project.root))
+    return str(path) if path.is_file() else None
 
 
 def translated_build(project: Project, scratch: Path) -> Report | None:
@@ -239,7 +223,7 @@ def _differences(project: Project, translated: Discovery) -> Iterator[str]:
 
 
 def _translated_name(relative: str) -> str:
-    return relative[:-3] + ".hip" if relative.endswith(".cu") else relative
+    return naming.translated_name(relative, reverse=False, beside_original=False)
 
 
 def verify_checks(

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from cass_lsp import proc
+from cass_lsp.toolchains import nvidia
 
 HERE = Path(__file__).parent
 ARCH = "gfx1030"
@@ -46,9 +47,9 @@ def nvcc_make_variables(nvcc: str) -> list[str]:
     """make variables that point a Makefile's ``$(CUDA_HOME)`` at the nvcc wheels' toolkit, whose
     layout differs from an installed one (``lib``, not ``lib64``; only ``libcudart.so.<major>``)."""
     root = Path(nvcc).resolve().parent.parent
-    cudart = sorted((root / "lib").glob("libcudart.so.*"))
+    cudart = nvidia.versioned_cudart(Path(nvcc))
     return [f"CUDA_HOME={root}", f"LDFLAGS=-L{root / 'lib'}",
-            f"LDLIBS=-l:{cudart[0].name if cudart else 'libcudart.so'} -lcudadevrt"]
+            f"LDLIBS=-l:{cudart.name if cudart else 'libcudart.so'} -lcudadevrt"]
 
 
 def translate_tree(project: Project, out: Path, *extra: str) -> proc.ProcResult:
