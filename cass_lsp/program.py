@@ -14,8 +14,9 @@ Which units make the program of a file:
 
 Each unit takes the translation file a pattern of ``cass.verification.translationPatterns`` names
 (``foo.hip`` beside ``foo.cu``), else its rule translation. :func:`materialize` writes a program
-into a scratch folder as written, translated, or prepared for the CPU runtime, with its quoted
-headers beside its units, and maps what compilers print back to the user's files.
+into a scratch folder as written, translated, or prepared for the CPU runtime, with its local headers
+(:func:`headers`) laid out as in the user's tree, and maps what compilers print back to the user's
+files.
 """
 
 from __future__ import annotations
