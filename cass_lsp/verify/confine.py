@@ -28,8 +28,9 @@ setsid() and double-fork are reparented to it rather than to the system init, an
 when the program ends or the run is stopped with SIGTERM. Landlock's signal scope keeps the program
 from killing the launcher (or the server) to escape that.
 
-At every level, unless the network is allowed, the program gets the seccomp filter of
-:mod:`.seccomp` (no new sockets).
+At every level the launcher joins a fresh, empty session keyring before the program starts (the
+server's session keyring, and every key in it, is not the program's), and the program gets the
+seccomp filter of :mod:`.seccomp`: no keyring calls, and no new sockets unless the network is allowed.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
+KEYCTL_JOIN_SESSION_KEYRING = 1
 # uid/gid "nobody": root is exempt from RLIMIT_NPROC, so a fork bomb is only capped once the program
 # runs as someone else.
 NOBODY = 65534
@@ -142,6 +144,15 @@ def _unshare(network: bool) -> None:
             f.write(text)
 
 
+def _fresh_session_keyring() -> None:
+    """Join a new anonymous session keyring: the one inherited from the server holds the user's
+    keys, which the program would possess (and read, or add to) whatever its uid."""
+    number = seccomp.abi().numbers["keyctl"]
+    if _libc.syscall(number, KEYCTL_JOIN_SESSION_KEYRING, None) < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"keyctl(JOIN_SESSION_KEYRING): {os.strerror(err)}")
+
+
 def _threads_of(uid: int) -> int:
     """Tasks (threads count against RLIMIT_NPROC) the kernel already charges to ``uid``."""
     total = 0
@@ -191,8 +202,7 @@ def _confine_program(plan: dict[str, Any], nproc: int | None) -> None:
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if plan["level"] == "landlock":
         _landlock(plan)
-    if not plan["network"]:
-        seccomp.refuse_sockets()
+    seccomp.install(sockets=plan["network"])
 
 
 def _exec(plan: dict[str, Any], program: list[str], nproc: int | None, status_fd: int) -> NoReturn:
@@ -300,6 +310,8 @@ def _run(plan: dict[str, Any], program: list[str], status_fd: int) -> int:
             as_root = False
         except OSError as e:
             notes.append(f"runs as root ({e.strerror}): no process cap")
+    # After the drop, so that the keyring is nobody's; before the program exists.
+    _fresh_session_keyring()
     level = plan["level"]
     if level == "full":
         _unshare(plan["network"])
@@ -307,8 +319,7 @@ def _run(plan: dict[str, Any], program: list[str], status_fd: int) -> int:
     elif level == "landlock":
         landlock.require()
     nproc = _process_cap(plan, as_root)
-    if not plan["network"]:
-        notes.append("socket() refused")
+    notes.append("own session keyring, keyring calls refused" + ("" if plan["network"] else ", socket() refused"))
     _status(status_fd, level=level, processCap=nproc is not None, note="; ".join([_note(plan), *notes]))
     # The program runs as our uid and could ptrace this launcher (and the init), which stand outside
     # its confinement; only CAP_SYS_PTRACE may trace a non-dumpable process. The forks inherit it,

@@ -10,7 +10,8 @@ print forever or daemonize. Each run gets
   kernel enforces one (root is exempt, so a root server drops the program to uid 65534);
 * its own process group, killed on timeout or cancel by :func:`cass_lsp.proc.run`, whose output
   capture is bounded so a chatty program cannot grow the server;
-* no new sockets (seccomp), unless the run is allowed the network;
+* a fresh session keyring, and a seccomp filter refusing the keyring calls and, unless the run is
+  allowed the network, new sockets (:mod:`.seccomp`);
 * one of three levels, said by :func:`isolation` (``cass-lsp doctor`` prints it):
 
   - ``full``: user, mount, PID and network namespaces; the system read-only, the work dir the only
