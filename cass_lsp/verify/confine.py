@@ -315,7 +315,9 @@ def _run(plan: dict[str, Any], program: list[str], status_fd: int) -> int:
     level = plan["level"]
     if level == "full":
         _unshare(plan["network"])
-        mounts.confine(plan["workdir"], plan["hide"], plan["keep"], plan["limits"]["fileSizeMb"])
+        mounts.confine(
+            plan["workdir"], plan["hide"], plan["keep"], plan["limits"]["fileSizeMb"], plan["limits"]["diskMb"]
+        )
     elif level == "landlock":
         landlock.require()
     nproc = _process_cap(plan, as_root)

@@ -5,9 +5,11 @@ hostile or simply broken: it may loop, fork without end, allocate without bound,
 print forever or daemonize. Each run gets
 
 * an argv list, never a shell, so file names with spaces, quotes, ``;`` or ``$()`` stay literal;
-* a fresh working directory and a scrubbed environment (see :func:`fresh_workdir`, :func:`run`);
+* a fresh working directory and a scrubbed environment (see :func:`fresh_workdir`, :func:`run`),
+  removed afterwards whatever the program left there (:func:`remove_tree`);
 * rlimits: CPU seconds, address space, file size, no core dumps, and a process cap where the
   kernel enforces one (root is exempt, so a root server drops the program to uid 65534);
+* a disk limit for the whole run (the full level's tmpfs, else measured while it runs);
 * its own process group, killed on timeout or cancel by :func:`cass_lsp.proc.run`, whose output
   capture is bounded so a chatty program cannot grow the server;
 * a fresh session keyring, and a seccomp filter refusing the keyring calls and, unless the run is
@@ -15,7 +17,7 @@ print forever or daemonize. Each run gets
 * one of three levels, said by :func:`isolation` (``cass-lsp doctor`` prints it):
 
   - ``full``: user, mount, PID and network namespaces; the system read-only, the work dir the only
-    writable place on disk, tmpfs over the home folders, /tmp, /var/tmp, /run/user and /dev/shm, a
+    writable place (an overlay over a tmpfs of the disk limit), tmpfs over the home folders, /tmp, /var/tmp, /run/user and /dev/shm, a
     fresh /proc where the server's processes do not exist; the kernel kills everything the program
     started when it ends, even children that setsid().
   - ``landlock``, where namespaces are refused (Docker's seccomp profile, Ubuntu 24.04's AppArmor):
@@ -38,15 +40,16 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import logging
 import os
 import pwd
-import shutil
 import signal
 import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -54,6 +57,8 @@ import msgspec
 
 from cass_lsp import proc
 from cass_lsp.verify.confine import NOBODY
+
+log = logging.getLogger(__name__)
 
 _LAUNCHER = Path(__file__).with_name("confine.py")
 Level = Literal["full", "landlock", "none"]
@@ -73,7 +78,12 @@ _ERRNO_TEXT = {
     "processes": ("Resource temporarily unavailable",),
     "memory": ("Cannot allocate memory", "std::bad_alloc", "out of memory"),
     "file size": ("File too large",),
+    "disk": ("No space left on device",),
 }
+# How often the disk use of a run without its own file system is measured, and how soon the caller's
+# cancel reaches a run that is measured.
+_DISK_POLL_S = 0.1
+_CANCEL_POLL_S = 0.05
 
 
 def unconfined_hint() -> str:
@@ -95,6 +105,8 @@ class Limits(msgspec.Struct, frozen=True, rename="camel"):
     # Address space; 0 for none, as GPU runtimes reserve far more address space than they use.
     memory_mb: int = 4096
     file_size_mb: int = 64
+    # Everything the run writes, all files and folders together (see run()).
+    disk_mb: int = 512
     processes: int = 64  # the program and everything it starts, threads included
     output_bytes: int = 4_000_000  # kept per stream; more stops the program
 
@@ -118,7 +130,7 @@ class RunOutcome(msgspec.Struct, frozen=True, rename="camel"):
     duration: float
     timed_out: bool = False
     cancelled: bool = False
-    # "cpu time", "memory", "file size", "processes" or "output" when a limit stopped the program;
+    # "cpu time", "memory", "file size", "disk", "processes" or "output" when a limit stopped the program;
     # best effort from its signal, its peak memory and what it printed.
     limit: str | None = None
     truncated: bool = False
@@ -143,6 +155,7 @@ def _limit_value(limit: str, limits: Limits) -> str:
         "cpu time": f"{limits.cpu_seconds} s",
         "memory": f"{limits.memory_mb} MB",
         "file size": f"{limits.file_size_mb} MB",
+        "disk": f"{limits.disk_mb} MB",
         "processes": str(limits.processes),
         "output": f"{limits.output_bytes:,} bytes",
     }[limit]
@@ -159,7 +172,8 @@ def _signal_name(number: int) -> str:
 
 @contextlib.contextmanager
 def fresh_workdir(prefix: str = "cass-run-") -> Iterator[Path]:
-    """A new temporary directory, removed afterwards even if the program made parts of it read-only.
+    """A new temporary directory, removed afterwards by :func:`remove_tree` (whatever the program
+    left in it; what could not be removed is logged, never raised).
 
     A server running as root runs the program as another user, who must reach the directory and the
     program inside it: it lies in the temp dir when everyone may traverse that dir's parents, and in
@@ -169,11 +183,144 @@ def fresh_workdir(prefix: str = "cass-run-") -> Iterator[Path]:
     try:
         yield path
     finally:
+        for problem in remove_tree(path):
+            log.warning("work folder not fully removed: %s", problem)
+
+
+def remove_tree(top: str | os.PathLike[str]) -> list[str]:
+    """Remove ``top`` and everything below it; never raises, returns what stayed (one line each).
+
+    Whatever the program left: any depth, folders it made unreadable or read-only, and file
+    systems mounted below it, which are never entered (emptying one would delete what it holds, not
+    the run's): see :func:`_walk`."""
+    problems: list[str] = []
+
+    def remove(parent: int, name: str, where: str) -> None:
         try:
-            shutil.rmtree(path)
-        except OSError:
-            _make_removable(path)
-            shutil.rmtree(path)
+            os.rmdir(name, dir_fd=parent)
+        except OSError as e:
+            problems.append(f"{where}: {e.strerror}")
+
+    _walk(os.fspath(top), lambda fd, where: _empty_out(fd, where, problems), remove, problems)
+    try:
+        os.rmdir(top)
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        problems.append(f"{os.fspath(top)}: {e.strerror}")
+    return problems
+
+
+def disk_usage(top: str | os.PathLike[str]) -> int:
+    """Bytes allocated below ``top`` (files and folders, at any depth, the way :func:`_walk` goes);
+    what cannot be read counts as nothing."""
+    total = 0
+
+    def count(fd: int, where: str) -> list[str]:
+        nonlocal total
+        folders = []
+        with contextlib.suppress(OSError), os.scandir(fd) as entries:
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    total += entry.stat(follow_symlinks=False).st_blocks * 512
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(entry.name)
+        return folders
+
+    _walk(os.fspath(top), count, None, [])
+    return total
+
+
+def _walk(
+    top: str,
+    visit: Callable[[int, str], list[str]],
+    leave: Callable[[int, str, str], None] | None,
+    problems: list[str],
+) -> None:
+    """Go through the tree below ``top`` depth first: ``visit(fd, where)`` gets each folder open
+    and answers its subfolders' names, ``leave(parent_fd, name, where)`` follows a subfolder's own.
+
+    Iterative, with one folder open at a time, each entered by name relative to its parent: neither
+    the recursion limit, nor PATH_MAX, nor the descriptor limit bounds the depth. A folder the
+    program made unreadable is given rwx by its owner first; another file system is not entered.
+    What fails goes to ``problems``."""
+    fd = _open_dir(top, None, None, problems)
+    if fd is None:
+        return
+    device = os.fstat(fd).st_dev
+    path: list[str] = []  # the names from top to the folder ``fd`` is open on
+    pending = [visit(fd, top)]  # the subfolders still to enter, per level
+    while True:
+        if pending[-1]:
+            name = pending[-1].pop()
+            sub = _open_dir(name, fd, device, problems, "/".join([top, *path, name]))
+            if sub is not None:
+                os.close(fd)
+                fd = sub
+                path.append(name)
+                pending.append(visit(fd, "/".join([top, *path])))
+            continue
+        pending.pop()
+        if not path:
+            break
+        name = path.pop()
+        try:
+            parent = os.open("..", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=fd)
+        except OSError as e:
+            problems.append(f"{'/'.join([top, *path])}: {e.strerror}")
+            break
+        os.close(fd)
+        fd = parent
+        if leave is not None:
+            leave(fd, name, "/".join([top, *path, name]))
+    os.close(fd)
+
+
+def _open_dir(name: str, parent: int | None, device: int | None, problems: list[str], where: str = "") -> int | None:
+    """Open folder ``name`` (relative to ``parent``, never through a link) for listing, after
+    giving its owner rwx; None, with the reason in ``problems``, when it cannot be or lies on another
+    file system than ``device``."""
+    where = where or name
+    try:
+        handle = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=parent)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        problems.append(f"{where}: {e.strerror}")
+        return None
+    try:
+        if device is not None and os.fstat(handle).st_dev != device:
+            problems.append(f"{where}: a mount point, left alone")
+            return None
+        # An O_PATH descriptor: chmod reaches the folder itself through /proc, never a link.
+        with contextlib.suppress(OSError):
+            os.chmod(f"/proc/self/fd/{handle}", stat.S_IRWXU)
+        return os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=handle)
+    except OSError as e:
+        problems.append(f"{where}: {e.strerror}")
+        return None
+    finally:
+        os.close(handle)
+
+
+def _empty_out(fd: int, where: str, problems: list[str]) -> list[str]:
+    """Remove every entry of the folder ``fd`` but its subfolders, whose names it returns."""
+    folders = []
+    try:
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.name)
+                    continue
+                try:
+                    os.unlink(entry.name, dir_fd=fd)
+                except FileNotFoundError:
+                    pass
+                except OSError as e:
+                    problems.append(f"{where}/{entry.name}: {e.strerror}")
+    except OSError as e:
+        problems.append(f"{where}: {e.strerror}")
+    return folders
 
 
 def _traversable_temp() -> str:
@@ -187,17 +334,6 @@ def _traversable_temp() -> str:
         except OSError:
             return "/tmp"
     return str(temp)
-
-
-def _make_removable(top: Path) -> None:
-    """Give the owner rwx on every directory below ``top``; iterative because the program may nest
-    directories deeper than Python's recursion limit."""
-    pending = [top]
-    while pending:
-        directory = pending.pop()
-        os.chmod(directory, stat.S_IRWXU)
-        with os.scandir(directory) as entries:
-            pending.extend(Path(e.path) for e in entries if e.is_dir(follow_symlinks=False))
 
 
 def isolation() -> Isolation:
@@ -273,7 +409,14 @@ def run(
             f"no sandbox level confines programs here ({isolation().note}); runs are refused unless"
             f" {unconfined_hint()}"
         )
-    result, _, end = _launch(argv, workdir, limits, stdin, env, cancel, level=level, network=network)
+    if level == "full":
+        # The work dir is an overlay whose writes land in a tmpfs of limits.disk_mb: the kernel bounds it.
+        result, _, end = _launch(argv, workdir, limits, stdin, env, cancel, level=level, network=network)
+        over_disk = False
+    else:
+        with _DiskQuota(workdir, limits.disk_mb, cancel) as quota:
+            result, _, end = _launch(argv, workdir, limits, stdin, env, quota.stop, level=level, network=network)
+        over_disk = quota.exceeded
     if end is not None:
         wait_status: int = end["waitStatus"]
         exit_code = os.WEXITSTATUS(wait_status) if os.WIFEXITED(wait_status) else None
@@ -289,11 +432,48 @@ def run(
         stderr=result.stderr,
         duration=result.duration,
         timed_out=result.timed_out,
-        cancelled=result.cancelled,
-        limit=_limit_hit(result, end, sig, limits),
+        cancelled=result.cancelled and not over_disk,
+        limit="disk" if over_disk else _limit_hit(result, end, sig, limits),
         truncated=result.truncated,
         limits=limits,
     )
+
+
+class _DiskQuota:
+    """The disk bound of a run writing to the host's file system: measures the work dir every
+    _DISK_POLL_S and stops the run (through ``stop``, which also follows the caller's ``cancel``)
+    once it holds more than ``disk_mb``. The program can exceed the bound by what it writes in one
+    period, at most a few files of RLIMIT_FSIZE."""
+
+    def __init__(self, workdir: Path, disk_mb: int, cancel: threading.Event | None) -> None:
+        self._workdir = workdir
+        self._limit = disk_mb << 20
+        self._cancel = cancel
+        self.stop = threading.Event()
+        self.exceeded = False
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="cass-disk-quota", daemon=True)
+
+    def __enter__(self) -> _DiskQuota:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        next_measure = 0.0
+        while not self._done.wait(_CANCEL_POLL_S):
+            if self._cancel is not None and self._cancel.is_set():
+                self.stop.set()
+                return
+            if time.monotonic() >= next_measure:
+                if disk_usage(self._workdir) > self._limit:
+                    self.exceeded = True
+                    self.stop.set()
+                    return
+                next_measure = time.monotonic() + _DISK_POLL_S
 
 
 def _limit_hit(result: proc.ProcResult, end: dict[str, Any] | None, sig: int | None, limits: Limits) -> str | None:
