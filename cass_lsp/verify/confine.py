@@ -10,7 +10,8 @@ unimportable, hence a file path and the standard library only (the sibling modul
 
 PLAN is a JSON object written by :mod:`cass_lsp.verify.sandbox`: the level ("full", "landlock" or
 "none"), the limits, the number of the status pipe, whether the program may use the network, the
-work dir, the folders to hide, the users' home folders and the paths to keep visible. The launcher writes JSON lines to the
+work dir, the folders to hide, the users' home folders, the paths to keep visible and the
+``cgroup.procs`` of the run's cgroup (:mod:`.cgroups`), which the launcher joins first. The launcher writes JSON lines to the
 status pipe: what isolation it applied, then how the program ended (raw wait status, CPU seconds,
 peak RSS). A line with an ``error`` means the sandbox, not the program, failed (a level that cannot
 be had, any exception here): the program did not run or its end is unknown, and the launcher
@@ -303,6 +304,11 @@ def _note(plan: dict[str, Any]) -> str:
 
 def _run(plan: dict[str, Any], program: list[str], status_fd: int) -> int:
     notes = []
+    if plan["cgroupProcs"]:
+        # First, before anything forks: every process of the run is born inside the run's cgroup,
+        # whose memory limit counts them together.
+        with open(plan["cgroupProcs"], "w") as procs:
+            procs.write("0")
     as_root = os.geteuid() == 0
     if as_root:
         try:

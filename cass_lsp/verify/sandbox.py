@@ -9,7 +9,9 @@ print forever or daemonize. Each run gets
   removed afterwards whatever the program left there (:func:`remove_tree`);
 * rlimits: CPU seconds, address space, file size, no core dumps, and a process cap where the
   kernel enforces one (root is exempt, so a root server drops the program to uid 65534);
-* a disk limit for the whole run (the full level's tmpfs, else measured while it runs);
+* a memory limit for the whole run where a cgroup can be had (:mod:`.cgroups`; else RLIMIT_AS
+  per process with a process cap of :data:`.cgroups.FALLBACK_PROCESSES`), and a disk limit for
+  the whole run (the full level's tmpfs, else measured while it runs);
 * its own process group, killed on timeout or cancel by :func:`cass_lsp.proc.run`, whose output
   capture is bounded so a chatty program cannot grow the server;
 * a fresh session keyring, and a seccomp filter refusing the keyring calls and, unless the run is
@@ -56,6 +58,7 @@ from typing import Any, Literal, get_args
 import msgspec
 
 from cass_lsp import proc
+from cass_lsp.verify import cgroups
 from cass_lsp.verify.confine import NOBODY
 
 log = logging.getLogger(__name__)
@@ -136,6 +139,8 @@ class RunOutcome(msgspec.Struct, frozen=True, rename="camel"):
     truncated: bool = False
     # The limits it ran under, so that describe() can name the one that stopped it.
     limits: Limits = msgspec.field(default_factory=Limits)
+    # Whether the memory limit bounded the whole run (a cgroup) rather than each process.
+    memory_whole_run: bool = False
 
     def describe(self) -> str:
         """One line for a diagnostic, e.g. "killed by SIGSEGV (segmentation fault)"."""
@@ -144,16 +149,16 @@ class RunOutcome(msgspec.Struct, frozen=True, rename="camel"):
         if self.timed_out:
             return f"timed out after {self.limits.timeout_seconds:g} s"
         if self.limit is not None:
-            return f"stopped: {self.limit} limit ({_limit_value(self.limit, self.limits)})"
+            return f"stopped: {self.limit} limit ({_limit_value(self.limit, self.limits, self.memory_whole_run)})"
         if self.signal is not None:
             return f"killed by {_signal_name(self.signal)}"
         return f"exited {self.exit_code}"
 
 
-def _limit_value(limit: str, limits: Limits) -> str:
+def _limit_value(limit: str, limits: Limits, whole_run: bool) -> str:
     return {
         "cpu time": f"{limits.cpu_seconds} s",
-        "memory": f"{limits.memory_mb} MB",
+        "memory": f"{limits.memory_mb} MB {'for the whole run' if whole_run else 'per process'}",
         "file size": f"{limits.file_size_mb} MB",
         "disk": f"{limits.disk_mb} MB",
         "processes": str(limits.processes),
@@ -409,14 +414,27 @@ def run(
             f"no sandbox level confines programs here ({isolation().note}); runs are refused unless"
             f" {unconfined_hint()}"
         )
-    if level == "full":
-        # The work dir is an overlay whose writes land in a tmpfs of limits.disk_mb: the kernel bounds it.
-        result, _, end = _launch(argv, workdir, limits, stdin, env, cancel, level=level, network=network)
-        over_disk = False
-    else:
-        with _DiskQuota(workdir, limits.disk_mb, cancel) as quota:
-            result, _, end = _launch(argv, workdir, limits, stdin, env, quota.stop, level=level, network=network)
-        over_disk = quota.exceeded
+    bound = cgroups.memory_bound()
+    whole_run = limits.memory_mb > 0 and bound.parent is not None
+    if limits.memory_mb > 0 and not whole_run:
+        # RLIMIT_AS holds per process: fewer processes keep the run's total bounded.
+        limits = msgspec.structs.replace(limits, processes=min(limits.processes, cgroups.FALLBACK_PROCESSES))
+    group = _run_cgroup(bound, limits.memory_mb) if whole_run else None
+    try:
+        if level == "full":
+            # The work dir is an overlay whose writes land in a tmpfs of limits.disk_mb: the kernel bounds it.
+            result, _, end = _launch(argv, workdir, limits, stdin, env, cancel, level=level, network=network, cgroup=group)
+            over_disk = False
+        else:
+            with _DiskQuota(workdir, limits.disk_mb, cancel) as quota:
+                result, _, end = _launch(
+                    argv, workdir, limits, stdin, env, quota.stop, level=level, network=network, cgroup=group
+                )
+            over_disk = quota.exceeded
+        oom_kills = group.oom_kills() if group is not None else 0
+    finally:
+        if group is not None and (stayed := group.remove()) is not None:
+            log.warning("a run's cgroup was not removed: %s", stayed)
     if end is not None:
         wait_status: int = end["waitStatus"]
         exit_code = os.WEXITSTATUS(wait_status) if os.WIFEXITED(wait_status) else None
@@ -433,10 +451,18 @@ def run(
         duration=result.duration,
         timed_out=result.timed_out,
         cancelled=result.cancelled and not over_disk,
-        limit="disk" if over_disk else _limit_hit(result, end, sig, limits),
+        limit="disk" if over_disk else _limit_hit(result, end, sig, limits, oom_kills),
         truncated=result.truncated,
         limits=limits,
+        memory_whole_run=whole_run,
     )
+
+
+def _run_cgroup(bound: cgroups.MemoryBound, memory_mb: int) -> cgroups.RunCgroup:
+    try:
+        return cgroups.RunCgroup(bound, memory_mb)
+    except OSError as e:
+        raise SandboxError(f"cannot make the run's cgroup below {bound.parent}: {e.strerror}") from e
 
 
 class _DiskQuota:
@@ -476,11 +502,16 @@ class _DiskQuota:
                 next_measure = time.monotonic() + _DISK_POLL_S
 
 
-def _limit_hit(result: proc.ProcResult, end: dict[str, Any] | None, sig: int | None, limits: Limits) -> str | None:
+def _limit_hit(
+    result: proc.ProcResult, end: dict[str, Any] | None, sig: int | None, limits: Limits, oom_kills: int
+) -> str | None:
     if result.truncated:
         return "output"
     if end is None or result.timed_out or result.cancelled:
         return None
+    if oom_kills:
+        # The run's cgroup reached its limit: whatever the exit status, some process of it was killed.
+        return "memory"
     if sig == signal.SIGXCPU or (sig == signal.SIGKILL and end["cpuSeconds"] >= limits.cpu_seconds):
         return "cpu time"
     if sig == signal.SIGXFSZ:
@@ -506,6 +537,7 @@ def _launch(
     *,
     level: Level,
     network: bool,
+    cgroup: cgroups.RunCgroup | None = None,
 ) -> tuple[proc.ProcResult, dict[str, Any] | None, dict[str, Any] | None]:
     """Run ``argv`` through the launcher; returns the run, the isolation it applied, and how the
     program ended (each None when the run was stopped before the launcher could tell). Every
@@ -529,6 +561,7 @@ def _launch(
             "hide": _hidden(network),
             "homes": _homes(),
             "keep": _kept(program, env, os.path.realpath(workdir)),
+            "cgroupProcs": cgroup.procs if cgroup is not None else None,
         }
         scrubbed = {"PATH": "/usr/bin:/bin", "HOME": str(workdir), "TMPDIR": str(workdir), "LANG": "C.UTF-8"}
         result = _proc_run(
