@@ -118,9 +118,13 @@ def _v2_parent(mounts: list[tuple[str, str, set[str]]], own: dict[str, str]) -> 
     except OSError as e:
         return f"cgroup v2: {parent}: {e.strerror}"
     if "memory" not in controllers:
-        available = (Path(mount) / "cgroup.controllers").read_text().split() if parent == Path(mount) else []
-        why = "not in the cgroup2 hierarchy (held by a v1 one)" if parent == Path(mount) and "memory" not in available else f"not passed down in {parent}"
-        return f"cgroup v2: memory controller {why}"
+        try:
+            hierarchy = (Path(mount) / "cgroup.controllers").read_text().split()
+        except OSError:
+            hierarchy = []
+        if "memory" not in hierarchy:
+            return "cgroup v2: the memory controller is not in the cgroup2 hierarchy (a v1 one holds it)"
+        return f"cgroup v2: {parent} does not pass the memory controller to its children"
     if not (os.access(parent, os.W_OK | os.X_OK) and os.access(parent / "cgroup.procs", os.W_OK)):
         return f"cgroup v2: {parent} is not delegated to this user"
     return parent

@@ -161,7 +161,8 @@ def _limit_value(limit: str, limits: Limits, whole_run: bool) -> str:
         "memory": f"{limits.memory_mb} MB {'for the whole run' if whole_run else 'per process'}",
         "file size": f"{limits.file_size_mb} MB",
         "disk": f"{limits.disk_mb} MB",
-        "processes": str(limits.processes),
+        # Lowered to cgroups.FALLBACK_PROCESSES where no cgroup bounds the run's memory.
+        "processes": f"{limits.processes}{'' if whole_run or not limits.memory_mb else ' without a memory cgroup'}",
         "output": f"{limits.output_bytes:,} bytes",
     }[limit]
 

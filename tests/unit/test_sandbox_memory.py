@@ -120,7 +120,7 @@ def test_without_a_cgroup_the_process_cap_bounds_the_total(
     assert int(outcome.stdout) < cgroups.FALLBACK_PROCESSES, outcome
     assert outcome.limits.processes == cgroups.FALLBACK_PROCESSES
     assert outcome.limit == "processes"
-    assert outcome.describe() == f"stopped: processes limit ({cgroups.FALLBACK_PROCESSES})"
+    assert outcome.describe() == f"stopped: processes limit ({cgroups.FALLBACK_PROCESSES} without a memory cgroup)"
 
 
 def test_a_run_without_a_memory_limit_keeps_its_process_cap(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
