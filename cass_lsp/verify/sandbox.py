@@ -207,7 +207,7 @@ def remove_tree(top: str | os.PathLike[str]) -> list[str]:
         except OSError as e:
             problems.append(f"{where}: {e.strerror}")
 
-    _walk(os.fspath(top), lambda fd, where: _empty_out(fd, where, problems), remove, problems)
+    _walk(os.fspath(top), lambda fd, where: _empty_out(fd, where, problems), remove, problems, unlock=True)
     try:
         os.rmdir(top)
     except FileNotFoundError:
@@ -218,8 +218,9 @@ def remove_tree(top: str | os.PathLike[str]) -> list[str]:
 
 
 def disk_usage(top: str | os.PathLike[str]) -> int:
-    """Bytes allocated below ``top`` (files and folders, at any depth, the way :func:`_walk` goes);
-    what cannot be read counts as nothing."""
+    """Bytes allocated below ``top`` (files and folders, at any depth, the way :func:`_walk` goes,
+    folders the program locked included, their modes left as it set them); what cannot be read
+    counts as nothing."""
     total = 0
 
     def count(fd: int, where: str) -> list[str]:
@@ -233,7 +234,7 @@ def disk_usage(top: str | os.PathLike[str]) -> int:
                         folders.append(entry.name)
         return folders
 
-    _walk(os.fspath(top), count, None, [])
+    _walk(os.fspath(top), count, None, [], unlock=False)
     return total
 
 
@@ -242,31 +243,40 @@ def _walk(
     visit: Callable[[int, str], list[str]],
     leave: Callable[[int, str, str], None] | None,
     problems: list[str],
+    *,
+    unlock: bool,
 ) -> None:
     """Go through the tree below ``top`` depth first: ``visit(fd, where)`` gets each folder open
     and answers its subfolders' names, ``leave(parent_fd, name, where)`` follows a subfolder's own.
 
     Iterative, with one folder open at a time, each entered by name relative to its parent: neither
-    the recursion limit, nor PATH_MAX, nor the descriptor limit bounds the depth. A folder the
-    program made unreadable is given rwx by its owner first; another file system is not entered.
-    What fails goes to ``problems``."""
-    fd = _open_dir(top, None, None, problems)
-    if fd is None:
+    the recursion limit, nor PATH_MAX, nor the descriptor limit bounds the depth. A folder this user
+    cannot read or enter is given rwx by its owner for good with ``unlock`` (to empty it), else lent
+    r-x until its subtree is done and then put back as it was (a running program's own folders).
+    Another file system is not entered. What fails goes to ``problems``."""
+    opened = _open_dir(top, None, None, problems, unlock=unlock)
+    if opened is None:
         return
+    fd, mode = opened
     device = os.fstat(fd).st_dev
     path: list[str] = []  # the names from top to the folder ``fd`` is open on
+    lent = [mode]  # per level: the mode to put back on leaving it, or None
     pending = [visit(fd, top)]  # the subfolders still to enter, per level
     while True:
         if pending[-1]:
             name = pending[-1].pop()
-            sub = _open_dir(name, fd, device, problems, "/".join([top, *path, name]))
-            if sub is not None:
+            opened = _open_dir(name, fd, device, problems, "/".join([top, *path, name]), unlock=unlock)
+            if opened is not None:
                 os.close(fd)
-                fd = sub
+                fd, mode = opened
                 path.append(name)
+                lent.append(mode)
                 pending.append(visit(fd, "/".join([top, *path])))
             continue
         pending.pop()
+        if (mode := lent.pop()) is not None:
+            with contextlib.suppress(OSError):
+                os.fchmod(fd, mode)
         if not path:
             break
         name = path.pop()
@@ -282,10 +292,13 @@ def _walk(
     os.close(fd)
 
 
-def _open_dir(name: str, parent: int | None, device: int | None, problems: list[str], where: str = "") -> int | None:
-    """Open folder ``name`` (relative to ``parent``, never through a link) for listing, after
-    giving its owner rwx; None, with the reason in ``problems``, when it cannot be or lies on another
-    file system than ``device``."""
+def _open_dir(
+    name: str, parent: int | None, device: int | None, problems: list[str], where: str = "", *, unlock: bool
+) -> tuple[int, int | None] | None:
+    """Open folder ``name`` (relative to ``parent``, never through a link) for listing, as
+    :func:`_walk` says; returns the descriptor and the mode to put back later (None: nothing lent).
+    None, with the reason in ``problems``, when it cannot be or lies on another file system than
+    ``device``."""
     where = where or name
     try:
         handle = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=parent)
@@ -294,14 +307,21 @@ def _open_dir(name: str, parent: int | None, device: int | None, problems: list[
     except OSError as e:
         problems.append(f"{where}: {e.strerror}")
         return None
+    # An O_PATH descriptor: chmod reaches the folder itself through /proc, never a link.
+    itself = f"/proc/self/fd/{handle}"
     try:
-        if device is not None and os.fstat(handle).st_dev != device:
+        st = os.fstat(handle)
+        if device is not None and st.st_dev != device:
             problems.append(f"{where}: a mount point, left alone")
             return None
-        # An O_PATH descriptor: chmod reaches the folder itself through /proc, never a link.
-        with contextlib.suppress(OSError):
-            os.chmod(f"/proc/self/fd/{handle}", stat.S_IRWXU)
-        return os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=handle)
+        if unlock:
+            with contextlib.suppress(OSError):
+                os.chmod(itself, stat.S_IRWXU)
+            return os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=handle), None
+        if os.access(itself, os.R_OK | os.X_OK):
+            return os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=handle), None
+        os.chmod(itself, stat.S_IMODE(st.st_mode) | stat.S_IRUSR | stat.S_IXUSR)
+        return os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=handle), stat.S_IMODE(st.st_mode)
     except OSError as e:
         problems.append(f"{where}: {e.strerror}")
         return None

@@ -7,16 +7,18 @@ size limit. The work folder's removal is also tried on trees made here, a mount 
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from cass_lsp.verify import sandbox
+from cass_lsp.verify.confine import NOBODY, PR_SET_DUMPABLE
 from cass_lsp.verify.sandbox import Limits
 from tests.unit.sandbox_attacks import GCC
 
@@ -166,3 +168,55 @@ def test_disk_use_is_bounded_and_named(level: str, binaries: Path) -> None:
         # Measured and stopped: past the bound by at most what it wrote between two measurements.
         assert 64 << 20 < on_host < 1 << 30
 
+
+
+def test_measuring_a_running_programs_folders_leaves_their_modes(tmp_path: Path) -> None:
+    """The quota measures while the program runs: a folder it made read-only or unreadable must
+    stay so (a test of read-only behaviour would flip), and still be counted."""
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "data").write_bytes(b"x" * (1 << 20))
+    (tmp_path / "ro").mkdir()
+    (tmp_path / "locked").chmod(0)
+    (tmp_path / "ro").chmod(0o555)
+    try:
+        assert sandbox.disk_usage(tmp_path) >= 1 << 20
+        assert (tmp_path / "locked").stat().st_mode & 0o777 == 0
+        assert (tmp_path / "ro").stat().st_mode & 0o777 == 0o555
+    finally:
+        (tmp_path / "locked").chmod(0o700)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="measuring as another user needs root to become one")
+def test_an_unreadable_folder_is_measured_by_its_owner_and_locked_again() -> None:
+    """A server that is not root cannot read a folder the program (its own uid) locked: the measure
+    lends itself r-x for the moment. Measured here as uid 65534 over that uid's tree."""
+    with sandbox.fresh_workdir("cass-measure-") as work:
+        (work / "locked").mkdir()
+        (work / "locked" / "data").write_bytes(b"x" * (1 << 20))
+        for path in (work, work / "locked", work / "locked" / "data"):
+            os.chown(path, NOBODY, NOBODY)
+        (work / "locked").chmod(0)
+        assert _as_nobody(lambda: sandbox.disk_usage(work)) >= 1 << 20
+        assert (work / "locked").stat().st_mode & 0o777 == 0
+
+
+def _as_nobody(measure: Callable[[], int]) -> int:
+    """``measure()`` in a forked child that became uid 65534 (this process stays root)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            # The uid change made this process non-dumpable, which hands /proc/self to root; a
+            # server started as an ordinary user is dumpable.
+            ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+            os.write(write_end, str(measure()).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as reader:
+        answer = reader.read()
+    assert os.waitpid(pid, 0)[1] == 0
+    return int(answer)
