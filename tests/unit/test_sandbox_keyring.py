@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -87,7 +88,7 @@ def _syscall(name: str, *args: object) -> int:
     result: int = _libc.syscall(seccomp.abi().numbers[name], *args)
     if result < 0:
         err = ctypes.get_errno()
-        raise OSError(err, f"{name}: {ctypes.cast(_libc.strerror(err), ctypes.c_char_p).value!r}")
+        raise OSError(err, f"{name}: {os.strerror(err)}")
     return result
 
 
