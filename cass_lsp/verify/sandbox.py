@@ -18,10 +18,11 @@ print forever or daemonize. Each run gets
   allowed the network, new sockets (:mod:`.seccomp`);
 * one of three levels, said by :func:`isolation` (``cass-lsp doctor`` prints it):
 
-  - ``full``: user, mount, PID and network namespaces; the system read-only, the work dir the only
-    writable place (an overlay over a tmpfs of the disk limit), tmpfs over the home folders, /tmp, /var/tmp, /run/user and /dev/shm, a
-    fresh /proc where the server's processes do not exist; the kernel kills everything the program
-    started when it ends, even children that setsid().
+  - ``full``: user, mount, PID and network namespaces; the system read-only, the work dir an
+    overlay over a tmpfs of the disk limit (the host's folder is never written), empty tmpfs of the
+    file size limit over the home folders, /tmp, /var/tmp, /run/user and /dev/shm, a fresh /proc
+    where the server's processes do not exist; the kernel kills everything the program started
+    when it ends, even children that setsid().
   - ``landlock``, where namespaces are refused (Docker's seccomp profile, Ubuntu 24.04's AppArmor):
     Landlock lets the program read only system folders and write only its work dir, refuses TCP,
     scopes signals (it cannot kill the launcher or the server) and ptrace-class access to other
