@@ -84,6 +84,7 @@ class RunLimits(msgspec.Struct, rename="camel", forbid_unknown_fields=True, froz
     cpu_seconds: PositiveInt = 20
     memory_mb: PositiveInt = 4096
     file_size_mb: PositiveInt = 64
+    disk_mb: PositiveInt = 512  # all the files and folders a run writes, together
     processes: PositiveInt = 64
     output_mb: PositiveInt = 4
 

@@ -88,7 +88,7 @@ def _model(label: str, name: str) -> ToolStatus:
 
 def verification_status() -> list[ToolStatus]:
     """What can run programs for run-verification here, and how the sandbox isolates them."""
-    from cass_lsp.verify import runners, sandbox
+    from cass_lsp.verify import cgroups, runners, sandbox
 
     statuses = [
         ToolStatus(name=f"runner {name}", found=ok, version=why if ok else None, hint=None if ok else why)
@@ -113,6 +113,8 @@ def verification_status() -> list[ToolStatus]:
     statuses.append(
         ToolStatus(name="sandbox", found=True, version=", ".join([level, *applied]), hint=isolation.note or None)
     )
+    memory = cgroups.memory_bound()
+    statuses.append(ToolStatus(name="sandbox memory", found=True, version=memory.describe()))
     return statuses
 
 

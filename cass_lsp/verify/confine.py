@@ -10,7 +10,8 @@ unimportable, hence a file path and the standard library only (the sibling modul
 
 PLAN is a JSON object written by :mod:`cass_lsp.verify.sandbox`: the level ("full", "landlock" or
 "none"), the limits, the number of the status pipe, whether the program may use the network, the
-work dir, the folders to hide, the users' home folders and the paths to keep visible. The launcher writes JSON lines to the
+work dir, the folders to hide, the users' home folders, the paths to keep visible and the
+``cgroup.procs`` of the run's cgroup (:mod:`.cgroups`), which the launcher joins first. The launcher writes JSON lines to the
 status pipe: what isolation it applied, then how the program ended (raw wait status, CPU seconds,
 peak RSS). A line with an ``error`` means the sandbox, not the program, failed (a level that cannot
 be had, any exception here): the program did not run or its end is unknown, and the launcher
@@ -28,8 +29,9 @@ setsid() and double-fork are reparented to it rather than to the system init, an
 when the program ends or the run is stopped with SIGTERM. Landlock's signal scope keeps the program
 from killing the launcher (or the server) to escape that.
 
-At every level, unless the network is allowed, the program gets the seccomp filter of
-:mod:`.seccomp` (no new sockets).
+At every level the launcher joins a fresh, empty session keyring before the program starts (the
+server's session keyring, and every key in it, is not the program's), and the program gets the
+seccomp filter of :mod:`.seccomp`: no keyring calls, and no new sockets unless the network is allowed.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
+KEYCTL_JOIN_SESSION_KEYRING = 1
 # uid/gid "nobody": root is exempt from RLIMIT_NPROC, so a fork bomb is only capped once the program
 # runs as someone else.
 NOBODY = 65534
@@ -142,6 +145,15 @@ def _unshare(network: bool) -> None:
             f.write(text)
 
 
+def _fresh_session_keyring() -> None:
+    """Join a new anonymous session keyring: the one inherited from the server holds the user's
+    keys, which the program would possess (and read, or add to) whatever its uid."""
+    number = seccomp.abi().numbers["keyctl"]
+    if _libc.syscall(number, KEYCTL_JOIN_SESSION_KEYRING, None) < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"keyctl(JOIN_SESSION_KEYRING): {os.strerror(err)}")
+
+
 def _threads_of(uid: int) -> int:
     """Tasks (threads count against RLIMIT_NPROC) the kernel already charges to ``uid``."""
     total = 0
@@ -191,8 +203,7 @@ def _confine_program(plan: dict[str, Any], nproc: int | None) -> None:
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if plan["level"] == "landlock":
         _landlock(plan)
-    if not plan["network"]:
-        seccomp.refuse_sockets()
+    seccomp.install(sockets=plan["network"])
 
 
 def _exec(plan: dict[str, Any], program: list[str], nproc: int | None, status_fd: int) -> NoReturn:
@@ -293,6 +304,11 @@ def _note(plan: dict[str, Any]) -> str:
 
 def _run(plan: dict[str, Any], program: list[str], status_fd: int) -> int:
     notes = []
+    if plan["cgroupProcs"]:
+        # First, before anything forks: every process of the run is born inside the run's cgroup,
+        # whose memory limit counts them together.
+        with open(plan["cgroupProcs"], "w") as procs:
+            procs.write("0")
     as_root = os.geteuid() == 0
     if as_root:
         try:
@@ -300,15 +316,18 @@ def _run(plan: dict[str, Any], program: list[str], status_fd: int) -> int:
             as_root = False
         except OSError as e:
             notes.append(f"runs as root ({e.strerror}): no process cap")
+    # After the drop, so that the keyring is nobody's; before the program exists.
+    _fresh_session_keyring()
     level = plan["level"]
     if level == "full":
         _unshare(plan["network"])
-        mounts.confine(plan["workdir"], plan["hide"], plan["keep"], plan["limits"]["fileSizeMb"])
+        mounts.confine(
+            plan["workdir"], plan["hide"], plan["keep"], plan["limits"]["fileSizeMb"], plan["limits"]["diskMb"]
+        )
     elif level == "landlock":
         landlock.require()
     nproc = _process_cap(plan, as_root)
-    if not plan["network"]:
-        notes.append("socket() refused")
+    notes.append("own session keyring, keyring calls refused" + ("" if plan["network"] else ", socket() refused"))
     _status(status_fd, level=level, processCap=nproc is not None, note="; ".join([_note(plan), *notes]))
     # The program runs as our uid and could ptrace this launcher (and the init), which stand outside
     # its confinement; only CAP_SYS_PTRACE may trace a non-dumpable process. The forks inherit it,

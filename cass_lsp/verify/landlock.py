@@ -1,7 +1,8 @@
 """Landlock (Linux >= 5.13) for the sandbox's "landlock" level: the file system, TCP and the
 process scopes of an unprivileged program, without namespaces.
 
-Standard library only (ctypes, x86-64 syscall numbers): :mod:`cass_lsp.verify.confine` loads it in
+Standard library only (ctypes; the Landlock syscall numbers are the same on x86-64 and aarch64):
+:mod:`cass_lsp.verify.confine` loads it in
 an interpreter that cannot import the package. A ruleset applies to the calling thread and
 everything it starts afterwards; the launcher applies it in the forked program just before exec,
 so the launcher itself stays outside the domain (which is what makes it safe from the program's

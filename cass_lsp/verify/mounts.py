@@ -1,12 +1,13 @@
 """The file-system view of the sandbox's "full" level, built inside a new user + mount namespace.
 
-The whole system is seen read-only; the work dir is the one writable place on disk; tmpfs hides
+The whole system is seen read-only; the work dir is the one writable place, an overlay whose
+writes land in a tmpfs of the run's disk limit (the host's folder is never written); tmpfs hides
 the home folders, /tmp, /var/tmp, /run/user and /dev/shm (secrets, other programs' sockets, and
 places where a write would persist); paths the program needs from under a hidden folder (a venv
 in the home folder) are bound back read-only; :func:`fresh_proc` replaces /proc with one of the
 new PID namespace, where the server's processes do not exist.
 
-Standard library only (ctypes, x86-64 syscall numbers, the mount API of Linux 5.12):
+Standard library only (ctypes, the mount API of Linux 5.12, whose syscall numbers are the same on x86-64 and aarch64):
 :mod:`cass_lsp.verify.confine` runs it in an interpreter that cannot import the package. Every
 mount stays in the namespace, which the kernel tears down with its last process.
 """
@@ -19,7 +20,15 @@ from collections.abc import Sequence
 
 SYS_OPEN_TREE = 428
 SYS_MOVE_MOUNT = 429
+SYS_FSOPEN = 430
+SYS_FSCONFIG = 431
+SYS_FSMOUNT = 432
 SYS_MOUNT_SETATTR = 442
+FSOPEN_CLOEXEC = 1
+FSCONFIG_SET_STRING = 1
+FSCONFIG_CMD_CREATE = 6
+FSMOUNT_CLOEXEC = 1
+MOUNT_ATTR_NODEV = 0x4
 AT_FDCWD = -100
 AT_EMPTY_PATH = 0x1000
 AT_RECURSIVE = 0x8000
@@ -101,13 +110,42 @@ def _attach(tree: int, path: str, is_dir: bool) -> None:
     os.close(tree)
 
 
+def _detached_tmpfs(size_mb: int) -> int:
+    """A tmpfs of ``size_mb`` mounted nowhere (a file descriptor): reachable only through it."""
+    fs = _check(_libc.syscall(SYS_FSOPEN, b"tmpfs", FSOPEN_CLOEXEC), "fsopen tmpfs")
+    try:
+        for key, value in ((b"size", f"{size_mb}m".encode()), (b"mode", b"700")):
+            _check(_libc.syscall(SYS_FSCONFIG, fs, FSCONFIG_SET_STRING, key, value, 0), f"fsconfig {key.decode()}")
+        _check(_libc.syscall(SYS_FSCONFIG, fs, FSCONFIG_CMD_CREATE, None, None, 0), "fsconfig create")
+        return _check(_libc.syscall(SYS_FSMOUNT, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV), "fsmount tmpfs")
+    finally:
+        os.close(fs)
+
+
+def _overlay(workdir: str, disk_mb: int) -> None:
+    """Cover the work dir with an overlay: reads see what the server put there, writes (new files,
+    changed ones copied up) go to a detached tmpfs of ``disk_mb``, full with ENOSPC."""
+    scratch = _detached_tmpfs(disk_mb)
+    lower = os.open(workdir, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for name in ("upper", "work"):
+            os.mkdir(name, 0o700, dir_fd=scratch)
+        # /proc/self/fd names every layer: no path of the host's, so none to escape in the options.
+        layers = f"lowerdir=/proc/self/fd/{lower},upperdir=/proc/self/fd/{scratch}/upper,workdir=/proc/self/fd/{scratch}/work"
+        # userxattr: overlay's own metadata in user.* attributes, which a user namespace may set.
+        _mount("overlay", workdir, "overlay", MS_NOSUID | MS_NODEV, f"{layers},userxattr")
+    finally:
+        os.close(lower)
+        os.close(scratch)
+
+
 def _inside(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
-def confine(workdir: str, hide: Sequence[str], keep: Sequence[str], tmpfs_mb: int) -> None:
+def confine(workdir: str, hide: Sequence[str], keep: Sequence[str], tmpfs_mb: int, disk_mb: int) -> None:
     """Build the view (we hold CAP_SYS_ADMIN over this mount namespace). All paths are real paths:
-    the work dir stays writable, ``hide`` get an empty tmpfs of ``tmpfs_mb`` each, ``keep`` (files
+    the work dir stays writable, up to ``disk_mb`` (:func:`_overlay`), ``hide`` get an empty tmpfs of ``tmpfs_mb`` each, ``keep`` (files
     or folders) stay visible read-only even below a hidden folder. Raises OSError."""
     # Nothing done here may propagate back to the host's mounts.
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
@@ -127,6 +165,7 @@ def confine(workdir: str, hide: Sequence[str], keep: Sequence[str], tmpfs_mb: in
         _attach(tree, path, is_dir)
     # Last, so that a work dir inside a kept folder is still writable.
     _attach(work, workdir, True)
+    _overlay(workdir, disk_mb)
     # The current directory still points into the mount now covered (read-only, or hidden).
     os.chdir(workdir)
 

@@ -415,6 +415,7 @@ def _limits(settings: VerificationSettings, runner: RunnerName) -> sandbox.Limit
         cpu_seconds=limits.cpu_seconds,
         memory_mb=0 if gpu else limits.memory_mb,
         file_size_mb=limits.file_size_mb,
+        disk_mb=limits.disk_mb,
         processes=limits.processes,
         output_bytes=limits.output_mb * 1024 * 1024,
     )
@@ -425,6 +426,7 @@ _LIMIT_SETTINGS = {
     "cpu time": "cass.verification.limits.cpuSeconds",
     "memory": "cass.verification.limits.memoryMb",
     "file size": "cass.verification.limits.fileSizeMb",
+    "disk": "cass.verification.limits.diskMb",
     "processes": "cass.verification.limits.processes",
     "output": "cass.verification.limits.outputMb",
 }

@@ -5,18 +5,24 @@ hostile or simply broken: it may loop, fork without end, allocate without bound,
 print forever or daemonize. Each run gets
 
 * an argv list, never a shell, so file names with spaces, quotes, ``;`` or ``$()`` stay literal;
-* a fresh working directory and a scrubbed environment (see :func:`fresh_workdir`, :func:`run`);
+* a fresh working directory and a scrubbed environment (see :func:`fresh_workdir`, :func:`run`),
+  removed afterwards whatever the program left there (:func:`remove_tree`);
 * rlimits: CPU seconds, address space, file size, no core dumps, and a process cap where the
   kernel enforces one (root is exempt, so a root server drops the program to uid 65534);
+* a memory limit for the whole run where a cgroup can be had (:mod:`.cgroups`; else RLIMIT_AS
+  per process with a process cap of :data:`.cgroups.FALLBACK_PROCESSES`), and a disk limit for
+  the whole run (the full level's tmpfs, else measured while it runs);
 * its own process group, killed on timeout or cancel by :func:`cass_lsp.proc.run`, whose output
   capture is bounded so a chatty program cannot grow the server;
-* no new sockets (seccomp), unless the run is allowed the network;
+* a fresh session keyring, and a seccomp filter refusing the keyring calls and, unless the run is
+  allowed the network, new sockets (:mod:`.seccomp`);
 * one of three levels, said by :func:`isolation` (``cass-lsp doctor`` prints it):
 
-  - ``full``: user, mount, PID and network namespaces; the system read-only, the work dir the only
-    writable place on disk, tmpfs over the home folders, /tmp, /var/tmp, /run/user and /dev/shm, a
-    fresh /proc where the server's processes do not exist; the kernel kills everything the program
-    started when it ends, even children that setsid().
+  - ``full``: user, mount, PID and network namespaces; the system read-only, the work dir an
+    overlay over a tmpfs of the disk limit (the host's folder is never written), empty tmpfs of the
+    file size limit over the home folders, /tmp, /var/tmp, /run/user and /dev/shm, a fresh /proc
+    where the server's processes do not exist; the kernel kills everything the program started
+    when it ends, even children that setsid().
   - ``landlock``, where namespaces are refused (Docker's seccomp profile, Ubuntu 24.04's AppArmor):
     Landlock lets the program read only system folders and write only its work dir, refuses TCP,
     scopes signals (it cannot kill the launcher or the server) and ptrace-class access to other
@@ -37,22 +43,26 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import logging
 import os
 import pwd
-import shutil
 import signal
 import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 import msgspec
 
 from cass_lsp import proc
+from cass_lsp.verify import cgroups
 from cass_lsp.verify.confine import NOBODY
+
+log = logging.getLogger(__name__)
 
 _LAUNCHER = Path(__file__).with_name("confine.py")
 Level = Literal["full", "landlock", "none"]
@@ -72,7 +82,12 @@ _ERRNO_TEXT = {
     "processes": ("Resource temporarily unavailable",),
     "memory": ("Cannot allocate memory", "std::bad_alloc", "out of memory"),
     "file size": ("File too large",),
+    "disk": ("No space left on device",),
 }
+# How often the disk use of a run without its own file system is measured, and how soon the caller's
+# cancel reaches a run that is measured.
+_DISK_POLL_S = 0.1
+_CANCEL_POLL_S = 0.05
 
 
 def unconfined_hint() -> str:
@@ -94,6 +109,8 @@ class Limits(msgspec.Struct, frozen=True, rename="camel"):
     # Address space; 0 for none, as GPU runtimes reserve far more address space than they use.
     memory_mb: int = 4096
     file_size_mb: int = 64
+    # Everything the run writes, all files and folders together (see run()).
+    disk_mb: int = 512
     processes: int = 64  # the program and everything it starts, threads included
     output_bytes: int = 4_000_000  # kept per stream; more stops the program
 
@@ -117,12 +134,14 @@ class RunOutcome(msgspec.Struct, frozen=True, rename="camel"):
     duration: float
     timed_out: bool = False
     cancelled: bool = False
-    # "cpu time", "memory", "file size", "processes" or "output" when a limit stopped the program;
+    # "cpu time", "memory", "file size", "disk", "processes" or "output" when a limit stopped the program;
     # best effort from its signal, its peak memory and what it printed.
     limit: str | None = None
     truncated: bool = False
     # The limits it ran under, so that describe() can name the one that stopped it.
     limits: Limits = msgspec.field(default_factory=Limits)
+    # Whether the memory limit bounded the whole run (a cgroup) rather than each process.
+    memory_whole_run: bool = False
 
     def describe(self) -> str:
         """One line for a diagnostic, e.g. "killed by SIGSEGV (segmentation fault)"."""
@@ -131,18 +150,20 @@ class RunOutcome(msgspec.Struct, frozen=True, rename="camel"):
         if self.timed_out:
             return f"timed out after {self.limits.timeout_seconds:g} s"
         if self.limit is not None:
-            return f"stopped: {self.limit} limit ({_limit_value(self.limit, self.limits)})"
+            return f"stopped: {self.limit} limit ({_limit_value(self.limit, self.limits, self.memory_whole_run)})"
         if self.signal is not None:
             return f"killed by {_signal_name(self.signal)}"
         return f"exited {self.exit_code}"
 
 
-def _limit_value(limit: str, limits: Limits) -> str:
+def _limit_value(limit: str, limits: Limits, whole_run: bool) -> str:
     return {
         "cpu time": f"{limits.cpu_seconds} s",
-        "memory": f"{limits.memory_mb} MB",
+        "memory": f"{limits.memory_mb} MB {'for the whole run' if whole_run else 'per process'}",
         "file size": f"{limits.file_size_mb} MB",
-        "processes": str(limits.processes),
+        "disk": f"{limits.disk_mb} MB",
+        # Lowered to cgroups.FALLBACK_PROCESSES where no cgroup bounds the run's memory.
+        "processes": f"{limits.processes}{'' if whole_run or not limits.memory_mb else ' without a memory cgroup'}",
         "output": f"{limits.output_bytes:,} bytes",
     }[limit]
 
@@ -158,7 +179,8 @@ def _signal_name(number: int) -> str:
 
 @contextlib.contextmanager
 def fresh_workdir(prefix: str = "cass-run-") -> Iterator[Path]:
-    """A new temporary directory, removed afterwards even if the program made parts of it read-only.
+    """A new temporary directory, removed afterwards by :func:`remove_tree` (whatever the program
+    left in it; what could not be removed is logged, never raised).
 
     A server running as root runs the program as another user, who must reach the directory and the
     program inside it: it lies in the temp dir when everyone may traverse that dir's parents, and in
@@ -168,11 +190,164 @@ def fresh_workdir(prefix: str = "cass-run-") -> Iterator[Path]:
     try:
         yield path
     finally:
+        for problem in remove_tree(path):
+            log.warning("work folder not fully removed: %s", problem)
+
+
+def remove_tree(top: str | os.PathLike[str]) -> list[str]:
+    """Remove ``top`` and everything below it; never raises, returns what stayed (one line each).
+
+    Whatever the program left: any depth, folders it made unreadable or read-only, and file
+    systems mounted below it, which are never entered (emptying one would delete what it holds, not
+    the run's): see :func:`_walk`."""
+    problems: list[str] = []
+
+    def remove(parent: int, name: str, where: str) -> None:
         try:
-            shutil.rmtree(path)
-        except OSError:
-            _make_removable(path)
-            shutil.rmtree(path)
+            os.rmdir(name, dir_fd=parent)
+        except OSError as e:
+            problems.append(f"{where}: {e.strerror}")
+
+    _walk(os.fspath(top), lambda fd, where: _empty_out(fd, where, problems), remove, problems, unlock=True)
+    try:
+        os.rmdir(top)
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        problems.append(f"{os.fspath(top)}: {e.strerror}")
+    return problems
+
+
+def disk_usage(top: str | os.PathLike[str]) -> int:
+    """Bytes allocated below ``top`` (files and folders, at any depth, the way :func:`_walk` goes,
+    folders the program locked included, their modes left as it set them); what cannot be read
+    counts as nothing."""
+    total = 0
+
+    def count(fd: int, where: str) -> list[str]:
+        nonlocal total
+        folders = []
+        with contextlib.suppress(OSError), os.scandir(fd) as entries:
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    total += entry.stat(follow_symlinks=False).st_blocks * 512
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(entry.name)
+        return folders
+
+    _walk(os.fspath(top), count, None, [], unlock=False)
+    return total
+
+
+def _walk(
+    top: str,
+    visit: Callable[[int, str], list[str]],
+    leave: Callable[[int, str, str], None] | None,
+    problems: list[str],
+    *,
+    unlock: bool,
+) -> None:
+    """Go through the tree below ``top`` depth first: ``visit(fd, where)`` gets each folder open
+    and answers its subfolders' names, ``leave(parent_fd, name, where)`` follows a subfolder's own.
+
+    Iterative, with one folder open at a time, each entered by name relative to its parent: neither
+    the recursion limit, nor PATH_MAX, nor the descriptor limit bounds the depth. A folder this user
+    cannot read or enter is given rwx by its owner for good with ``unlock`` (to empty it), else lent
+    r-x until its subtree is done and then put back as it was (a running program's own folders).
+    Another file system is not entered. What fails goes to ``problems``."""
+    opened = _open_dir(top, None, None, problems, unlock=unlock)
+    if opened is None:
+        return
+    fd, mode = opened
+    device = os.fstat(fd).st_dev
+    path: list[str] = []  # the names from top to the folder ``fd`` is open on
+    lent = [mode]  # per level: the mode to put back on leaving it, or None
+    pending = [visit(fd, top)]  # the subfolders still to enter, per level
+    while True:
+        if pending[-1]:
+            name = pending[-1].pop()
+            opened = _open_dir(name, fd, device, problems, "/".join([top, *path, name]), unlock=unlock)
+            if opened is not None:
+                os.close(fd)
+                fd, mode = opened
+                path.append(name)
+                lent.append(mode)
+                pending.append(visit(fd, "/".join([top, *path])))
+            continue
+        pending.pop()
+        if (mode := lent.pop()) is not None:
+            with contextlib.suppress(OSError):
+                os.fchmod(fd, mode)
+        if not path:
+            break
+        name = path.pop()
+        try:
+            parent = os.open("..", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=fd)
+        except OSError as e:
+            problems.append(f"{'/'.join([top, *path])}: {e.strerror}")
+            break
+        os.close(fd)
+        fd = parent
+        if leave is not None:
+            leave(fd, name, "/".join([top, *path, name]))
+    os.close(fd)
+
+
+def _open_dir(
+    name: str, parent: int | None, device: int | None, problems: list[str], where: str = "", *, unlock: bool
+) -> tuple[int, int | None] | None:
+    """Open folder ``name`` (relative to ``parent``, never through a link) for listing, as
+    :func:`_walk` says; returns the descriptor and the mode to put back later (None: nothing lent).
+    None, with the reason in ``problems``, when it cannot be or lies on another file system than
+    ``device``."""
+    where = where or name
+    try:
+        handle = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=parent)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        problems.append(f"{where}: {e.strerror}")
+        return None
+    # An O_PATH descriptor: chmod reaches the folder itself through /proc, never a link.
+    itself = f"/proc/self/fd/{handle}"
+    try:
+        st = os.fstat(handle)
+        if device is not None and st.st_dev != device:
+            problems.append(f"{where}: a mount point, left alone")
+            return None
+        if unlock:
+            with contextlib.suppress(OSError):
+                os.chmod(itself, stat.S_IRWXU)
+            return os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=handle), None
+        if os.access(itself, os.R_OK | os.X_OK):
+            return os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=handle), None
+        os.chmod(itself, stat.S_IMODE(st.st_mode) | stat.S_IRUSR | stat.S_IXUSR)
+        return os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=handle), stat.S_IMODE(st.st_mode)
+    except OSError as e:
+        problems.append(f"{where}: {e.strerror}")
+        return None
+    finally:
+        os.close(handle)
+
+
+def _empty_out(fd: int, where: str, problems: list[str]) -> list[str]:
+    """Remove every entry of the folder ``fd`` but its subfolders, whose names it returns."""
+    folders = []
+    try:
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.name)
+                    continue
+                try:
+                    os.unlink(entry.name, dir_fd=fd)
+                except FileNotFoundError:
+                    pass
+                except OSError as e:
+                    problems.append(f"{where}/{entry.name}: {e.strerror}")
+    except OSError as e:
+        problems.append(f"{where}: {e.strerror}")
+    return folders
 
 
 def _traversable_temp() -> str:
@@ -186,17 +361,6 @@ def _traversable_temp() -> str:
         except OSError:
             return "/tmp"
     return str(temp)
-
-
-def _make_removable(top: Path) -> None:
-    """Give the owner rwx on every directory below ``top``; iterative because the program may nest
-    directories deeper than Python's recursion limit."""
-    pending = [top]
-    while pending:
-        directory = pending.pop()
-        os.chmod(directory, stat.S_IRWXU)
-        with os.scandir(directory) as entries:
-            pending.extend(Path(e.path) for e in entries if e.is_dir(follow_symlinks=False))
 
 
 def isolation() -> Isolation:
@@ -272,7 +436,27 @@ def run(
             f"no sandbox level confines programs here ({isolation().note}); runs are refused unless"
             f" {unconfined_hint()}"
         )
-    result, _, end = _launch(argv, workdir, limits, stdin, env, cancel, level=level, network=network)
+    bound = cgroups.memory_bound()
+    whole_run = limits.memory_mb > 0 and bound.parent is not None
+    if limits.memory_mb > 0 and not whole_run:
+        # RLIMIT_AS holds per process: fewer processes keep the run's total bounded.
+        limits = msgspec.structs.replace(limits, processes=min(limits.processes, cgroups.FALLBACK_PROCESSES))
+    group = _run_cgroup(bound, limits.memory_mb) if whole_run else None
+    try:
+        if level == "full":
+            # The work dir is an overlay whose writes land in a tmpfs of limits.disk_mb: the kernel bounds it.
+            result, _, end = _launch(argv, workdir, limits, stdin, env, cancel, level=level, network=network, cgroup=group)
+            over_disk = False
+        else:
+            with _DiskQuota(workdir, limits.disk_mb, cancel) as quota:
+                result, _, end = _launch(
+                    argv, workdir, limits, stdin, env, quota.stop, level=level, network=network, cgroup=group
+                )
+            over_disk = quota.exceeded
+        oom_kills = group.oom_kills() if group is not None else 0
+    finally:
+        if group is not None and (stayed := group.remove()) is not None:
+            log.warning("a run's cgroup was not removed: %s", stayed)
     if end is not None:
         wait_status: int = end["waitStatus"]
         exit_code = os.WEXITSTATUS(wait_status) if os.WIFEXITED(wait_status) else None
@@ -288,18 +472,68 @@ def run(
         stderr=result.stderr,
         duration=result.duration,
         timed_out=result.timed_out,
-        cancelled=result.cancelled,
-        limit=_limit_hit(result, end, sig, limits),
+        cancelled=result.cancelled and not over_disk,
+        limit="disk" if over_disk else _limit_hit(result, end, sig, limits, oom_kills),
         truncated=result.truncated,
         limits=limits,
+        memory_whole_run=whole_run,
     )
 
 
-def _limit_hit(result: proc.ProcResult, end: dict[str, Any] | None, sig: int | None, limits: Limits) -> str | None:
+def _run_cgroup(bound: cgroups.MemoryBound, memory_mb: int) -> cgroups.RunCgroup:
+    try:
+        return cgroups.RunCgroup(bound, memory_mb)
+    except OSError as e:
+        raise SandboxError(f"cannot make the run's cgroup below {bound.parent}: {e.strerror}") from e
+
+
+class _DiskQuota:
+    """The disk bound of a run writing to the host's file system: measures the work dir every
+    _DISK_POLL_S and stops the run (through ``stop``, which also follows the caller's ``cancel``)
+    once it holds more than ``disk_mb``. The program can exceed the bound by what it writes in one
+    period, at most a few files of RLIMIT_FSIZE."""
+
+    def __init__(self, workdir: Path, disk_mb: int, cancel: threading.Event | None) -> None:
+        self._workdir = workdir
+        self._limit = disk_mb << 20
+        self._cancel = cancel
+        self.stop = threading.Event()
+        self.exceeded = False
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="cass-disk-quota", daemon=True)
+
+    def __enter__(self) -> _DiskQuota:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        next_measure = 0.0
+        while not self._done.wait(_CANCEL_POLL_S):
+            if self._cancel is not None and self._cancel.is_set():
+                self.stop.set()
+                return
+            if time.monotonic() >= next_measure:
+                if disk_usage(self._workdir) > self._limit:
+                    self.exceeded = True
+                    self.stop.set()
+                    return
+                next_measure = time.monotonic() + _DISK_POLL_S
+
+
+def _limit_hit(
+    result: proc.ProcResult, end: dict[str, Any] | None, sig: int | None, limits: Limits, oom_kills: int
+) -> str | None:
     if result.truncated:
         return "output"
     if end is None or result.timed_out or result.cancelled:
         return None
+    if oom_kills:
+        # The run's cgroup reached its limit: whatever the exit status, some process of it was killed.
+        return "memory"
     if sig == signal.SIGXCPU or (sig == signal.SIGKILL and end["cpuSeconds"] >= limits.cpu_seconds):
         return "cpu time"
     if sig == signal.SIGXFSZ:
@@ -325,6 +559,7 @@ def _launch(
     *,
     level: Level,
     network: bool,
+    cgroup: cgroups.RunCgroup | None = None,
 ) -> tuple[proc.ProcResult, dict[str, Any] | None, dict[str, Any] | None]:
     """Run ``argv`` through the launcher; returns the run, the isolation it applied, and how the
     program ended (each None when the run was stopped before the launcher could tell). Every
@@ -348,6 +583,7 @@ def _launch(
             "hide": _hidden(network),
             "homes": _homes(),
             "keep": _kept(program, env, os.path.realpath(workdir)),
+            "cgroupProcs": cgroup.procs if cgroup is not None else None,
         }
         scrubbed = {"PATH": "/usr/bin:/bin", "HOME": str(workdir), "TMPDIR": str(workdir), "LANG": "C.UTF-8"}
         result = _proc_run(

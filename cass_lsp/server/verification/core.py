@@ -153,6 +153,19 @@ class Verification:
         return found
 
     async def _verify(self, pair: Pair, generation: int) -> Report | None:
+        """Verify ``pair``; whatever goes wrong ends its status and is logged: an exception left in
+        the task would leave the editor showing "verifying" and asyncio logging it unread."""
+        try:
+            return await self._verify_pair(pair, generation)
+        except Exception as error:
+            log.exception("verification of %s failed", pair.describe())
+            if self._generation.get(pair.original) != generation:
+                return None  # a newer verification of the pair reports
+            report = Report(pair, "unverified", f"{pair.describe()}: could not verify: {type(error).__name__}: {error}", [])
+            self._finish(pair, report, None, {})
+            return report
+
+    async def _verify_pair(self, pair: Pair, generation: int) -> Report | None:
         server = self._server
         resolved = server.resolved
         open_docs = self._open_paths()
