@@ -20,7 +20,7 @@ what each compiler takes:
   ``-Xptxas`` and ``-Xnvlink`` options stay with nvcc when on theirs.
 
 Flags from a build file are the workspace's, and this is the one filter they pass wherever they reach
-a compiler (verification, ``verify --project``): anything that could load or run code of the
+a compiler (verification, listings, ``verify --project``): anything that could load or run code of the
 workspace's choosing (``-ccbin``, ``-B``, ``-specs``, a path a tool loads code from such as nvlink's
 ``--nvvmpath`` or ``-fplugin=``, a value nvcc's shell would expand) is never passed on, and an option
 handing values to another tool passes only element by element from that tool's allow-list; every flag
@@ -152,6 +152,8 @@ class Flags:
     """``flag: why`` for each flag no compiler was given."""
     rdc: bool = False
     """Relocatable device code (``-rdc=true``): units call each other's device functions."""
+    preprocessor: tuple[str, ...] = ()
+    """The preprocessor and language-standard options alone, as nvcc takes them (listings use these)."""
 
     def __add__(self, other: Flags) -> Flags:
         return Flags(
@@ -160,6 +162,7 @@ class Flags:
             self.gxx + other.gxx,
             self.dropped + other.dropped,
             self.rdc or other.rdc,
+            self.preprocessor + other.preprocessor,
         )
 
 
@@ -172,6 +175,7 @@ def split(arguments: Sequence[str], directory: str | None = None, project: str |
     clang: list[str] = []
     gxx: list[str] = []
     dropped: list[str] = []
+    preprocessor: list[str] = []
     rdc = False
     arguments = list(arguments)
     # how many response files deep each argument came from
@@ -215,6 +219,7 @@ def split(arguments: Sequence[str], directory: str | None = None, project: str |
                 dropped.append(f"{option} {value}: {_SHELL_WHY}")
                 continue
             flag = [option, value] if option in ("-isystem", "-iquote", "-include") else [option + value]
+            preprocessor.extend(flag)
             if option in ("-I", "-isystem") and includes.is_cuda_toolkit_dir(value):
                 # the CUDA toolkit's headers (CMake's CUDAToolkit_INCLUDE_DIRS) are nvcc's own: the
                 # HIP side has HIP's, the CPU runtime its own, and CUDA's vector types clash with both
@@ -229,6 +234,7 @@ def split(arguments: Sequence[str], directory: str | None = None, project: str |
                 value, i = arguments[i], i + 1
             if value and _STD_VALUE.fullmatch(value):
                 everywhere(f"-std={value}")
+                preprocessor.append(f"-std={value}")
             elif value:
                 dropped.append(f"-std={value}: not a language standard")
             continue
@@ -305,7 +311,7 @@ def split(arguments: Sequence[str], directory: str | None = None, project: str |
             continue
         why = _LOADS_CODE_WHY if _LOADS_CODE.match(arg) else "not a flag verification knows to be safe and meaningful"
         dropped.append(f"{arg}: {why}")
-    return Flags(tuple(nvcc), tuple(clang), tuple(gxx), tuple(dropped), rdc)
+    return Flags(tuple(nvcc), tuple(clang), tuple(gxx), tuple(dropped), rdc, tuple(preprocessor))
 
 
 def _sub_tool(arg: str) -> tuple[str, str | None] | None:

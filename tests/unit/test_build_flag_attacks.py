@@ -115,3 +115,19 @@ def test_a_make_projects_response_files_are_read_from_its_own_folder(tmp_path: P
     assert flags.nvcc == ("-DFROM_RSP=1",)
     assert flags.dropped == (f"@/etc/hostname: response file not read (outside the project {tmp_path})",)
 
+
+def test_a_listings_flags_pass_the_same_filter(tmp_path: Path) -> None:
+    """Listings took -D values from compile_commands.json as they were: nvcc's shell ran a $(...) in one
+    on opening the file, workspace trusted or not."""
+    from cass_lsp.asm.listing import Listing
+    from cass_lsp.jobs import kinds
+    from cass_lsp.jobs.resolved import resolve_cli
+
+    marker = tmp_path / "shell-ran"
+    source = "__global__ void k(float* x) { x[threadIdx.x] *= SCALE; }\n"
+    (tmp_path / "k.cu").write_text(source)
+    arguments = ["nvcc", "-DSCALE=2.0f", f"-DSHELL=$(touch {marker})", "-c", "k.cu"]
+    (tmp_path / "compile_commands.json").write_text(json.dumps([{"directory": str(tmp_path), "file": "k.cu", "arguments": arguments}]))
+    result = kinds.build_listing(resolve_cli(asm={"timeoutSeconds": 300}), source, str(tmp_path / "k.cu"), "sm_90")
+    assert isinstance(result, Listing), result
+    assert not marker.exists()
