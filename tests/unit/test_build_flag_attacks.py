@@ -102,9 +102,9 @@ def test_response_files_are_read_only_from_the_build_databases_folder(tmp_path: 
     assert flags.dropped == (f"@../../secret.rsp: response file not read (outside the project {build})",)
 
 
-def test_a_make_projects_response_files_are_read_from_its_own_folder(tmp_path: Path) -> None:
-    """`verify --project` on a Makefile: the units' flags come from `make -n`; a response file there is
-    the project's when it lies in the project's folder."""
+def test_a_projects_response_files_are_read_from_its_own_build_folder(tmp_path: Path) -> None:
+    """`verify --project`: a Makefile's units take their flags from `make -n`, a response file there is
+    the project's when it lies in the project's folder; CMake's lie in its (scratch) build folder."""
     from cass_lsp.build import introspect, nvcc_flags
 
     (tmp_path / "flags.rsp").write_text("-DFROM_RSP=1\n")
@@ -114,6 +114,13 @@ def test_a_make_projects_response_files_are_read_from_its_own_folder(tmp_path: P
     flags = nvcc_flags.split(source.arguments, source.directory, source.project)
     assert flags.nvcc == ("-DFROM_RSP=1",)
     assert flags.dropped == (f"@/etc/hostname: response file not read (outside the project {tmp_path})",)
+    build = tmp_path / "scratch-build"
+    build.mkdir()
+    entry = {"directory": str(build), "file": str(tmp_path / "main.cu"), "arguments": ["nvcc", "@../flags.rsp", "-c", "main.cu"]}
+    (build / "compile_commands.json").write_text(json.dumps([entry]))
+    source = introspect._source(str(tmp_path / "main.cu"), build / "compile_commands.json")
+    flags = nvcc_flags.split(source.arguments, source.directory, source.project)
+    assert flags.dropped == (f"@../flags.rsp: response file not read (outside the project {build})",)
 
 
 def test_a_listings_flags_pass_the_same_filter(tmp_path: Path) -> None:
