@@ -58,6 +58,9 @@ class Unit(msgspec.Struct, frozen=True):
     """Its compile_commands.json arguments (compiler left out), as the build wrote them."""
     directory: str | None = None
     """The entry's directory, which relative paths in ``arguments`` start from."""
+    project: str | None = None
+    """The folder of the build the entry came from (its compile_commands.json's): response files in
+    ``arguments`` are read only from inside it (None: none is)."""
 
 
 class Program(msgspec.Struct, frozen=True):
@@ -90,7 +93,7 @@ class Program(msgspec.Struct, frozen=True):
 
     def flags(self, unit: Unit, user: Flags) -> Flags:
         """``unit``'s build flags (compile_commands.json), then the user's."""
-        return nvcc_flags.split(unit.arguments, unit.directory) + user
+        return nvcc_flags.split(unit.arguments, unit.directory, unit.project) + user
 
 
 def defines_main(text: str) -> bool:
@@ -162,8 +165,11 @@ def of_file(
         members = [main, *(c for c in candidates if c not in mains)]
         if len(mains) > 1:
             origin += f"; {len(mains)} units define main, the first is taken"
+    # the folder the build wrote its database in (a link to it followed): where its response files are
+    build = os.path.dirname(os.path.realpath(database)) if database is not None and entries else None
     units = tuple(
-        Unit(m, translations.get(m), tuple(entries[m][1][1:]) if m in entries else (), entries[m][0] if m in entries else None)
+        Unit(m, translations.get(m), tuple(entries[m][1][1:]) if m in entries else (), entries[m][0] if m in entries else None,
+             build if m in entries else None)
         for m in members
     )
     root = str(Path(main or original).parent)
@@ -187,7 +193,7 @@ def headers(program: Program, texts: Mapping[str, str], side: Side) -> list[Path
     found: dict[Path, None] = {}
     for unit in program.units:
         path = unit.original if side == "original" or unit.translation is None else unit.translation
-        include_dirs = [Path(f[2:]) for f in nvcc_flags.split(unit.arguments, unit.directory).nvcc if f.startswith("-I")]
+        include_dirs = [Path(f[2:]) for f in nvcc_flags.split(unit.arguments, unit.directory, unit.project).nvcc if f.startswith("-I")]
         own = includes.project_dirs(include_dirs)
         for header in includes.local_headers(_read(path, texts), Path(path), [Path(path).parent, *include_dirs], own):
             found.setdefault(header)

@@ -4,6 +4,8 @@ The nearest database up the directory tree (``<dir>/compile_commands.json`` or
 ``<dir>/build/compile_commands.json``), or a configured path; for a file, the ``-I``, ``-isystem``,
 ``-D``, ``-U``, ``-include`` and ``-std`` options of its entry (or, for a file with no entry such as a
 header, of an entry in the same directory, else the first entry), with relative paths made absolute.
+They pass the filter verification's flags pass (:func:`cass_lsp.build.nvcc_flags.split`: a value nvcc's
+shell would expand is left out), response files in the database's folder included.
 """
 
 from __future__ import annotations
@@ -14,20 +16,9 @@ import os
 import shlex
 from pathlib import Path
 
+from cass_lsp.build import nvcc_flags
+
 NAME = "compile_commands.json"
-# option → takes a path argument
-_WITH_PATH = {
-    "-I": True,
-    "-isystem": True,
-    "-iquote": True,
-    "-include": True,
-    "--include-path": True,
-    "-D": False,
-    "-U": False,
-    "--define-macro": False,
-    "--undefine-macro": False,
-}
-_CANONICAL = {"--include-path": "-I", "--define-macro": "-D", "--undefine-macro": "-U"}
 
 
 def find(path: str | Path, configured: str | Path | None = None) -> Path | None:
@@ -56,7 +47,10 @@ def flags_for(path: str | Path, database: Path) -> list[str]:
         same_dir = [e for f, e in entries.items() if os.path.dirname(f) == os.path.dirname(target)]
         entry = same_dir[0] if same_dir else next(iter(entries.values()))
     directory, arguments = entry
-    return _relevant(arguments, directory)
+    # the same filter as verification's (arguments[0] is the compiler); the build wrote its response
+    # files beside its database
+    project = os.path.dirname(os.path.realpath(database))
+    return list(nvcc_flags.split(arguments[1:], directory, project).preprocessor)
 
 
 def files(database: Path) -> list[str]:
@@ -95,43 +89,3 @@ def _load(database: str, _mtime: int) -> dict[str, Entry]:
         file = os.path.normpath(os.path.join(directory, str(item["file"])))
         entries.setdefault(file, (directory, arguments))
     return entries
-
-
-def _relevant(arguments: list[str], directory: str) -> list[str]:
-    out: list[str] = []
-    i = 1  # arguments[0] is the compiler
-    while i < len(arguments):
-        arg = arguments[i]
-        i += 1
-        if arg.startswith(("-std=", "--std=")):
-            out.append("-std=" + arg.split("=", 1)[1])
-            continue
-        if arg in ("-std", "--std") and i < len(arguments):
-            out.append("-std=" + arguments[i])
-            i += 1
-            continue
-        option, value = _split(arg)
-        if option is None:
-            continue
-        if value is None:
-            if i >= len(arguments):
-                break
-            value = arguments[i]
-            i += 1
-        if _WITH_PATH[option]:
-            value = os.path.normpath(os.path.join(directory, value))
-        canonical = _CANONICAL.get(option, option)
-        out.extend([canonical, value] if canonical in ("-isystem", "-iquote", "-include") else [canonical + value])
-    return out
-
-
-def _split(arg: str) -> tuple[str | None, str | None]:
-    """(option, attached value or None when the value is the next argument)."""
-    for option in sorted(_WITH_PATH, key=len, reverse=True):
-        if arg == option:
-            return option, None
-        if arg.startswith(option + "=") and option.startswith("--"):
-            return option, arg[len(option) + 1 :]
-        if arg.startswith(option) and not option.startswith("--") and len(option) == 2:
-            return option, arg[len(option) :]
-    return None, None

@@ -50,6 +50,8 @@ class Source(msgspec.Struct, frozen=True):
     """Its compile command, compiler left out."""
     directory: str
     """Where the command runs (relative paths start here)."""
+    project: str | None = None
+    """The folder its response files must lie in: CMake's build folder, make's top folder."""
 
 
 class Executable(msgspec.Struct, frozen=True):
@@ -187,7 +189,7 @@ def _source(path: str, database: Path) -> Source:
     if entry is None:
         return Source(path, (), os.path.dirname(path))
     directory, arguments = entry
-    return Source(path, tuple(arguments[1:]), directory)
+    return Source(path, tuple(arguments[1:]), directory, str(database.parent))
 
 
 def _tests(build: Path) -> tuple[BuildTest, ...]:
@@ -256,7 +258,7 @@ def _make_executables(printed: str, root: Path) -> list[Executable]:
         except ValueError:
             continue
         for command in _commands(words):
-            _read_command(command, directories[-1], objects, archives, executables)
+            _read_command(command, directories[-1], str(root), objects, archives, executables)
     return list(executables.values())
 
 
@@ -272,7 +274,12 @@ def _commands(words: list[str]) -> list[list[str]]:
 
 
 def _read_command(
-    words: list[str], directory: str, objects: dict[str, Source], archives: dict[str, list[str]], executables: dict[str, Executable]
+    words: list[str],
+    directory: str,
+    root: str,
+    objects: dict[str, Source],
+    archives: dict[str, list[str]],
+    executables: dict[str, Executable],
 ) -> None:
     program = os.path.basename(words[0])
     absolute = [os.path.normpath(os.path.join(directory, w)) for w in words]
@@ -286,11 +293,11 @@ def _read_command(
     if "-c" in words:
         for word, path in units:
             target = output or os.path.join(directory, Path(word).with_suffix(".o").name)
-            objects[target] = Source(path, tuple(words[1:]), directory)
+            objects[target] = Source(path, tuple(words[1:]), directory, root)
         return
     if output is None:
         output = os.path.join(directory, "a.out")
-    sources = [Source(path, tuple(words[1:]), directory) for _, path in units]
+    sources = [Source(path, tuple(words[1:]), directory, root) for _, path in units]
     for path in absolute[1:]:
         if path.endswith(".o") and path in objects:
             sources.append(objects[path])

@@ -16,13 +16,18 @@ what each compiler takes:
 * ``-rdc=true`` is clang's ``-fgpu-rdc``; ``-use_fast_math`` is clang's ``-ffast-math`` (device
   and host alike in HIP); the CPU build keeps IEEE arithmetic (the numeric comparison's tolerances
   cover the difference);
-* ``-Xcompiler`` options go to the host compilers (clang, g++) when they are on the safe list.
+* ``-Xcompiler`` options go to the host compilers (clang, g++) when they are on the safe list;
+  ``-Xptxas`` and ``-Xnvlink`` options stay with nvcc when on theirs.
 
-Flags from a build file are the workspace's: anything that could load or run code of the
-workspace's choosing (``-ccbin``, ``-Xcompiler -fplugin=…``, ``-B``, ``-specs``) is never passed on;
-every flag left out is listed in ``dropped`` with the reason, so the verdict can say what was not
-applied. Response files (``@file``, ``--options-file``: CMake puts an nvcc unit's include folders in
-one) are read, and the flags in them pass the same filter as the rest.
+Flags from a build file are the workspace's, and this is the one filter they pass wherever they reach
+a compiler (verification, listings, ``verify --project``): anything that could load or run code of the
+workspace's choosing (``-ccbin``, ``-B``, ``-specs``, a path a tool loads code from such as nvlink's
+``--nvvmpath`` or ``-fplugin=``, a value nvcc's shell would expand) is never passed on, and an option
+handing values to another tool passes only element by element from that tool's allow-list; every flag
+left out is listed in ``dropped`` with the reason, so the verdict can say what was not applied.
+Response files (``@file``, ``--options-file``: CMake puts an nvcc unit's include folders in one) are
+read where they stand, never as an option's value, only when they are regular files inside the
+build's folder, and the flags in them pass the same filter as the rest.
 
 Porting a build (:mod:`cass_lsp.build.cmake`, :mod:`cass_lsp.build.make`) rewrites a build's own
 command lines instead: :func:`port` turns nvcc's flags into the HIP compiler's (targets into
@@ -36,6 +41,7 @@ import dataclasses
 import os
 import re
 import shlex
+import stat
 from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
@@ -50,47 +56,79 @@ _LONG_PREPROCESSOR = {
     "--system-include": "-isystem",
     "--pre-include": "-include",
 }
-# nvcc-only options and whether they take a value
-_NVCC_ONLY = {
-    "--expt-relaxed-constexpr": False,
-    "-expt-relaxed-constexpr": False,
-    "--extended-lambda": False,
-    "-extended-lambda": False,
-    "--expt-extended-lambda": False,
-    "-expt-extended-lambda": False,
-    "-lineinfo": False,
-    "--generate-line-info": False,
-    "-G": False,
-    "--device-debug": False,
-    "-maxrregcount": True,
-    "--maxrregcount": True,
-    "-Xptxas": True,
-    "--ptxas-options": True,
-    "-Xnvlink": True,
-    "--nvlink-options": True,
-    "--default-stream": True,
-    "-default-stream": True,
-    "--keep": False,
-    "-keep": False,
-    "-res-usage": False,
-    "--resource-usage": False,
-    "-Wno-deprecated-gpu-targets": False,
-    "--use-local-env": False,
-    "-t": True,
-    "--threads": True,
-    "-forward-unknown-to-host-compiler": False,
-    "--forward-unknown-to-host-compiler": False,
+# nvcc-only options: None, or the value they take (as the next argument when not attached)
+_NVCC_ONLY: dict[str, str | None] = {
+    "--expt-relaxed-constexpr": None,
+    "-expt-relaxed-constexpr": None,
+    "--extended-lambda": None,
+    "-extended-lambda": None,
+    "--expt-extended-lambda": None,
+    "-expt-extended-lambda": None,
+    "-lineinfo": None,
+    "--generate-line-info": None,
+    "-G": None,
+    "--device-debug": None,
+    "-maxrregcount": r"\d+",
+    "--maxrregcount": r"\d+",
+    "--default-stream": "legacy|null|per-thread",
+    "-default-stream": "legacy|null|per-thread",
+    "--keep": None,
+    "-keep": None,
+    "-res-usage": None,
+    "--resource-usage": None,
+    "-Wno-deprecated-gpu-targets": None,
+    "--use-local-env": None,
+    "-t": r"\d+",
+    "--threads": r"\d+",
+    "-forward-unknown-to-host-compiler": None,
+    "--forward-unknown-to-host-compiler": None,
 }
 # the NVIDIA target of a verification is cass.verification.nvidiaArch, the AMD ones its arches
 _TARGETS = {"-arch": True, "--gpu-architecture": True, "-code": True, "--gpu-code": True, "-gencode": True, "--generate-code": True}
-# options that would choose what runs (the host compiler, its plugins, linker scripts): never from a build file
-_REFUSED = {"-ccbin": True, "--compiler-bindir": True, "-B": True, "-Xlinker": True, "--linker-options": True, "-specs": True, "--specs": True}
+# options that would choose what runs (the host compiler, its spec files): never from a build file
+_REFUSED = {"-ccbin": True, "--compiler-bindir": True, "-B": True, "-specs": True, "--specs": True}
 _FAST_MATH = {"-use_fast_math", "--use_fast_math"}
 _RDC = re.compile(r"^-{1,2}(?:rdc|relocatable-device-code)(?:=(?P<value>\w+))?$")
 _STD = re.compile(r"^-{1,2}std(?:=(?P<value>.+))?$")
+_STD_VALUE = re.compile(r"^[\w+]+$")
 _HOST_PASSING = {"-Xcompiler", "--compiler-options"}
 # host compiler options safe to pass on: optimisation, warnings, language dialect, OpenMP, threads
-_SAFE_HOST = re.compile(r"^(?:-O[0-3sgz]?|-W(?!l,|a,|p,)[\w=+-]*|-w|-g\d?|-fopenmp|-pthread|-fPIC|-fpic|-fPIE|-fpie|-f(?:no-)?(?:exceptions|rtti|strict-aliasing|omit-frame-pointer|fast-math|finite-math-only|permissive)|-march=native|-mtune=native|-ffp-contract=\w+)$")
+# (-Wl, -Wa and -Wp hand what follows them to another tool: a value split at commas leaves them bare)
+_SAFE_HOST = re.compile(r"^(?:-O[0-3sgz]?|-W(?![lap](?:,|$))[\w=+-]*|-w|-g\d?|-fopenmp|-pthread|-fPIC|-fpic|-fPIE|-fpie|-f(?:no-)?(?:exceptions|rtti|strict-aliasing|omit-frame-pointer|fast-math|finite-math-only|permissive)|-march=native|-mtune=native|-ffp-contract=\w+)$")
+# Options whose value nvcc or clang hands to another tool, and what of it that tool may take from a
+# build. nvcc splits the value at commas and puts each element on the tool's command line unquoted, so
+# each element is checked alone and must be whole: none takes its value from the next element (a path
+# there would be the value of the element before it, as in `--nvvmpath,DIR`).
+_SUB_TOOLS: dict[str, tuple[str, re.Pattern[str] | None]] = {
+    "-Xptxas": ("ptxas", re.compile(
+        r"^(?:-v|--verbose|-O[0-3]|--opt-level=[0-3]|--?maxrregcount=\d+|--warn-on-spills|-warn-spills"
+        r"|--warn-on-local-memory-usage|-warn-lmem-usage|--warn-on-double-precision-use|-warn-double-usage"
+        r"|--?suppress-stack-size-warning|--?allow-expensive-optimizations=(?:true|false)"
+        r"|--def-load-cache=\w+|-dlcm=\w+|--def-store-cache=\w+|-dscm=\w+|--?fmad=(?:true|false)"
+        r"|-lineinfo|--generate-line-info)$")),
+    "-Xnvlink": ("nvlink", re.compile(r"^(?:-v|--verbose|--?suppress-stack-size-warning|--disable-warnings|-w)$")),
+    "-Xcompiler": ("host", _SAFE_HOST),
+    # verification links the program itself: nothing of a build's goes to the linker or elsewhere
+    "-Xlinker": ("linker", None),
+    "-Wl": ("linker", None),
+    "-Wa": ("assembler", None),
+    "-Wp": ("preprocessor", None),
+}
+_SUB_TOOL_ALIASES = {"--ptxas-options": "-Xptxas", "--nvlink-options": "-Xnvlink", "--compiler-options": "-Xcompiler",
+                     "--linker-options": "-Xlinker"}
+# every other option that hands its value to another tool: nvcc's -Xarchive, clang's -Xclang, -mllvm, -Xarch_<arch>
+_OTHER_SUB_TOOL = re.compile(r"^(?:-X\w[\w-]*|--?\w[\w-]*-options|-mllvm)$")
+# an option naming a path that a compiler, a linker or one of their tools loads code from
+_LOADS_CODE = re.compile(
+    r"^(?:-B.*|--?(?:nvvmpath|fplugin|fpass-plugin|load|plugin|cuda-path|resource-dir|gcc-toolchain|gcc-install-dir"
+    r"|sysroot|rocm-path|hip-path|hip-device-lib-path|libdevice-directory|ldir|ptxas-path|ld-path|fuse-ld|prefix"
+    r"|dynamic-linker|rpath|rpath-link|specs|ccbin|compiler-bindir)(?:=.*)?)$"
+)
+_LOADS_CODE_WHY = "loads code from a path of the build's choosing"
+# nvcc runs its tools through a shell, quoting a -D or -I value in double quotes, where $, ` and \ act;
+# the allow-lists' patterns are matched whole (fullmatch), so no value ends in a newline either
+_SHELL = re.compile(r"[$`\\]")
+_SHELL_WHY = "nvcc runs its tools through a shell, which would expand it"
 _WERROR = re.compile(r"^-Werror(?:=.*)?$")
 _NVCC_KNOWS = re.compile(r"^(?:-O[0-3]?|-g|-w)$")
 _SKIPPED = {"-c", "-x", "-o", "--compile", "--output-file", "-M", "-MD", "-MMD", "-MF", "-MT", "-MQ"}
@@ -114,6 +152,8 @@ class Flags:
     """``flag: why`` for each flag no compiler was given."""
     rdc: bool = False
     """Relocatable device code (``-rdc=true``): units call each other's device functions."""
+    preprocessor: tuple[str, ...] = ()
+    """The preprocessor and language-standard options alone, as nvcc takes them (listings use these)."""
 
     def __add__(self, other: Flags) -> Flags:
         return Flags(
@@ -122,18 +162,24 @@ class Flags:
             self.gxx + other.gxx,
             self.dropped + other.dropped,
             self.rdc or other.rdc,
+            self.preprocessor + other.preprocessor,
         )
 
 
-def split(arguments: Sequence[str], directory: str | None = None) -> Flags:
+def split(arguments: Sequence[str], directory: str | None = None, project: str | None = None) -> Flags:
     """nvcc's ``arguments`` (no compiler name; input files are skipped) sorted for nvcc, clang and
-    g++; relative paths of path options are made absolute against ``directory``."""
+    g++; relative paths of path options are made absolute against ``directory``. Response files are
+    read only when they are regular files inside ``project`` (None: none is read): the entry's
+    ``directory`` is the build database's to choose, the project is not."""
     nvcc: list[str] = []
     clang: list[str] = []
     gxx: list[str] = []
     dropped: list[str] = []
+    preprocessor: list[str] = []
     rdc = False
-    arguments = _with_response_files(arguments, directory, dropped)
+    arguments = list(arguments)
+    # how many response files deep each argument came from
+    depths = [0] * len(arguments)
 
     def everywhere(*flag: str) -> None:
         nvcc.extend(flag)
@@ -144,6 +190,23 @@ def split(arguments: Sequence[str], directory: str | None = None) -> Flags:
     while i < len(arguments):
         arg = arguments[i]
         i += 1
+        if _SHELL.search(arg):
+            dropped.append(f"{arg}: {_SHELL_WHY}")
+            continue
+        response = _response_file(arg, arguments, i)
+        if response is not None:
+            shown, path, consumed = response
+            i += consumed
+            try:
+                read = _read_response_file(path, directory, project, depths[i - 1])
+            except (OSError, ValueError) as error:
+                reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+                dropped.append(f"{shown}: response file not read ({reason})")
+                continue
+            # its arguments stand where it stood, so a value they leave open is not read as one
+            arguments[i:i] = read
+            depths[i:i] = [depths[i - 1] + 1] * len(read)
+            continue
         option, value, consumed = _preprocessor(arg, arguments, i)
         if option is not None:
             i += consumed
@@ -152,7 +215,11 @@ def split(arguments: Sequence[str], directory: str | None = None) -> Flags:
                 continue
             if _PREPROCESSOR[option] and directory is not None:
                 value = os.path.normpath(os.path.join(directory, value))
+            if _SHELL.search(value):
+                dropped.append(f"{option} {value}: {_SHELL_WHY}")
+                continue
             flag = [option, value] if option in ("-isystem", "-iquote", "-include") else [option + value]
+            preprocessor.extend(flag)
             if option in ("-I", "-isystem") and includes.is_cuda_toolkit_dir(value):
                 # the CUDA toolkit's headers (CMake's CUDAToolkit_INCLUDE_DIRS) are nvcc's own: the
                 # HIP side has HIP's, the CPU runtime its own, and CUDA's vector types clash with both
@@ -165,8 +232,11 @@ def split(arguments: Sequence[str], directory: str | None = None) -> Flags:
             value = std.group("value")
             if value is None and i < len(arguments):
                 value, i = arguments[i], i + 1
-            if value:
+            if value and _STD_VALUE.fullmatch(value):
                 everywhere(f"-std={value}")
+                preprocessor.append(f"-std={value}")
+            elif value:
+                dropped.append(f"-std={value}: not a language standard")
             continue
         rdc_match = _RDC.match(arg)
         if rdc_match:
@@ -192,22 +262,36 @@ def split(arguments: Sequence[str], directory: str | None = None) -> Flags:
             dropped.append(f"{shown}: chooses what runs, never taken from a build")
             continue
         if name in _NVCC_ONLY:
-            nvcc.append(arg)
-            if _NVCC_ONLY[name] and "=" not in arg and i < len(arguments):
-                nvcc.append(arguments[i])
-                i += 1
-            continue
-        if name in _HOST_PASSING:
-            host = arg.split("=", 1)[1] if "=" in arg else (arguments[i] if i < len(arguments) else "")
-            if "=" not in arg:
-                i += 1
-            for option_text in filter(None, host.split(",")):
-                if _SAFE_HOST.match(option_text) and not _WERROR.match(option_text):
-                    nvcc.extend(["-Xcompiler", option_text])
-                    clang.append(option_text)
-                    gxx.append(option_text)
+            pattern = _NVCC_ONLY[name]
+            if pattern is None:
+                if arg == name:
+                    nvcc.append(arg)
                 else:
-                    dropped.append(f"-Xcompiler {option_text}: not on the list of host options passed on")
+                    dropped.append(f"{arg}: {name} takes no value")
+                continue
+            given = arg.split("=", 1)[1] if "=" in arg else (arguments[i] if i < len(arguments) else "")
+            i += 0 if "=" in arg else 1
+            if re.fullmatch(pattern, given):
+                nvcc.extend([arg] if "=" in arg else [arg, given])
+            else:
+                dropped.append(f"{name} {given}: not a value verification passes on")
+            continue
+        tool = _sub_tool(arg)
+        if tool is not None:
+            option, host = tool
+            if host is None:
+                host = arguments[i] if i < len(arguments) else ""
+                i += 1
+            for element in filter(None, host.split(",")):
+                passed = _passed(option, element)
+                if passed is not None:
+                    dropped.append(f"{option}{',' if option.startswith('-W') else ' '}{element}: {passed}")
+                elif option == "-Xcompiler":
+                    nvcc.extend(["-Xcompiler", element])
+                    clang.append(element)
+                    gxx.append(element)
+                else:
+                    nvcc.extend([option, element])
             continue
         if arg in _SKIPPED or name in _SKIPPED:
             if arg in _SKIPPED_WITH_VALUE and i < len(arguments):
@@ -218,48 +302,78 @@ def split(arguments: Sequence[str], directory: str | None = None) -> Flags:
         if _WERROR.match(arg):
             dropped.append(f"{arg}: verification judges errors, not warnings")
             continue
-        if _SAFE_HOST.match(arg):
+        if _SAFE_HOST.fullmatch(arg):
             # a host compiler's own flag (a g++ unit's entry): nvcc takes it through -Xcompiler
             # unless it is one nvcc knows itself (it rejects -fPIE, -Wall, -pthread bare)
-            nvcc.extend([arg] if _NVCC_KNOWS.match(arg) else ["-Xcompiler", arg])
+            nvcc.extend([arg] if _NVCC_KNOWS.fullmatch(arg) else ["-Xcompiler", arg])
             clang.append(arg)
             gxx.append(arg)
             continue
-        dropped.append(f"{arg}: not a flag verification knows to be safe and meaningful")
-    return Flags(tuple(nvcc), tuple(clang), tuple(gxx), tuple(dropped), rdc)
+        why = _LOADS_CODE_WHY if _LOADS_CODE.match(arg) else "not a flag verification knows to be safe and meaningful"
+        dropped.append(f"{arg}: {why}")
+    return Flags(tuple(nvcc), tuple(clang), tuple(gxx), tuple(dropped), rdc, tuple(preprocessor))
 
 
-def _with_response_files(arguments: Sequence[str], directory: str | None, dropped: list[str], depth: int = 0) -> list[str]:
-    """``arguments`` with each response file (``@file``, ``--options-file file``, ``-optf file``)
-    replaced by the arguments it holds; one that cannot be read is left out and named in ``dropped``."""
-    out: list[str] = []
-    i = 0
-    while i < len(arguments):
-        arg = arguments[i]
-        i += 1
-        name, _, attached = arg.partition("=")
-        if arg.startswith("@") and len(arg) > 1:
-            path = arg[1:]
-        elif name in _OPTIONS_FILE and attached:
-            path = attached
-        elif arg in _OPTIONS_FILE and i < len(arguments):
-            path, i = arguments[i], i + 1
-        else:
-            out.append(arg)
-            continue
-        full = os.path.join(directory or os.getcwd(), path)
-        try:
-            if depth >= _RESPONSE_FILE_DEPTH:
-                raise ValueError(f"nested more than {_RESPONSE_FILE_DEPTH} deep")
-            with open(full, encoding="utf-8", errors="surrogateescape") as f:
-                text = f.read(_RESPONSE_FILE_BYTES + 1)
-            if len(text) > _RESPONSE_FILE_BYTES:
-                raise ValueError(f"larger than {_RESPONSE_FILE_BYTES // 1024} KiB")
-            out.extend(_with_response_files(shlex.split(text), directory, dropped, depth + 1))
-        except (OSError, ValueError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            dropped.append(f"{arg}: response file not read ({reason})")
-    return out
+def _sub_tool(arg: str) -> tuple[str, str | None] | None:
+    """(the option as verification names it, its attached value or None when the value is the next
+    argument) when ``arg`` hands a value to another tool."""
+    for prefix in ("-Wl,", "-Wa,", "-Wp,"):
+        if arg.startswith(prefix):
+            return prefix[:-1], arg[len(prefix) :]
+    name, eq, attached = arg.partition("=")
+    if name in _SUB_TOOLS or name in _SUB_TOOL_ALIASES:
+        return _SUB_TOOL_ALIASES.get(name, name), attached if eq else None
+    if _OTHER_SUB_TOOL.match(name):
+        return name, attached if eq else None
+    return None
+
+
+def _passed(option: str, element: str) -> str | None:
+    """None when ``element`` of ``option``'s value may reach its tool, else why not."""
+    if _LOADS_CODE.match(element):
+        return _LOADS_CODE_WHY
+    tool, allowed = _SUB_TOOLS.get(option, (option, None))
+    if allowed is None or not allowed.fullmatch(element) or _WERROR.match(element):
+        return f"not on the list of {tool} options passed on"
+    return None
+
+
+def _response_file(arg: str, arguments: Sequence[str], i: int) -> tuple[str, str, int] | None:
+    """(the argument as shown, the file's path, arguments consumed after ``arg``) when ``arg`` names a
+    response file (``@file``, ``--options-file file``, ``-optf file``)."""
+    name, _, attached = arg.partition("=")
+    if arg.startswith("@") and len(arg) > 1:
+        return arg, arg[1:], 0
+    if name in _OPTIONS_FILE and attached:
+        return arg, attached, 0
+    if arg in _OPTIONS_FILE and i < len(arguments):
+        return f"{arg} {arguments[i]}", arguments[i], 1
+    return None
+
+
+def _read_response_file(path: str, directory: str | None, project: str | None, depth: int) -> list[str]:
+    """The arguments a response file holds. Raises ValueError or OSError (never read) when it is not a
+    regular file inside ``project``: a FIFO or ``/dev/stdin`` would block the caller (the server's
+    own input stream), a file elsewhere would show its lines in the verdict."""
+    if depth >= _RESPONSE_FILE_DEPTH:
+        raise ValueError(f"nested more than {_RESPONSE_FILE_DEPTH} deep")
+    if project is None:
+        raise ValueError("no project folder to read it from")
+    root = os.path.realpath(project)
+    full = os.path.realpath(os.path.join(directory or root, path))
+    if os.path.commonpath([root, full]) != root:
+        raise ValueError(f"outside the project {project}")
+    # the path is resolved: opening it follows no link; O_NONBLOCK keeps a FIFO from blocking the open
+    fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file")
+        data = os.read(fd, _RESPONSE_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > _RESPONSE_FILE_BYTES:
+        raise ValueError(f"larger than {_RESPONSE_FILE_BYTES // 1024} KiB")
+    return shlex.split(data.decode("utf-8", "surrogateescape"))
 
 
 def from_user(nvcc_args: Iterable[str] = (), hip_args: Iterable[str] = (), cpu_args: Iterable[str] = ()) -> Flags:

@@ -134,7 +134,7 @@ def inputs_of(check: Check, project: Project) -> Inputs:
     translation file under the translated tree, or none: its rule translation) and their texts.
     Raises OSError when a file cannot be read."""
     units = tuple(
-        Unit(s.file, _translation_of(s.file, project), s.arguments, s.directory) for s in check.executable.sources
+        Unit(s.file, _translation_of(s.file, project), s.arguments, s.directory, s.project) for s in check.executable.sources
     )
     texts = {path: Path(path).read_text(encoding="utf-8", errors="surrogateescape")
              for unit in units for path in (unit.original, unit.translation) if path is not None}

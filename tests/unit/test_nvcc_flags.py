@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import threading
 from pathlib import Path
 
-from cass_lsp.build.nvcc_flags import split
+import pytest
+
+from cass_lsp.build.nvcc_flags import Flags, split
 
 
 def test_preprocessor_and_language_flags_mean_the_same_to_every_compiler() -> None:
@@ -43,7 +48,7 @@ def test_nothing_that_chooses_what_runs_is_taken_from_a_build() -> None:
     assert flags.nvcc == flags.clang == flags.gxx == ()
     assert len(flags.dropped) == 6
     assert any("-ccbin /tmp/evil: chooses what runs" in d for d in flags.dropped)
-    assert "@args.rsp: response file not read" in flags.dropped[0]
+    assert any("@args.rsp: response file not read" in d for d in flags.dropped)
 
 
 def test_response_files_are_read_and_their_flags_filtered_like_the_rest(tmp_path: Path) -> None:
@@ -53,12 +58,12 @@ def test_response_files_are_read_and_their_flags_filtered_like_the_rest(tmp_path
     (tmp_path / "CMakeFiles" / "includes_CUDA.rsp").write_text('-I/src/include "-I/src/with space" -ccbin /tmp/evil @nested.rsp\n')
     (tmp_path / "nested.rsp").write_text("-DNESTED=1 @CMakeFiles/includes_CUDA.rsp")
     flags = split(["-forward-unknown-to-host-compiler", "--options-file", "CMakeFiles/includes_CUDA.rsp", "-x", "cu", "-c", "a.cu"],
-                  str(tmp_path))
+                  str(tmp_path), str(tmp_path))
     assert flags.gxx == ("-I/src/include", "-I/src/with space", "-DNESTED=1")
     assert flags.nvcc == ("-forward-unknown-to-host-compiler", *flags.gxx)
     assert any("-ccbin /tmp/evil: chooses what runs" in d for d in flags.dropped)
     assert any("response file not read (nested more than 2 deep)" in d for d in flags.dropped)
-    assert split(["--options-file=missing.rsp"], str(tmp_path)).dropped == (
+    assert split(["--options-file=missing.rsp"], str(tmp_path), str(tmp_path)).dropped == (
         "--options-file=missing.rsp: response file not read (No such file or directory)",)
 
 
@@ -87,3 +92,123 @@ def test_the_cuda_toolkits_include_folder_is_nvccs_alone(tmp_path: Path) -> None
     flags = split([f"-I{toolkit}", "-isystem", str(toolkit), f"-I{tmp_path}"])
     assert flags.nvcc == (f"-I{toolkit}", "-isystem", str(toolkit), f"-I{tmp_path}")
     assert flags.clang == flags.gxx == (f"-I{tmp_path}",)
+
+
+ATTACKS = [
+    # nvlink's --nvvmpath with -lto loads DIR/lib64/libnvvm.so (issue #26), in every spelling
+    ["-Xnvlink", "--nvvmpath=src/EVIL,-lto"],
+    ["--nvlink-options=--nvvmpath=src/EVIL"],
+    ["--nvlink-options", "-nvvmpath=src/EVIL"],
+    ["-Xnvlink=--nvvmpath=src/EVIL"],
+    ["-Xnvlink", "--nvvmpath", "-Xnvlink", "src/EVIL"],
+    ["-Xnvlink", "--nvvmpath,src/EVIL"],
+    ["-Xptxas", "--nvvmpath=src/EVIL"],
+    ["--ptxas-options=-v,--options-file=src/EVIL"],
+    # the host compiler's plugins and search paths, however they are wrapped
+    ["-Xcompiler", "-B/EVIL"],
+    ["-Xcompiler=-fplugin=EVIL.so"],
+    ["--compiler-options", "-fpass-plugin=EVIL.so"],
+    ["-Xcompiler", "-Wl,-rpath,/EVIL"],
+    ["-Xcompiler", "-Xclang,-load,-Xclang,EVIL.so"],
+    ["-Xlinker", "-rpath=/EVIL"],
+    ["--linker-options=-plugin=EVIL.so"],
+    ["-Wl,--dynamic-linker=/EVIL"],
+    ["-Xarch_host", "-fplugin=EVIL.so"],
+    ["-Xarch_device", "-B/EVIL"],
+    ["-Xclang", "-load", "-Xclang", "EVIL.so"],
+    ["-mllvm", "-load=EVIL.so"],
+    ["--cuda-path=/EVIL"],
+    ["-resource-dir", "/EVIL"],
+    ["-fplugin=EVIL.so"],
+    ["--gcc-toolchain=/EVIL"],
+    # nvcc runs its tools through a shell: a value it expands runs a command
+    ["-DX=$(touch EVIL)"],
+    ["-I`touch EVIL`"],
+    ["-include", "$(touch EVIL)"],
+    ["-std=c++17;touch${IFS}EVIL"],
+    ["-maxrregcount", "32;touch EVIL"],
+    ["--default-stream=legacy;touch EVIL"],
+]
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=" ".join)
+def test_nothing_naming_a_path_or_a_command_of_the_builds_reaches_a_compiler(attack: list[str]) -> None:
+    flags = split(attack, "/src")
+    given = (*flags.nvcc, *flags.clang, *flags.gxx)
+    assert not any("EVIL" in f for f in given), given
+    assert any("EVIL" in d for d in flags.dropped), flags.dropped
+
+
+@pytest.mark.parametrize(("attack", "named"), [
+    (["-Xnvlink", "--nvvmpath=src/EVIL,-lto"], "-Xnvlink --nvvmpath=src/EVIL: loads code from a path of the build's choosing"),
+    (["-Xnvlink", "--nvvmpath,src/EVIL"], "-Xnvlink --nvvmpath: loads code from a path of the build's choosing"),
+    (["-Xcompiler", "-B/EVIL"], "-Xcompiler -B/EVIL: loads code from a path of the build's choosing"),
+    (["-Xcompiler=-fplugin=EVIL.so"], "-Xcompiler -fplugin=EVIL.so: loads code from a path of the build's choosing"),
+    (["-Xcompiler", "-Wl,-rpath,/EVIL"], "-Xcompiler -rpath: loads code from a path of the build's choosing"),
+    (["-Wl,-rpath,/EVIL"], "-Wl,-rpath: loads code from a path of the build's choosing"),
+    (["-Xclang", "-load", "-Xclang", "EVIL.so"], "-Xclang -load: loads code from a path of the build's choosing"),
+    (["-Xarch_host", "-fplugin=EVIL.so"], "-Xarch_host -fplugin=EVIL.so: loads code from a path of the build's choosing"),
+    (["--cuda-path=/EVIL"], "--cuda-path=/EVIL: loads code from a path of the build's choosing"),
+    (["-DX=$(touch EVIL)"], "-DX=$(touch EVIL): nvcc runs its tools through a shell, which would expand it"),
+])
+def test_each_flag_left_out_is_named_with_why(attack: list[str], named: str) -> None:
+    assert named in split(attack, "/src").dropped
+
+
+def test_harmless_sub_tool_options_still_pass() -> None:
+    flags = split(["-Xptxas", "-v", "-Xptxas", "-O3", "--ptxas-options=--warn-on-spills", "--maxrregcount", "32",
+                   "-maxrregcount=64", "-Xcompiler", "-fopenmp,-O2", "-Xnvlink", "--suppress-stack-size-warning",
+                   "--default-stream", "per-thread", "-Xcompiler", "-Wlogical-op"])
+    assert flags.nvcc == ("-Xptxas", "-v", "-Xptxas", "-O3", "-Xptxas", "--warn-on-spills", "--maxrregcount", "32",
+                          "-maxrregcount=64", "-Xcompiler", "-fopenmp", "-Xcompiler", "-O2", "-Xnvlink",
+                          "--suppress-stack-size-warning", "--default-stream", "per-thread", "-Xcompiler", "-Wlogical-op")
+    assert flags.gxx == flags.clang == ("-fopenmp", "-O2", "-Wlogical-op")
+    assert flags.dropped == ()
+
+
+def test_a_value_of_a_sub_tool_option_is_never_read_as_a_response_file(tmp_path: Path) -> None:
+    """`-Xptxas --options-file=FILE` was expanded as a response file: FILE's lines showed in the verdict."""
+    (tmp_path / "secret").write_text("-DSECRET_LINE\n")
+    for attack in (["-Xptxas", "--options-file=secret"], ["-Xnvlink", "@secret"], ["-Xcompiler", "@secret"],
+                   ["-Xptxas", "--options-file", "-Xptxas", "secret"]):
+        flags = split(attack, str(tmp_path), str(tmp_path))
+        assert not any("SECRET_LINE" in f for f in (*flags.nvcc, *flags.dropped)), flags
+
+
+def _refused(flags: Flags, arg: str, why: str) -> bool:
+    return f"{arg}: response file not read ({why})" in flags.dropped
+
+
+def test_a_response_file_outside_the_project_is_not_read(tmp_path: Path) -> None:
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (outside / "secret.rsp").write_text("-DSECRET_LINE\n")
+    (project / "link.rsp").symlink_to(outside / "secret.rsp")
+    for arg in (f"@{outside / 'secret.rsp'}", "@../outside/secret.rsp", "@link.rsp", f"--options-file={outside / 'secret.rsp'}"):
+        flags = split([arg], str(project), str(project))
+        assert not any("SECRET_LINE" in f for f in (*flags.nvcc, *flags.dropped)), flags
+        assert _refused(flags, arg, f"outside the project {project}"), flags.dropped
+    # the entry's directory is the build database's to choose: it does not widen the project
+    flags = split(["@secret.rsp"], str(outside), str(project))
+    assert _refused(flags, "@secret.rsp", f"outside the project {project}") and "-DSECRET_LINE" not in flags.nvcc
+    # no project folder: nothing is read
+    assert _refused(split(["@secret.rsp"], str(outside)), "@secret.rsp", "no project folder to read it from")
+
+
+def test_special_files_are_never_read_as_response_files(tmp_path: Path) -> None:
+    """`@/dev/stdin` made the server read its own LSP input stream; a FIFO blocked verification forever."""
+    os.mkfifo(tmp_path / "fifo.rsp")
+    (tmp_path / "folder.rsp").mkdir()
+    done: list[Flags] = []
+    reader = threading.Thread(target=lambda: done.append(split(["@fifo.rsp", "@folder.rsp", "@/dev/stdin"],
+                                                               str(tmp_path), str(tmp_path))), daemon=True)
+    reader.start()
+    reader.join(10)
+    if not done:  # unblock the open() the reader is stuck in before failing
+        with contextlib.suppress(OSError):
+            os.close(os.open(tmp_path / "fifo.rsp", os.O_WRONLY | os.O_NONBLOCK))
+    assert done, "reading the response files never finished"
+    flags = done[0]
+    assert _refused(flags, "@fifo.rsp", "not a regular file") and _refused(flags, "@folder.rsp", "not a regular file")
+    assert _refused(flags, "@/dev/stdin", f"outside the project {tmp_path}"), flags.dropped
