@@ -341,13 +341,15 @@ def _totals(outcomes: list[Outcome]) -> dict[str, int]:
 
 
 def _report_text(outcomes: list[Outcome], target: Target, reverse: bool) -> None:
+    from cass_lsp.terminal import escape
+
     err = sys.stderr
-    for o in outcomes:
+    for o in outcomes:  # file names and findings quote the tree's own text
         if o.error:
-            print(f"{PROG}: error: {o.error}", file=err)
+            print(escape(f"{PROG}: error: {o.error}"), file=err)
         for f in o.findings:
             if f.severity in _SHOWN_SEVERITIES:
-                print(f"{o.unit.source}:{f.line}:{f.column}: {f.severity}: {f.message} [{f.code}]", file=err)
+                print(escape(f"{o.unit.source}:{f.line}:{f.column}: {f.severity}: {f.message} [{f.code}]"), file=err)
     totals = _totals(outcomes)
     direction = "HIP -> CUDA" if reverse else f"CUDA -> HIP (ROCm {target.rocm_text}, {target.arch})"
     converted = sum(totals.values())

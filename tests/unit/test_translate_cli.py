@@ -177,3 +177,13 @@ def test_start_up_imports_stay_lazy() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, check=True,
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     assert done.stdout.decode().strip() == "[]"
+
+
+def test_file_names_and_findings_reach_the_terminal_escaped(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "k\x1b]0;owned\x07\x1b[2J.cu").write_text(UNSUPPORTED)
+    done = command(str(src), "--out-dir", str(tmp_path / "out"), "--rocm", "5.2")
+    assert done.returncode == 0, done.stderr
+    assert b"k\\x1b]0;owned\\x07\\x1b[2J.cu:2:" in done.stderr, done.stderr
+    assert b"\x1b" not in done.stderr and b"\x07" not in done.stderr
