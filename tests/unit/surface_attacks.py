@@ -177,8 +177,9 @@ def nvvmpath_attack(root: Path) -> Attempt:
 
 def dev_zero_attack(root: Path) -> Attempt:
     """(c) ``#include "/dev/zero"``: a preprocessor reads it until memory runs out. Blocked: the
-    command ends on its own with a verdict, its processes stayed far below the outer address-space
-    cap, and nothing is left running."""
+    command ends on its own with a verdict, its processes stayed below half the outer address-space
+    cap (1.5 GB: a bound looser than that is not told apart from the cap here), and nothing is left
+    running."""
     repo = _repository(root / "repo", ["nvcc", "-c", "main.cu"], '#include "/dev/zero"\n' + MAIN)
     ran = _verify(repo)
     bounded = ran.code is not None and bool(ran.out.strip()) and ran.peak_rss_mb < ADDRESS_SPACE_CAP / 2**20 / 2
@@ -206,8 +207,9 @@ def options_file_attack(root: Path) -> Attempt:
     os.utime(secret, (0, time.time()))
     repo = _repository(root / "repo", ["nvcc", "-Xptxas", f"--options-file={secret}", "-c", "main.cu"])
     ran = _verify(repo, "--json", *COMMAND_RUNNER)
-    read = secret.stat().st_atime > 0 or SECRET_MARK in ran.out + ran.err
-    return Attempt(not read, ran.leftovers, "read" if read else "not read")
+    quoted, touched = SECRET_MARK in ran.out + ran.err, secret.stat().st_atime > 0
+    detail = "read, and quoted in the output" if quoted else "read (its access time moved)" if touched else "not read"
+    return Attempt(not (quoted or touched), ran.leftovers, detail)
 
 
 def symlink_translate_attack(root: Path) -> Attempt:
