@@ -79,6 +79,8 @@ def attack_level(exe: Path, rounds: int, *, allow_unconfined: bool) -> tuple[int
         os.environ["HOME"] = str(home)
         every = [(label, args, sandbox_attacks.ATTACK_LIMITS) for label, args in sandbox_attacks.attacks(home, victim.pid, port)]
         every += [a for a in sandbox_attacks.bound_attacks() if has_keyring or a[1][0] != "keyring"]
+        if not has_keyring:
+            print("  (no session keyring here: add_key is refused, so the keyring attack is not run)")
         for _ in range(rounds):
             for label, args, limits in every:
                 outcome, left = sandbox_attacks.run_attack(exe, args, allow_unconfined=allow_unconfined, limits=limits)
