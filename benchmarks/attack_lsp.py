@@ -1,18 +1,32 @@
-"""Hostile programs against every sandbox level this machine offers, and what a confined run costs.
+"""Hostile programs against every sandbox level this machine offers, hostile repositories and
+clients against the CLI and the socket server, and what a confined run costs.
 
-  .venv/bin/python benchmarks/attack_lsp.py [--rounds 3] [--runs 30]
+  .venv/bin/python benchmarks/attack_lsp.py [--rounds 3] [--surface-rounds 1] [--runs 30]
 
 Each attack of tests/unit/sandbox_attacks.py (read a file in $HOME, append to ~/.bashrc, read
 /proc/<server>/environ, open /proc/<server>/mem, signal the server, connect to a loopback port, fork
-1,000 times, setsid + kill the parent + keep running) runs ``--rounds`` times at each level, forced
-with CASS_LSP_SANDBOX_LEVEL. "blocked" means the program reported the attack failed (for the last
-one: it ran to its end and nothing outlived it); "leftovers" counts processes alive after a run.
-The "none" level is run twice: as the server does by default (every run refused), and with
-``allow_unconfined`` to show what the other levels stop.
+1,000 times, setsid + kill the parent + keep running; and from issue #26: read the key the server
+holds in its session keyring and plant one, 8 children x 200 MB under memory_mb=256, 3,000 nested
+folders + 640 MB of disk) runs ``--rounds`` times at each level, forced with CASS_LSP_SANDBOX_LEVEL.
+"blocked" means the program reported the attack failed (for setsid: it ran to its end and nothing
+outlived it; for the keyring: no key planted either; for the memory: the run was stopped before all
+8 children held theirs; for the folders: the disk write was stopped and the cleanup left nothing);
+"leftovers" counts processes alive after a run, and work dirs its cleanup left. The "none" level is
+run twice: as the server does by default (every run refused), and with ``allow_unconfined`` to show
+what the other levels stop.
+
+Then the attempts of issue #26 outside the sandbox (tests/unit/surface_attacks.py), each a real
+repository or client against the real command, ``--surface-rounds`` times: nvlink's --nvvmpath
+loading the repository's libnvvm.so, ``#include "/dev/zero"``, the response file @/dev/stdin,
+``-Xptxas --options-file``, a ``kernels.cu -> secret`` link under translate, 100 unauthenticated 1 MB
+connections, escape sequences in an ``#error`` that verify prints. Every command runs with a 3 GB
+address-space cap and this process as the subreaper of what it leaves, so an attack that is not
+stopped still cannot take the machine's memory or leave a process unseen.
 
 Then the cost: ``--runs`` runs of /bin/true at each level against a bare exec of it through
 cass_lsp.proc, measured in the same run (medians, and the ratio to the bare exec).
-Exit status 1 when a confining level let an attack through or left a process behind.
+Exit status 1 when a confining level let an attack through or left something behind, or an attempt
+outside the sandbox was not blocked.
 """
 
 from __future__ import annotations
@@ -29,19 +43,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cass_lsp import proc
 from cass_lsp.verify import sandbox
-from tests.unit import sandbox_attacks
-from tests.unit.sandbox_attacks import BLOCKED
+from tests.unit import sandbox_attacks, surface_attacks
+from tests.unit.sandbox_attacks import BLOCKED, ESCAPED
 
 TRUE = "/bin/true"
 
 
 def _blocked(name: str, outcome: sandbox.RunOutcome | sandbox.SandboxError, left: list[str]) -> bool:
+    planted = name == "keyring" and sandbox_attacks.planted_key()  # looked for (and removed) after every run
     if isinstance(outcome, sandbox.SandboxError):
         # A refused run is blocked; a launcher the program took down is not.
-        return sandbox.UNCONFINED_SETTING in str(outcome)
+        return sandbox.UNCONFINED_SETTING in str(outcome) and not planted
     if name == "outlive":
         # A namespace's init shrugs off the kill: what matters is that the program ended and nothing stayed.
         return not left
+    if name == "keyring":
+        return outcome.exit_code == BLOCKED and not planted
+    if name == "forkmem":
+        return outcome.exit_code != ESCAPED  # stopped: by the bound's kill or a refused allocation
+    if name == "litter":
+        return outcome.exit_code == BLOCKED and not left
     return outcome.exit_code == BLOCKED
 
 
@@ -53,11 +74,16 @@ def attack_level(exe: Path, rounds: int, *, allow_unconfined: bool) -> tuple[int
         sandbox_attacks.victim() as victim,
         sandbox_attacks.fake_home() as home,
         sandbox_attacks.loopback_port() as port,
+        sandbox_attacks.server_key() as has_keyring,
     ):
         os.environ["HOME"] = str(home)
+        every = [(label, args, sandbox_attacks.ATTACK_LIMITS) for label, args in sandbox_attacks.attacks(home, victim.pid, port)]
+        every += [a for a in sandbox_attacks.bound_attacks() if has_keyring or a[1][0] != "keyring"]
+        if not has_keyring:
+            print("  (no session keyring here: add_key is refused, so the keyring attack is not run)")
         for _ in range(rounds):
-            for label, args in sandbox_attacks.attacks(home, victim.pid, port):
-                outcome, left = sandbox_attacks.run_attack(exe, args, allow_unconfined=allow_unconfined)
+            for label, args, limits in every:
+                outcome, left = sandbox_attacks.run_attack(exe, args, allow_unconfined=allow_unconfined, limits=limits)
                 attempts += 1
                 leftovers += len(left)
                 if _blocked(args[0], outcome, left):
@@ -66,6 +92,25 @@ def attack_level(exe: Path, rounds: int, *, allow_unconfined: bool) -> tuple[int
                     through.append(label)
             (home / ".bashrc").write_text("# bashrc\n")
     return attempts, blocked, leftovers, through
+
+
+def surface(rounds: int) -> bool:
+    """Each attempt outside the sandbox ``rounds`` times; prints a line each; True when all were blocked."""
+    print(f"{'outside the sandbox':<48} attempts / blocked / leftovers")
+    everything_blocked = True
+    for label, attempt in surface_attacks.attempts():
+        blocked = leftovers = 0
+        details: list[str] = []
+        for _ in range(rounds):
+            with tempfile.TemporaryDirectory(prefix="cass-surface-") as folder:
+                outcome = attempt(Path(folder))
+            blocked += outcome.blocked
+            leftovers += len(outcome.leftovers)
+            if outcome.detail not in details:
+                details.append(outcome.detail)
+        everything_blocked &= blocked == rounds and not leftovers
+        print(f"  {label:<46} {rounds:>8} / {blocked:>7} / {leftovers:>9}   {'; '.join(details)}", flush=True)
+    return everything_blocked
 
 
 def _median_ms(samples: list[float]) -> float:
@@ -96,6 +141,7 @@ def cost(runs: int, levels: list[sandbox.Level]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3, help="times each attack runs at each level")
+    parser.add_argument("--surface-rounds", type=int, default=1, help="times each attempt outside the sandbox runs")
     parser.add_argument("--runs", type=int, default=30, help="runs of /bin/true per level for the cost")
     args = parser.parse_args()
     failed = False
@@ -119,6 +165,8 @@ def main() -> int:
                 print(line)
                 if not allow and (blocked != attempts or leftovers):
                     failed = True
+    if not surface(args.surface_rounds):
+        failed = True
     cost(args.runs, offered)
     return 1 if failed else 0
 

@@ -9,6 +9,7 @@ from importlib import metadata
 
 import msgspec
 
+from cass_lsp.terminal import escape
 from cass_lsp.toolchains import ToolStatus
 
 MODEL_ENV = "CASS_LSP_MODEL"
@@ -160,5 +161,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
     else:
-        print(render(report))
+        print(escape(render(report)))  # versions and notes are the tools' own words
     return 0 if report.missing == 0 else 1

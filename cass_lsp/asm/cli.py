@@ -18,6 +18,7 @@ from cass_lsp.jobs.cache import ResultCache
 from cass_lsp.jobs.kinds import build_listing
 from cass_lsp.jobs.progress import TerminalSink
 from cass_lsp.jobs.resolved import resolve_cli
+from cass_lsp.terminal import escape
 
 
 class AsmReport(msgspec.Struct, rename="camel"):
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             },
         )
     except ValueError as error:
-        print(f"cass-lsp asm: {error}", file=sys.stderr)
+        print(escape(f"cass-lsp asm: {error}"), file=sys.stderr)
         return 2
     cache = ResultCache(max_bytes=resolved.cache_max_bytes)
     sink = TerminalSink()
@@ -93,12 +94,14 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
     else:
         print(
-            render_results(
-                results,
-                _source_reader(str(path.absolute()), source),
-                kernel=args.kernel,
-                line=args.line,
-                limit=args.limit,
+            escape(
+                render_results(
+                    results,
+                    _source_reader(str(path.absolute()), source),
+                    kernel=args.kernel,
+                    line=args.line,
+                    limit=args.limit,
+                )
             )
         )
     return 0 if all(isinstance(r, Listing) for r in results.values()) else 1

@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from cass_lsp.build import files
+from cass_lsp.terminal import escape
 
 if TYPE_CHECKING:
     import argparse
@@ -85,11 +86,11 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
         outcomes.append(Outcome(unit, lines, result.stats, found, output, error))
         if not quiet:
             detail = ", ".join(f"{k} {v}" for k, v in sorted(result.stats.items()))
-            print(f"cass-lsp translate: {unit.source}: {sum(result.stats.values())} build rewrite(s)"
-                  + (f" [{detail}]" if detail else "") + f", {len(found)} finding(s)", file=sys.stderr)
+            print(escape(f"cass-lsp translate: {unit.source}: {sum(result.stats.values())} build rewrite(s)"
+                         + (f" [{detail}]" if detail else "") + f", {len(found)} finding(s)"), file=sys.stderr)
             for finding in found:  # what changed and why (errors and warnings follow with the sources')
-                if finding.severity == "info":
-                    print(f"  {unit.source}:{finding.line}: {finding.message}", file=sys.stderr)
+                if finding.severity == "info":  # a finding quotes the build file
+                    print(escape(f"  {unit.source}:{finding.line}: {finding.message}"), file=sys.stderr)
     if toolchain_needed and not quiet:
         print("cass-lsp translate: the CMake project now uses the HIP language; on Debian's ROCm packages "
               f"(no /opt/rocm) configure it with -DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}", file=sys.stderr)

@@ -12,6 +12,7 @@ import threading
 from typing import Protocol, TextIO
 
 from cass_lsp.jobs.cancel import CancelToken
+from cass_lsp.terminal import escape
 
 
 class Progress(Protocol):
@@ -75,7 +76,7 @@ class TerminalSink:
 
     def show(self, text: str) -> None:
         with self._lock:
-            self._stream.write(f"\r\x1b[K{text}"[:200])
+            self._stream.write(f"\r\x1b[K{escape(text)}"[:200])  # titles name the workspace's files
             self._stream.flush()
 
     def clear(self) -> None:

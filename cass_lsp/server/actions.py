@@ -30,7 +30,7 @@ from cass_lsp.jobs.cancel import Cancelled
 from cass_lsp.jobs.kinds import Untranslatable
 from cass_lsp.server import build_files, translations
 from cass_lsp.server.app import CassServer
-from cass_lsp.server.convert import file_path, range_offsets
+from cass_lsp.server.convert import file_path, is_link, range_offsets
 from cass_lsp.server.diagnostics import Diagnostics
 from cass_lsp.server.edits import (
     document_edit,
@@ -148,7 +148,7 @@ def offered(ls: CassServer, doc: CudaDocument, rng: types.Range) -> list[tuple[s
     if _changes(doc, whole_file, 0, len(doc.source)):
         actions.append((f"Translate file to {language}", data("file", 0, len(doc.source))))
     target = translation_uri(doc.uri, reverse)
-    if target != doc.uri:
+    if target != doc.uri and not is_link(doc.uri):
         exists = target_exists(ls, target)
         name = _file_name(target)
         # without CreateFile support the text goes into a new buffer: only safe when nothing is there
@@ -178,6 +178,8 @@ async def build_edit(ls: CassServer, data: ActionData) -> types.WorkspaceEdit:
             f"{doc.version}); ask for code actions again"
         )
     target = translation_uri(doc.uri, data.reverse)
+    if data.action in _NEW_FILE and is_link(doc.uri):
+        raise Refused(f"{_file_name(data.uri)} is a symbolic link: its translation is not written to a new file")
     if data.action == "create" and target_exists(ls, target):
         raise Refused(f"{_file_name(target)} exists; choose 'Overwrite {_file_name(target)}' to replace it")
     byte_range = None if data.action in _WHOLE_FILE else (data.start, data.end)

@@ -22,7 +22,7 @@ from lsprotocol import types
 
 from cass_lsp.build import files
 from cass_lsp.server.app import CassServer
-from cass_lsp.server.convert import file_path
+from cass_lsp.server.convert import file_path, is_link
 from cass_lsp.server.edits import new_file_edit, supports_create_file
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ def code_actions(ls: CassServer, params: types.CodeActionParams) -> list[types.C
     target = translation_uri(doc.uri)
     target_path = file_path(target)
     exists = None if target_path is None else os.path.lexists(target_path)
-    if exists is False or (exists is None and supports_create_file(ls)):
+    if not is_link(doc.uri) and (exists is False or (exists is None and supports_create_file(ls))):
         name = posixpath.basename(urlsplit(target).path)
         actions.append(types.CodeAction(title=f"Create HIP translation {name}", kind=types.CodeActionKind.Source,
                                         edit=new_file_edit(ls, target, result.text, overwrite=False)))

@@ -44,6 +44,14 @@ def file_path(uri: str) -> str | None:
     return uris.to_fs_path(uri) if uri.startswith("file:") else None
 
 
+def is_link(uri: str) -> bool:
+    """Whether ``uri`` names a symbolic link. The editor shows and sends the text of the file the
+    link names, which may lie anywhere (``kernels.cu -> ~/.ssh/id_ed25519``): no new file is made of
+    it, as ``cass-lsp translate`` does not follow one either."""
+    path = file_path(uri)
+    return path is not None and os.path.islink(path)
+
+
 def json_value(value: Any) -> Any:
     """pygls decodes the JSON objects of custom requests (and its client, of replies) into named
     tuples; turn them back into plain JSON values."""

@@ -6,7 +6,10 @@ socket server generates a secret when it starts, writes it to a file only the us
 in the user's runtime folder; its path is printed on stderr), and the first message of a connection
 must be an ``initialize`` request carrying it as ``initializationOptions.token``. A connection that
 sends anything else, or nothing within :data:`AUTH_TIMEOUT_S`, is closed before any handler sees a
-byte of it, and the server keeps listening. The token is removed from the message before pygls
+byte of it, and the server keeps listening. Before the token nothing a stranger sends may cost the
+server memory: the first message is refused unread past :data:`MAX_FIRST_MESSAGE`, and at most
+:data:`MAX_UNAUTHENTICATED` connections wait for their first message at once (others are closed
+on arrival). The token is removed from the message before pygls
 reads it. One client is served, as over stdio; the server ends when that client's connection does.
 """
 
@@ -41,8 +44,13 @@ log = logging.getLogger(__name__)
 TOKEN_KEY = "token"
 AUTH_TIMEOUT_S = 10.0
 """How long a new connection has to send its initialize request."""
-MAX_FIRST_MESSAGE = 1 << 20
-"""An initialize request is a few kB; a larger first message is refused unread."""
+MAX_FIRST_MESSAGE = 64 << 10
+"""An initialize request is a few kB; a larger first message is refused unread (its Content-Length
+is checked before a byte of its body is read)."""
+MAX_UNAUTHENTICATED = 8
+"""Connections allowed to wait for their first message at once: with the size cap and the timeout,
+what strangers can make the server hold before the token is about 1 MB in all, not 1 MB per
+connection (a long-lived process keeps the heap it grew)."""
 MAX_HEADER_LINES = 8
 RUNTIME_ENV = "CASS_LSP_RUNTIME_DIR"
 _CONTENT_LENGTH = re.compile(rb"content-length:\s*(\d+)\s*", re.IGNORECASE)
@@ -164,6 +172,7 @@ class SocketServer:
         self.token_file: Path | None = None
         self._files: list[Path] = []
         self._session = False
+        self._unauthenticated = 0  # connections waiting for their first message (the event loop's thread only)
         self._listener: asyncio.Server | None = None
         self._stop = threading.Event()
 
@@ -233,7 +242,13 @@ class SocketServer:
         try:
             if self._session:
                 raise Refused("a client is already being served")
-            first = await asyncio.wait_for(read_frame(reader), AUTH_TIMEOUT_S)
+            if self._unauthenticated >= MAX_UNAUTHENTICATED:
+                raise Refused(f"{MAX_UNAUTHENTICATED} connections are already waiting to authenticate")
+            self._unauthenticated += 1
+            try:
+                first = await asyncio.wait_for(read_frame(reader), AUTH_TIMEOUT_S)
+            finally:
+                self._unauthenticated -= 1
             body = authenticate(first, self.token)
         except (Refused, TimeoutError, ConnectionError, ValueError) as error:  # ValueError: a header past 64 kB
             reason = "no initialize request in time" if isinstance(error, TimeoutError) else str(error)

@@ -41,6 +41,19 @@ class Located(NamedTuple):
     column: int
 
 
+class Link(NamedTuple):
+    """A symbolic link among the inputs, which translate never follows: its content is not read."""
+
+    source: str
+    relative: str  # its path relative to the output root
+    target: str | None  # what it names relative to the input tree; None when that lies outside it
+
+
+class Plan(NamedTuple):
+    units: list[Unit]
+    links: list[Link]
+
+
 class Outcome(NamedTuple):
     unit: Unit
     lines: int
@@ -99,39 +112,86 @@ def _walk(root: str, suffixes: tuple[str, ...]) -> list[str]:
     return found
 
 
-def _plan_units(args: argparse.Namespace) -> list[Unit] | str:
-    """Inputs -> units of work, or an error message."""
+def _inside(link: str, root: str) -> str | None:
+    """The file ``link`` names, relative to ``root``, when it is one of the tree's files."""
+    real, top = os.path.realpath(link), os.path.realpath(root)
+    if os.path.commonpath([real, top]) != top or not os.path.isfile(real):
+        return None
+    return os.path.relpath(real, top)
+
+
+def _plan_units(args: argparse.Namespace) -> Plan | str:
+    """Inputs -> units of work and the symbolic links among them, or an error message.
+
+    A repository's ``kernels.cu -> ~/.ssh/id_ed25519`` must not become a regular file holding the
+    key (``--out-dir``, ``--in-place``), which the user would then commit: a link found in a tree is
+    never read, nor is a link named with ``--in-place``. A file named otherwise is read as named."""
     suffixes = REVERSE_SUFFIXES if args.reverse else FORWARD_SUFFIXES
     pairs: list[tuple[str, str]] = []  # (source, path relative to the output root)
+    links: list[Link] = []
     for path in args.paths:
         if os.path.isdir(path):
-            pairs.extend((f, os.path.relpath(f, path)) for f in _walk(path, suffixes))
+            for found in _walk(path, suffixes):
+                relative = os.path.relpath(found, path)
+                if os.path.islink(found):
+                    links.append(Link(found, relative, _inside(found, path)))
+                else:
+                    pairs.append((found, relative))
+        elif os.path.islink(path) and args.in_place:
+            links.append(Link(path, os.path.basename(path), None))
         elif os.path.isfile(path):
             pairs.append((path, os.path.basename(path)))
         else:
             return f"{path}: no such file or directory"
-    if not pairs:
+    if not pairs and not links:
         return "no input files"
     if args.output is not None:
         if len(pairs) != 1:
             return "-o needs exactly one input file (use --out-dir for several)"
-        return [Unit(pairs[0][0], args.output, False)]
+        return Plan([Unit(pairs[0][0], args.output, False)], links)
     if args.out_dir is not None:
-        from cass_lsp.translate.naming import translated_name
-
-        units = [
-            Unit(src, os.path.join(args.out_dir, translated_name(rel, reverse=args.reverse, beside_original=False)), False)
-            for src, rel in pairs
-        ]
+        units = [Unit(src, _out_path(args, rel), False) for src, rel in pairs]
         targets = [u.target for u in units]
         if len(set(targets)) != len(targets):
             return "two inputs map to the same output path under --out-dir"
-        return units
+        return Plan(units, links)
     if args.in_place:
-        return [Unit(src, src, True) for src, _ in pairs]
-    if len(pairs) != 1:
+        return Plan([Unit(src, src, True) for src, _ in pairs], links)
+    if len(pairs) > 1:
         return "several inputs need --out-dir or --in-place"
-    return [Unit(pairs[0][0], None, False)]
+    return Plan([Unit(src, None, False) for src, _ in pairs], links)
+
+
+def _out_path(args: argparse.Namespace, relative: str) -> str:
+    from cass_lsp.translate.naming import translated_name
+
+    return os.path.join(args.out_dir, translated_name(relative, reverse=args.reverse, beside_original=False))
+
+
+def _place_links(args: argparse.Namespace, links: list[Link]) -> list[Outcome]:
+    """With ``--out-dir``, a link to a file of the tree becomes the same link between the
+    translations, so the port keeps its shape; any other link is left alone with a warning. In place
+    and to standard output, a link within the tree needs nothing: the file it names is an input."""
+    outcomes: list[Outcome] = []
+    for link in links:
+        if link.target is None:
+            warning = Located("symlink", "warning", "a symbolic link: left alone, its target not read", 1, 1)
+            outcomes.append(Outcome(Unit(link.source, None, args.in_place), 0, {}, [warning], None, None))
+            continue
+        if args.out_dir is None:
+            continue
+        at, to = _out_path(args, link.relative), _out_path(args, link.target)
+        unit = Unit(link.source, at, False)
+        try:
+            os.makedirs(os.path.dirname(at), exist_ok=True)
+            if os.path.lexists(at):
+                os.unlink(at)
+            os.symlink(os.path.relpath(to, os.path.dirname(at)), at)
+        except OSError as e:
+            outcomes.append(Outcome(unit, 0, {}, [], None, f"{at}: {e.strerror or e}"))
+            continue
+        outcomes.append(Outcome(unit, 0, {}, [], None, None))
+    return outcomes
 
 
 def _write_atomic(path: str, data: bytes, mode: int | None) -> None:
@@ -277,12 +337,12 @@ def run(args: argparse.Namespace) -> int:
                                    args.rewrite_strings_and_comments, args.reverse, "roc" if args.roc else "hip")
     except ValueError as e:
         return _fail(str(e))
-    units = _plan_units(args)
-    if isinstance(units, str):
-        return _fail(units)
+    plan = _plan_units(args)
+    if isinstance(plan, str):
+        return _fail(plan)
     _configure(settings)
     target = settings.target
-    units, build_units = build_tree.split(units)  # build files are ported after the sources
+    units, build_units = build_tree.split(plan.units)  # build files are ported after the sources
     outcomes = _execute(units, args.jobs) if units else []
     if not args.reverse and len(units) > 1:
         _place_runtime_includes(outcomes, args.paths)
@@ -291,8 +351,9 @@ def run(args: argparse.Namespace) -> int:
         outcomes += build_tree.port(build_units, build_settings, quiet=args.json)
     if not args.json and not args.reverse:
         _note_wave_sizes(arches)
+    outcomes += _place_links(args, plan.links)
     if args.out_dir is not None:
-        outcomes += _copy_companions(args, [*units, *build_units])
+        outcomes += _copy_companions(args, [u.source for u in (*units, *build_units)] + [k.source for k in plan.links])
     if args.json:
         _report_json(outcomes, target, args.reverse)
     else:
@@ -317,14 +378,14 @@ def _note_wave_sizes(arches: list[str]) -> None:
               "findings for it", file=sys.stderr)
 
 
-def _copy_companions(args: argparse.Namespace, units: list[Unit]) -> list[Outcome]:
+def _copy_companions(args: argparse.Namespace, sources: list[str]) -> list[Outcome]:
     """The trees' other files (data, scripts, documents) copied under --out-dir; an error for each
     that could not be."""
     from cass_lsp.translate import companions
 
     outcomes = []
     for root in (p for p in args.paths if os.path.isdir(p)):
-        copied = companions.copy(root, args.out_dir, [u.source for u in units])
+        copied = companions.copy(root, args.out_dir, sources)
         if not args.json and copied.files:
             print(f"{PROG}: {root}: {copied.files} other file(s) copied ({copied.bytes // 1024} KiB: data, scripts, "
                   "documents)", file=sys.stderr)
@@ -341,13 +402,15 @@ def _totals(outcomes: list[Outcome]) -> dict[str, int]:
 
 
 def _report_text(outcomes: list[Outcome], target: Target, reverse: bool) -> None:
+    from cass_lsp.terminal import escape
+
     err = sys.stderr
-    for o in outcomes:
+    for o in outcomes:  # file names and findings quote the tree's own text
         if o.error:
-            print(f"{PROG}: error: {o.error}", file=err)
+            print(escape(f"{PROG}: error: {o.error}"), file=err)
         for f in o.findings:
             if f.severity in _SHOWN_SEVERITIES:
-                print(f"{o.unit.source}:{f.line}:{f.column}: {f.severity}: {f.message} [{f.code}]", file=err)
+                print(escape(f"{o.unit.source}:{f.line}:{f.column}: {f.severity}: {f.message} [{f.code}]"), file=err)
     totals = _totals(outcomes)
     direction = "HIP -> CUDA" if reverse else f"CUDA -> HIP (ROCm {target.rocm_text}, {target.arch})"
     converted = sum(totals.values())

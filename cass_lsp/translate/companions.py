@@ -4,7 +4,9 @@ copied so that the port builds and runs as the original does (a test that reads
 
 Left out: hidden folders (``.git``), build folders (those holding a ``CMakeCache.txt``), build
 products (objects, archives, libraries), files the translation writes, and the output folder itself
-when it lies inside the tree. Copies keep their modes and times; an existing copy is replaced.
+when it lies inside the tree. Copies keep their modes and times; an existing copy is replaced. A
+symbolic link is copied as a link, never as the file it names: a ``data.txt -> ~/.ssh/id_ed25519``
+must not put the key into the port the user commits.
 """
 
 from __future__ import annotations
@@ -39,15 +41,20 @@ def copy(root: str, out_dir: str, translated: Iterable[str]) -> Copied:
         )  # fmt: skip
         for name in sorted(names):
             source = os.path.join(folder, name)
-            if os.path.abspath(source) in skip or name.endswith(_PRODUCTS) or not os.path.isfile(source):
+            link = os.path.islink(source)
+            if os.path.abspath(source) in skip or name.endswith(_PRODUCTS) or not (link or os.path.isfile(source)):
                 continue
             target = os.path.join(out_dir, os.path.relpath(source, root))
             try:
                 os.makedirs(os.path.dirname(target), exist_ok=True)
-                shutil.copy2(source, target)
+                # Neither the copy of a link nor a file copied over a link an earlier run left there
+                # may write through it (copy2 would open the link's target).
+                if os.path.islink(target) or (link and os.path.lexists(target)):
+                    os.unlink(target)
+                shutil.copy2(source, target, follow_symlinks=False)
             except OSError as error:
                 errors.append(f"{source}: {error.strerror or error}")
                 continue
             files += 1
-            size += os.path.getsize(source)
+            size += os.lstat(source).st_size
     return Copied(files, size, errors)

@@ -107,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _report_check(checked: object, target: str, complete: bool) -> int:
     from cass_lsp.asm.listing import CompileFailure, Listing
+    from cass_lsp.terminal import escape
 
     if not complete:
         print(f"{PROG}: warning: the model's answer was cut off; check the end of the translation", file=sys.stderr)
@@ -116,7 +117,7 @@ def _report_check(checked: object, target: str, complete: bool) -> int:
     if isinstance(checked, CompileFailure):
         for item in checked.diagnostics:
             if item.severity == "error":
-                print(f"{item.file}:{item.line}: error: {item.message}", file=sys.stderr)
+                print(escape(f"{item.file}:{item.line}: error: {item.message}"), file=sys.stderr)
         return _fail(f"the translation does not compile for {target}", 1)
-    print(f"{PROG}: warning: not compiled: {getattr(checked, 'message', checked)}", file=sys.stderr)
+    print(escape(f"{PROG}: warning: not compiled: {getattr(checked, 'message', checked)}"), file=sys.stderr)
     return 0

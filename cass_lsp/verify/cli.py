@@ -29,6 +29,7 @@ from cass_lsp.config import Runner
 from cass_lsp.jobs.cache import ResultCache
 from cass_lsp.jobs.progress import TerminalSink
 from cass_lsp.jobs.resolved import resolve_cli
+from cass_lsp.terminal import escape
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.verify import engine, pairs, project
 from cass_lsp.verify.engine import Report
@@ -133,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         resolved = resolve_cli(target={"rocm": args.rocm}, verification=verification)
         found = [] if args.project else _pairs(args, patterns, resolved.verification.ignore)
     except ValueError as error:
-        print(f"cass-lsp verify: {error}", file=sys.stderr)
+        print(escape(f"cass-lsp verify: {error}"), file=sys.stderr)
         return 2
     cache = None if args.no_cache else ResultCache(max_bytes=resolved.cache_max_bytes)
     if cache is not None:
@@ -185,9 +186,9 @@ def _run_project(args: argparse.Namespace, verification: dict[str, object], cach
             )  # fmt: skip
         except (BuildError, ToolchainMissing, ValueError) as error:
             lead = "could not verify: the original's build cannot be read here: " if isinstance(error, BuildError) else ""
-            print(f"cass-lsp verify: {lead}{error}", file=sys.stderr)
+            print(escape(f"cass-lsp verify: {lead}{error}"), file=sys.stderr)
             if isinstance(error, BuildError) and error.log:
-                print(error.log, file=sys.stderr)
+                print(escape(error.log), file=sys.stderr)
             return 2
         build = project.translated_build(found, scratch)
         if build is not None:
@@ -214,6 +215,7 @@ def _show(args: argparse.Namespace, report: Report) -> None:
 
 
 def render(report: Report) -> str:
+    """The report for a terminal: its messages carry the compilers' and programs' text, escaped."""
     lines = [f"{_MARK[report.verdict]} {report.summary}"]
     for stage in report.stages:
         lines.append(f"  {stage.outcome:<11} {stage.label}: {stage.message}")
@@ -221,4 +223,4 @@ def render(report: Report) -> str:
         for diagnostic in errors:
             where = f"{diagnostic.file}:{diagnostic.line}" if diagnostic.file and diagnostic.line else "?"
             lines.append(f"      {where}: {diagnostic.message}")
-    return "\n".join(lines)
+    return escape("\n".join(lines))

@@ -517,6 +517,22 @@ async def test_create_translation_never_overwrites_an_existing_file(client: Lang
     assert target.read_text(encoding="utf-8") == "// someone's own HIP port\n"  # the server wrote nothing
 
 
+async def test_a_linked_document_gets_no_new_file(client: LanguageClient, tmp_path: Path) -> None:
+    """``saxpy.cu -> ~/.ssh/id_ed25519``: the editor sends the key's text; no action writes it into a
+    new regular file (which the user would commit), as ``cass-lsp translate`` leaves links alone."""
+    secret = tmp_path / "elsewhere" / "id_ed25519"
+    secret.parent.mkdir()
+    secret.write_text(SAMPLE, encoding="utf-8", newline="")
+    (tmp_path / "saxpy.cu").symlink_to(secret)
+    uri = (tmp_path / "saxpy.cu").as_uri()
+    open_document(client, uri, SAMPLE)
+    rng = types.Range(start=at(SAMPLE, "int main"), end=at(SAMPLE, "int main"))
+    titles = [a.title for a in await code_actions(client, uri, rng)]
+    assert "Translate file to HIP" in titles  # the document itself, through the editor
+    assert not [t for t in titles if "saxpy.hip" in t], titles
+    assert not (tmp_path / "saxpy.hip").exists()
+
+
 async def test_hip_documents_translate_back_to_cuda(client: LanguageClient, tmp_path: Path) -> None:
     uri = (tmp_path / "fill.hip").as_uri()
     open_document(client, uri, HIP_SAMPLE, language_id="hip", version=4)

@@ -25,6 +25,7 @@ import pytest
 
 from tests.fuzz.wire import ROOT, encode, frame
 from tests.lsp import plugin
+from tests.unit import surface_attacks
 
 SERVER = [sys.executable, "-m", "cass_lsp", "--log-level", "info", "serve"]
 COMPILE_TIMEOUT_S = 240.0
@@ -232,3 +233,84 @@ def test_a_host_that_is_not_loopback_needs_allow_remote(tmp_path: Path) -> None:
     assert result.returncode == 2, result
     assert "not a loopback address" in result.stderr and "--allow-remote" in result.stderr
     assert "listening" not in result.stderr
+
+
+def refusals(server: Served) -> int:
+    return server.stderr().count("refused a connection")
+
+
+def wait_for_refusals(server: Served, count: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while refusals(server) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert refusals(server) >= count, server.stderr()
+
+
+def test_an_oversized_first_message_is_refused_before_its_body(tmp_path: Path) -> None:
+    from cass_lsp.server.transport import AUTH_TIMEOUT_S
+
+    server = Served(tmp_path, ["--tcp", "--port", "0"])
+    try:
+        stranger = server.connect()
+        # Only the header: a server that waited for the 1 MB body would hold the connection until
+        # its handshake timeout.
+        stranger.sock.sendall(b"Content-Length: 1000000\r\n\r\n")
+        started = time.monotonic()
+        assert stranger.receive() is None
+        assert time.monotonic() - started < AUTH_TIMEOUT_S / 2, "the server waited for the body"
+        stranger.close()
+        assert "larger one than an initialize needs" in server.stderr(), server.stderr()
+    finally:
+        server.proc.kill()
+        server.proc.wait()
+
+
+def test_connections_waiting_to_authenticate_are_capped(tmp_path: Path) -> None:
+    from cass_lsp.server.transport import AUTH_TIMEOUT_S, MAX_UNAUTHENTICATED
+
+    server = Served(tmp_path, ["--tcp", "--port", "0"])
+    try:
+        waiting = [server.connect() for _ in range(MAX_UNAUTHENTICATED)]
+        time.sleep(0.5)  # the server has taken each of them in
+        extra = server.connect()
+        started = time.monotonic()
+        assert extra.receive() is None
+        assert time.monotonic() - started < AUTH_TIMEOUT_S / 2, "the connection past the cap was kept waiting"
+        wait_for_refusals(server, 1)
+        assert "already waiting to authenticate" in server.stderr(), server.stderr()
+        extra.close()
+        for connection in waiting:
+            connection.close()
+        wait_for_refusals(server, 1 + MAX_UNAUTHENTICATED)  # the closed ones free their places
+        client = server.connect()
+        client.send(initialize({"token": server.token}))
+        assert client.reply_to(1)["result"]["serverInfo"]["name"] == "cass-lsp"
+        client.send(INITIALIZED)
+        session_end(client)
+        assert server.stop() == 0, server.stderr()
+    finally:
+        if server.proc.poll() is None:
+            server.proc.kill()
+            server.proc.wait()
+
+
+def test_strangers_sending_a_megabyte_each_leave_the_memory_as_it_was(tmp_path: Path) -> None:
+    server = Served(tmp_path, ["--tcp", "--port", "0"])
+    try:
+        surface_attacks.send_hostile(server.address)  # whatever the first connection loads is not their cost
+        wait_for_refusals(server, 1)
+        before = surface_attacks.rss_mb(server.proc.pid)
+        surface_attacks.hostile_connections(server.address)
+        wait_for_refusals(server, 1 + surface_attacks.HOSTILE_CONNECTIONS)
+        after, peak = surface_attacks.rss_mb(server.proc.pid), surface_attacks.rss_mb(server.proc.pid, "VmHWM")
+        assert max(after, peak) - before < surface_attacks.RSS_SLACK_MB, f"RSS {before:.0f} -> {after:.0f} MB, peak {peak:.0f}"
+        client = server.connect()
+        client.send(initialize({"token": server.token}))
+        assert client.reply_to(1)["result"]["serverInfo"]["name"] == "cass-lsp"
+        client.send(INITIALIZED)
+        session_end(client)
+        assert server.stop() == 0, server.stderr()
+    finally:
+        if server.proc.poll() is None:
+            server.proc.kill()
+            server.proc.wait()

@@ -3,6 +3,8 @@ benchmarks/attack_lsp.py.
 
 One C program, ``attack WHAT ARGS``, tries one escape and says what happened: exit 0 and a line
 starting "escaped" when it got through, exit 3 and "blocked: <reason>" when the sandbox stopped it.
+:func:`attacks` are the escapes; :func:`bound_attacks` (issue #26) the session keyring and what a run
+may take (memory across its processes, folders left behind, disk), each with the limits it runs under.
 The "server" it attacks is a :class:`Victim`: a process of the program's own uid (what a server run
 by an ordinary user is to the program) holding a secret in its environment, so that only the
 sandbox, not a uid check, can stand between them.
@@ -30,6 +32,10 @@ from cass_lsp.verify.sandbox import Limits
 GCC = "/usr/bin/gcc"
 SECRET = "cass-attack-secret-7f3e"
 ESCAPED, BLOCKED = 0, 3
+SERVER_KEY = "cass-attack-server-key"
+PLANTED_KEY = "cass-attack-planted"
+_SYS_ADD_KEY, _SYS_KEYCTL = {"x86_64": (248, 250), "aarch64": (217, 219)}.get(os.uname().machine, (-1, -1))
+_KEYCTL_REVOKE, _KEYCTL_SEARCH, _SESSION_KEYRING = 3, 10, -3
 
 SOURCE = r"""
 #define _GNU_SOURCE
@@ -41,7 +47,13 @@ SOURCE = r"""
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#define KEYCTL_SEARCH 10
+#define KEYCTL_READ 11
+#define SESSION_KEYRING -3
 
 static int blocked(const char *what) {
     printf("blocked: %s: %s\n", what, strerror(errno));
@@ -127,10 +139,73 @@ int main(int argc, char **argv) {
         printf("kill(parent): %s\n", err == 0 ? "sent" : strerror(err));
         return err == 0 ? 0 : 3;
     }
+    if (!strcmp(what, "keyring")) {
+        /* Read the key the server keeps in its session keyring, and plant one of our own there
+           (whether it arrived is the caller's to see). */
+        char buf[256];
+        long id = syscall(SYS_keyctl, KEYCTL_SEARCH, SESSION_KEYRING, "user", arg, 0);
+        long n = id < 0 ? -1 : syscall(SYS_keyctl, KEYCTL_READ, id, buf, sizeof buf - 1);
+        int read_errno = errno;
+        long planted = syscall(SYS_add_key, "user", PLANTED_KEY, "planted", 7, SESSION_KEYRING);
+        printf("add_key: %s\n", planted < 0 ? strerror(errno) : "added");
+        if (n > 0) {
+            buf[n < (long)sizeof buf ? n : (long)sizeof buf - 1] = 0;
+            if (strstr(buf, "SECRET_MARK")) return escaped("read the server's key");
+        }
+        errno = n < 0 ? read_errno : ENODATA;
+        return blocked("the server's key");
+    }
+    if (!strcmp(what, "forkmem")) {
+        /* 8 children of 200 MB each: every one is under a per-process bound of 256 MB. */
+        enum { CHILDREN = 8 };
+        size_t size = (size_t)200 << 20;
+        int status[2];
+        if (pipe(status) != 0) return 2;
+        for (int i = 0; i < CHILDREN; i++) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                char *p = malloc(size);
+                if (p) memset(p, 1, size);
+                write(status[1], p ? "y" : "n", 1);
+                if (!p) _exit(3);
+                for (;;) pause();
+            }
+            if (pid < 0) return blocked("fork");
+        }
+        int held = 0;
+        char c;
+        for (int i = 0; i < CHILDREN && read(status[0], &c, 1) == 1; i++) held += c == 'y';
+        if (held < CHILDREN) {
+            printf("blocked: %d of %d children got 200 MB\n", held, CHILDREN);
+            return 3;
+        }
+        return escaped("8 children x 200 MB held at once");
+    }
+    if (!strcmp(what, "litter")) {
+        /* 3,000 nested folders in the work dir (a recursive cleanup gives up on them), then
+           20 x 32 MB of disk, each file under a per-file bound of 64 MB. */
+        int top = open(".", O_RDONLY | O_DIRECTORY);
+        int depth = 0;
+        while (depth < 3000 && mkdir("d", 0700) == 0 && chdir("d") == 0) depth++;
+        if (top < 0 || fchdir(top) != 0) return 2;
+        long long total = 0;
+        for (int i = 0; i < 20; i++) {
+            snprintf(path, sizeof path, "fill%d", i);
+            int fd = open(path, O_WRONLY | O_CREAT, 0600);
+            if (fd < 0 || fallocate(fd, 0, 0, (off_t)32 << 20) != 0) {
+                printf("blocked: disk after %lld MB (%d nested folders): %s\n", total >> 20, depth, strerror(errno));
+                return 3;
+            }
+            close(fd);
+            total += (long long)32 << 20;
+        }
+        printf("escaped: %d nested folders, %lld MB of disk\n", depth, total >> 20);
+        return 0;
+    }
     fprintf(stderr, "unknown attack %s\n", what);
     return 2;
 }
-""".replace("SECRET_MARK", SECRET)
+""".replace("SECRET_MARK", SECRET).replace("PLANTED_KEY", f'"{PLANTED_KEY}"')
 
 
 def build(out: Path) -> Path:
@@ -228,24 +303,77 @@ def attacks(home: Path, victim_pid: int, port: int) -> list[tuple[str, list[str]
     ]
 
 
+ATTACK_LIMITS = Limits(timeout_seconds=5)
+
+
+def bound_attacks() -> list[tuple[str, list[str], Limits]]:
+    """The attacks on what a run may hold (issue #26), with the limits each runs under: (name,
+    argv after the program, limits). The keyring attack needs :func:`server_key` around it."""
+    return [
+        ("read the server's session key, plant one", ["keyring", SERVER_KEY], ATTACK_LIMITS),
+        # 1.6 GB at most when nothing stops it: a bounded cost for the machine running the check
+        ("8 children x 200 MB under memory_mb=256", ["forkmem"], Limits(timeout_seconds=5, memory_mb=256)),
+        ("3,000 nested folders + 640 MB of disk", ["litter"], ATTACK_LIMITS),
+    ]
+
+
+def _keyctl(*args: object) -> int:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return int(libc.syscall(*(ctypes.c_long(a) if isinstance(a, int) else a for a in args)))
+
+
+@contextlib.contextmanager
+def server_key() -> Iterator[bool]:
+    """A key holding the secret in this process's session keyring (what a server's session holds:
+    an ssh agent's, a Kerberos ticket) for the time of the block; yields whether this system lets
+    a process have one (a container's seccomp profile may refuse add_key)."""
+    key = _keyctl(_SYS_ADD_KEY, b"user", SERVER_KEY.encode(), SECRET.encode(), len(SECRET), _SESSION_KEYRING)
+    try:
+        yield key >= 0
+    finally:
+        if key >= 0:
+            _keyctl(_SYS_KEYCTL, _KEYCTL_REVOKE, key)
+
+
+def planted_key() -> bool:
+    """Whether a run planted its key in this process's session keyring (revoked if so)."""
+    key = _keyctl(_SYS_KEYCTL, _KEYCTL_SEARCH, _SESSION_KEYRING, b"user", PLANTED_KEY.encode(), 0)
+    if key >= 0:
+        _keyctl(_SYS_KEYCTL, _KEYCTL_REVOKE, key)
+    return key >= 0
+
+
 def run_attack(
-    exe: Path, args: list[str], *, allow_unconfined: bool = False
+    exe: Path, args: list[str], *, allow_unconfined: bool = False, limits: Limits = ATTACK_LIMITS
 ) -> tuple[sandbox.RunOutcome | sandbox.SandboxError, list[str]]:
     """Run one attack in a fresh work dir at the current level; returns the outcome (or the
-    sandbox's failure: an attack may take the launcher down) and the processes that outlived the
-    run (each killed afterwards)."""
-    with sandbox.fresh_workdir("cass-attack-") as work:
+    sandbox's failure: an attack may take the launcher down) and what outlived the run: processes
+    (each killed afterwards) and the work dir itself when its cleanup left it (removed afterwards)."""
+    workdir = sandbox.fresh_workdir("cass-attack-")
+    work = workdir.__enter__()
+    try:
         program = work / "attack"
         program.write_bytes(exe.read_bytes())
         program.chmod(stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
         outcome: sandbox.RunOutcome | sandbox.SandboxError
         try:
-            outcome = sandbox.run(
-                [program, *args], workdir=work, limits=Limits(timeout_seconds=5), allow_unconfined=allow_unconfined
-            )
+            outcome = sandbox.run([program, *args], workdir=work, limits=limits, allow_unconfined=allow_unconfined)
         except sandbox.SandboxError as error:
             outcome = error
-        return outcome, _settle(str(work))
+        left = _settle(str(work))
+    finally:
+        # The sandbox's cleanup is under test too: when it gives up (a recursion 3,000 folders
+        # deep), what it left is counted below instead.
+        with contextlib.suppress(OSError, RecursionError):
+            workdir.__exit__(None, None, None)
+    if os.path.lexists(work):
+        left.append(f"folder {work}")
+        # rm removes any depth; the sandbox's own cleanup is what is under test
+        subprocess.run(["/bin/rm", "-rf", "--", str(work)], check=False, timeout=120)
+    return outcome, left
 
 
 def _settle(marker: str) -> list[str]:

@@ -344,6 +344,15 @@ def test_cli_prints_both_targets_and_json(capsys: pytest.CaptureFixture[str], tm
     assert re.search(r"does not compile: `identifier \"nope\" is undefined` \(line 1\)", capsys.readouterr().out)
 
 
+def test_cli_prints_compiler_text_escaped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    hostile = tmp_path / "hostile.cu"  # nvcc echoes the #error line: the file chooses what it prints
+    hostile.write_text('#error "\x1b]0;owned\x07\x1b[2J"\n__global__ void k() {}\n')
+    assert cli.main(["asm", str(hostile), "--no-cache", "-t", "sm_90"]) == 1
+    out = capsys.readouterr().out
+    assert "\\x1b]0;owned\\x07\\x1b[2J" in out, out
+    assert "\x1b" not in out and "\x07" not in out, out
+
+
 def test_listing_json_uses_camel_case() -> None:
     data = json.loads(msgspec.json.encode(listing("multi.cu", "sm_90")))
     assert data["kind"] == "listing"

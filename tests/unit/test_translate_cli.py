@@ -177,3 +177,74 @@ def test_start_up_imports_stay_lazy() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, check=True,
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     assert done.stdout.decode().strip() == "[]"
+
+
+SECRET_MARK = "cass-secret-key-4b1d"
+
+
+@pytest.fixture
+def linked_tree(tree: Path) -> tuple[Path, Path]:
+    """The tree with a repository's links: ``kernels.cu`` and ``data.txt`` name a secret outside it
+    (CUDA text, so that a translation would carry it), ``alias.cuh`` names a header of the tree."""
+    secret = tree.parent / "id_ed25519"
+    secret.write_text(f"// {SECRET_MARK}\n" + KERNEL)
+    (tree / "kernels.cu").symlink_to(secret)
+    (tree / "data.txt").symlink_to(secret)
+    (tree / "alias.cuh").symlink_to(Path("kernels") / "half.cuh")
+    return tree, secret
+
+
+def holding(folder: Path, text: str) -> list[Path]:
+    """The regular files under ``folder`` that hold ``text``."""
+    return [p for p in folder.rglob("*") if p.is_file() and not p.is_symlink() and text in p.read_text(errors="replace")]
+
+
+def test_out_dir_never_writes_what_a_link_out_of_the_tree_names(linked_tree: tuple[Path, Path], tmp_path: Path) -> None:
+    tree, secret = linked_tree
+    out = tmp_path / "out"
+    done = command(str(tree), "--out-dir", str(out), "--rocm", "5.2")
+    assert done.returncode == 0, done.stderr
+    assert holding(out, SECRET_MARK) == []
+    assert not (out / "kernels.hip").exists() and not (out / "kernels.cu").exists()
+    assert b"kernels.cu:1:1: warning: a symbolic link: left alone, its target not read [symlink]" in done.stderr
+    assert (out / "data.txt").is_symlink() and os.readlink(out / "data.txt") == str(secret)
+    assert (out / "alias.cuh").is_symlink()
+    assert (out / "alias.cuh").resolve() == (out / "kernels" / "half.cuh").resolve()
+    assert (out / "k.cu").exists() is False and (out / "kernels" / "k.hip").is_file()  # the rest is ported
+
+
+def test_in_place_leaves_links_alone(linked_tree: tuple[Path, Path]) -> None:
+    tree, secret = linked_tree
+    before = secret.read_text()
+    done = command(str(tree), "--in-place", "--rocm", "5.2")
+    assert done.returncode == 0, done.stderr
+    for name in ("kernels.cu", "data.txt", "alias.cuh"):
+        assert (tree / name).is_symlink(), name
+        assert not (tree / f"{name}{cli.BACKUP_SUFFIX}").exists() and not (tree / f"{name}{cli.BACKUP_SUFFIX}").is_symlink()
+    assert secret.read_text() == before
+    assert "hipDeviceSynchronize" in (tree / "kernels" / "k.cu").read_text()  # the tree's own files are ported
+    named = command(str(tree / "kernels.cu"), "--in-place", "--rocm", "5.2")  # a link named on the command line
+    assert named.returncode == 0, named.stderr
+    assert (tree / "kernels.cu").is_symlink() and secret.read_text() == before
+
+
+def test_a_file_copied_into_out_dir_is_not_written_through_an_old_link(tree: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "bashrc"
+    victim.write_text("# bashrc\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").symlink_to(victim)  # left by an earlier port of the tree, when notes.txt was a link
+    done = command(str(tree), "--out-dir", str(out), "--rocm", "5.2")
+    assert done.returncode == 0, done.stderr
+    assert victim.read_text() == "# bashrc\n"
+    assert not (out / "notes.txt").is_symlink() and (out / "notes.txt").read_text() == (tree / "notes.txt").read_text()
+
+
+def test_file_names_and_findings_reach_the_terminal_escaped(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "k\x1b]0;owned\x07\x1b[2J.cu").write_text(UNSUPPORTED)
+    done = command(str(src), "--out-dir", str(tmp_path / "out"), "--rocm", "5.2")
+    assert done.returncode == 0, done.stderr
+    assert b"k\\x1b]0;owned\\x07\\x1b[2J.cu:2:" in done.stderr, done.stderr
+    assert b"\x1b" not in done.stderr and b"\x07" not in done.stderr

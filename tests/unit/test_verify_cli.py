@@ -151,3 +151,15 @@ def test_a_translation_that_deadlocks_on_a_barrier_fails_at_once(project: Path, 
     code, out = verify(capsys, str(project / "prefix.hip"), "--runner", "cpu", "--timeout", "60")
     assert code == 1, out
     assert "the translation deadlocks on the CPU runtime" in out
+
+
+def test_compiler_text_reaches_the_terminal_escaped(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # nvcc and clang echo an #error line back: a repository chooses what they print (a CR would
+    # end the line for them)
+    hostile = '#error "\x1b]0;owned\x07\x1b[2J\x9b31m"\n'
+    (project / "prefix.cu").write_text(hostile + ORIGINAL)
+    (project / "prefix.hip").write_text(hostile + TRANSLATION)
+    code, out = verify(capsys, str(project / "prefix.cu"))
+    assert code == 2, out
+    assert "\\x1b]0;owned\\x07\\x1b[2J" in out, out
+    assert not any(c in out for c in "\x1b\x07\r\x9b"), out
