@@ -2,7 +2,8 @@
 
 Only ever started when ``cass.verification.run`` is on and the workspace is trusted (the caller's
 decision: :func:`run_refusal`). Each program is built in a fresh directory and each run gets its own
-working directory holding the executable and a copy of the program's data files, through
+working directory holding a copy of the program's data files and the executable, under a name none
+of them takes, through
 :mod:`.sandbox` (its confinement level said out loud; where nothing confines a program, runs are
 refused unless the user-level setting ``allowUnconfinedRuns`` says otherwise), or on
 ``commandHost`` over ssh (:mod:`.remote`).
@@ -265,12 +266,12 @@ class _StageRun:
         settings = plan.settings
         builder = plan.original_builder if side == "original" else plan.translation_builder
         with sandbox.fresh_workdir() as work:
-            program = work / exe.name
-            shutil.copy2(exe, program)
             for data in plan.data:
                 copy = work / data.relative_to(plan.inputs.program.root)
                 copy.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(data, copy)
+            program = work / _exe_name(exe.name, plan)
+            shutil.copy2(exe, program)
             stdin = settings.stdin.encode() if settings.stdin is not None else None
             limits = _limits(settings, plan.runner)
             try:
@@ -404,6 +405,19 @@ class _StageRun:
             f"{where}: original and translation agree (exit {original.exit_code}, {compared}{extra};"
             f" {original.duration:.2f} s and {translation.duration:.2f} s)",
         )
+
+
+def _exe_name(built: str, plan: RunPlan) -> str:
+    """A name for the executable in the run's folder that no data file or folder takes: a data
+    folder named like it made the copy fail, a data file overwrote it. It depends only on the built
+    name (the builders' "program", on both sides) and the plan's data, so both sides of the pair run
+    under the same name (a program printing argv[0] still agrees)."""
+    # compared case-folded: on a case-insensitive file system "Program" is "program"
+    taken = {data.relative_to(plan.inputs.program.root).parts[0].casefold() for data in plan.data}
+    name, n = built, 1
+    while name.casefold() in taken:
+        name, n = f"{built}-{n}", n + 1
+    return name
 
 
 def _limits(settings: VerificationSettings, runner: RunnerName) -> sandbox.Limits:

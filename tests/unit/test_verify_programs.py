@@ -153,3 +153,26 @@ def test_a_header_clang_cannot_find_is_the_translations_fault_only_when_it_is_cu
     assert code == (2 if verdict == "SKIP" else 1)
     if verdict == "SKIP":
         assert f"clang-19 has no <{header}> here, a header of the system or of a HIP library" in out, out
+
+
+def test_a_data_folder_named_like_the_executable_verifies_like_any_program(
+    program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The built executable is "program": a data folder of that name once made every run raise
+    FileExistsError (the executable was copied into the run's folder first, then the data)."""
+    (program / "program").mkdir()
+    (program / "program" / "input.txt").write_text("1 2 3\n")
+    code, out = verify(capsys, str(program), "--runner", "cpu")
+    assert code == 0, out
+    assert out.startswith("PASS main.cu + 1 unit: compiles (gfx1100) and runs the same (cpu)"), out
+
+
+def test_a_data_file_named_like_the_executable_does_not_replace_it(
+    program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A data file "program" was copied over the executable: the runs executed the data file."""
+    (program / "program").write_text("not a program\n")
+    code, out = verify(capsys, str(program), "--runner", "cpu")
+    assert code == 0, out
+    assert out.startswith("PASS main.cu + 1 unit: compiles (gfx1100) and runs the same (cpu)"), out
+
