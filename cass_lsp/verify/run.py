@@ -2,8 +2,9 @@
 
 Only ever started when ``cass.verification.run`` is on and the workspace is trusted (the caller's
 decision: :func:`run_refusal`). Each program is built in a fresh directory and each run gets its own
-working directory holding a copy of the program's data files and the executable, under a name none
-of them takes, through
+working directory holding a copy of the program's data files (a link only when it leads to a file
+inside the program's folder: :func:`cass_lsp.program.data_files`) and the executable, under a name
+none of them takes, through
 :mod:`.sandbox` (its confinement level said out loud; where nothing confines a program, runs are
 refused unless the user-level setting ``allowUnconfinedRuns`` says otherwise), or on
 ``commandHost`` over ssh (:mod:`.remote`).
@@ -266,10 +267,15 @@ class _StageRun:
         settings = plan.settings
         builder = plan.original_builder if side == "original" else plan.translation_builder
         with sandbox.fresh_workdir() as work:
+            root = Path(plan.inputs.program.root)
             for data in plan.data:
-                copy = work / data.relative_to(plan.inputs.program.root)
+                # checked again: a link changed since the plan must not lead outside the folder now
+                source = program_module.data_source(data, root)
+                if source is None:
+                    continue
+                copy = work / data.relative_to(root)
                 copy.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(data, copy)
+                shutil.copy2(source, copy)
             program = work / _exe_name(exe.name, plan)
             shutil.copy2(exe, program)
             stdin = settings.stdin.encode() if settings.stdin is not None else None
@@ -321,10 +327,12 @@ class _StageRun:
                 output=_tail(outcome.stderr),
             )
         if outcome.exit_code != settings.expected_exit:
+            # an input left out (too large, a link leading outside the folder) may be why
+            left_out = f"; {self.plan.data_note}" if self.plan.data_note else ""
             return self.result(
                 "unavailable",
                 f"the original exited {outcome.exit_code}, not {settings.expected_exit}{tail}: a run that fails is no"
-                " reference (an input file or argument missing? cass.verification.args, expectedExit)",
+                f" reference (an input file or argument missing? cass.verification.args, expectedExit){left_out}",
                 output=_tail(outcome.stderr),
             )
         if settings.compare != "exit-code" and not outcome.stdout.strip():
