@@ -44,6 +44,7 @@ _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 # Data files a program reads from its folder are copied into each run's working directory.
 DATA_LIMIT_BYTES = 64 * 1024 * 1024
 DATA_LIMIT_FILES = 1000
+_NOTE_NAMES = 5  # the links left out a data note names; more are counted
 _NOT_DATA = {*UNIT_SUFFIXES, ".hip", ".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".c", ".o", ".obj", ".ptx", ".cubin"}
 
 Side = Literal["original", "translation"]
@@ -202,30 +203,55 @@ def headers(program: Program, texts: Mapping[str, str], side: Side) -> list[Path
 
 def data_files(program: Program, ignore: Iterable[str] = ()) -> tuple[list[Path], str | None]:
     """The files under the program's folder a run may read (not sources, headers or objects), and a
-    note when some were left out for size."""
+    note when some were left out: for size, or links that lead outside the folder (:func:`data_source`).
+    Linked folders are not walked."""
     root = Path(program.root)
     skipped = set(ignore) | {".git"}
     taken: list[Path] = []
     total = 0
-    note = None
+    notes: list[str] = []
+    outside: list[str] = []
     sources = set(program.files)
     limit = f"data files beyond {DATA_LIMIT_BYTES // 2**20} MB or {DATA_LIMIT_FILES} files were not copied"
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in skipped and not d.startswith("."))
         for name in sorted(files):
             path = Path(folder, name)
-            if path.suffix.lower() in _NOT_DATA or str(path) in sources or name == ccdb.NAME or not path.is_file():
+            if path.suffix.lower() in _NOT_DATA or str(path) in sources or name == ccdb.NAME:
+                continue
+            if data_source(path, root) is None:
+                outside.append(str(path.relative_to(root)))
+                continue
+            if not path.is_file():
                 continue
             if len(taken) >= DATA_LIMIT_FILES:
                 # a program at the top of a large tree: every verification would walk all of it
-                return taken, limit
+                return taken, _data_note([limit], outside)
             size = path.stat().st_size
             if total + size > DATA_LIMIT_BYTES:
-                note = limit
+                notes = [limit]
                 continue
             taken.append(path)
             total += size
-    return taken, note
+    return taken, _data_note(notes, outside)
+
+
+def data_source(path: Path, root: Path) -> Path | None:
+    """The file a run's copy of the data file ``path`` reads: ``path`` itself, or the target of a
+    link (any link along the way) when it lies inside ``root``; None when it leads outside. A
+    workspace's link to ``~/.ssh/id_ed25519`` would otherwise hand the key to the confined program
+    through its own work dir."""
+    # realpath, not Path.resolve: it does not raise on a link loop (which is then no file at all)
+    real = Path(os.path.realpath(path))
+    return real if real.is_relative_to(os.path.realpath(root)) else None
+
+
+def _data_note(notes: list[str], outside: list[str]) -> str | None:
+    if outside:
+        more = len(outside) - _NOTE_NAMES
+        shown = ", ".join(outside[:_NOTE_NAMES]) + (f" and {more} more" if more > 0 else "")
+        notes = [*notes, f"data links leading outside the program's folder were not copied: {shown}"]
+    return "; ".join(notes) or None
 
 
 @dataclasses.dataclass

@@ -2,7 +2,9 @@
 
 Only ever started when ``cass.verification.run`` is on and the workspace is trusted (the caller's
 decision: :func:`run_refusal`). Each program is built in a fresh directory and each run gets its own
-working directory holding the executable and a copy of the program's data files, through
+working directory holding a copy of the program's data files (a link only when it leads to a file
+inside the program's folder: :func:`cass_lsp.program.data_files`) and the executable, under a name
+none of them takes, through
 :mod:`.sandbox` (its confinement level said out loud; where nothing confines a program, runs are
 refused unless the user-level setting ``allowUnconfinedRuns`` says otherwise), or on
 ``commandHost`` over ssh (:mod:`.remote`).
@@ -265,12 +267,17 @@ class _StageRun:
         settings = plan.settings
         builder = plan.original_builder if side == "original" else plan.translation_builder
         with sandbox.fresh_workdir() as work:
-            program = work / exe.name
-            shutil.copy2(exe, program)
+            root = Path(plan.inputs.program.root)
             for data in plan.data:
-                copy = work / data.relative_to(plan.inputs.program.root)
+                # checked again: a link changed since the plan must not lead outside the folder now
+                source = program_module.data_source(data, root)
+                if source is None:
+                    continue
+                copy = work / data.relative_to(root)
                 copy.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(data, copy)
+                shutil.copy2(source, copy)
+            program = work / _exe_name(exe.name, plan)
+            shutil.copy2(exe, program)
             stdin = settings.stdin.encode() if settings.stdin is not None else None
             limits = _limits(settings, plan.runner)
             try:
@@ -320,10 +327,12 @@ class _StageRun:
                 output=_tail(outcome.stderr),
             )
         if outcome.exit_code != settings.expected_exit:
+            # an input left out (too large, a link leading outside the folder) may be why
+            left_out = f"; {self.plan.data_note}" if self.plan.data_note else ""
             return self.result(
                 "unavailable",
                 f"the original exited {outcome.exit_code}, not {settings.expected_exit}{tail}: a run that fails is no"
-                " reference (an input file or argument missing? cass.verification.args, expectedExit)",
+                f" reference (an input file or argument missing? cass.verification.args, expectedExit){left_out}",
                 output=_tail(outcome.stderr),
             )
         if settings.compare != "exit-code" and not outcome.stdout.strip():
@@ -404,6 +413,19 @@ class _StageRun:
             f"{where}: original and translation agree (exit {original.exit_code}, {compared}{extra};"
             f" {original.duration:.2f} s and {translation.duration:.2f} s)",
         )
+
+
+def _exe_name(built: str, plan: RunPlan) -> str:
+    """A name for the executable in the run's folder that no data file or folder takes: a data
+    folder named like it made the copy fail, a data file overwrote it. It depends only on the built
+    name (the builders' "program", on both sides) and the plan's data, so both sides of the pair run
+    under the same name (a program printing argv[0] still agrees)."""
+    # compared case-folded: on a case-insensitive file system "Program" is "program"
+    taken = {data.relative_to(plan.inputs.program.root).parts[0].casefold() for data in plan.data}
+    name, n = built, 1
+    while name.casefold() in taken:
+        name, n = f"{built}-{n}", n + 1
+    return name
 
 
 def _limits(settings: VerificationSettings, runner: RunnerName) -> sandbox.Limits:

@@ -1,25 +1,74 @@
-"""The server's verification never stays "verifying": whatever raises inside one (here the run
-stage tripping over the program's files) ends the pair's status with what went wrong, through the
-real server over stdio with a real CPU-runtime build and run."""
+"""The server's verification never stays "verifying": whatever raises inside one ends the pair's
+status with what went wrong, and leaves no task exception unread.
+
+Every stage promises not to raise for the user's code, so no real input should make one raise (the
+data folder named like the executable that once did is fixed): the verification here runs in the
+server's process, with the real queue, scheduler and status notification, and one injected stage
+that raises the way that copy did."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import json
+import logging
+import uuid
 from pathlib import Path
+from typing import Any
 
-from tests.lsp.conftest import open_document
-from tests.lsp.test_verification_lsp import FAST, GOOD, final_status, pair, save, session
+import pytest
+
+from cass_lsp.jobs.cancel import CancelToken
+from cass_lsp.server.app import CassServer
+from cass_lsp.server.verification import STATUS_NOTIFICATION, Verification
+from cass_lsp.verify import engine
+from cass_lsp.verify.stages import Inputs, StageResult
+from tests.lsp.test_verification_lsp import GOOD, TERMINAL, pair
 
 
-async def test_an_exception_in_a_verification_ends_its_status(tmp_path: Path) -> None:
+class _Sent:
+    """The server's transport: every message it sends, decoded."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    def write(self, data: bytes) -> None:
+        self.messages.append(json.loads(data))
+
+    def close(self) -> None:
+        pass
+
+    def statuses(self) -> list[dict[str, Any]]:
+        return [m["params"] for m in self.messages if m.get("method") == STATUS_NOTIFICATION]
+
+
+def _raising_plan(inputs: Inputs, resolved: Any, *, run: bool, nice: int = 0) -> list[engine.Stage]:
+    def work(token: CancelToken | None) -> StageResult:
+        raise FileExistsError(17, "File exists", "/tmp/cass-run-x/program")
+
+    return [engine.Stage("translation", "gfx1100", f"raises-{uuid.uuid4()}", work, title="verify: a stage that raises")]
+
+
+async def test_an_exception_in_a_verification_ends_its_status(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     _, hip, _ = pair(tmp_path, GOOD)
-    # A data folder named like the built executable ("program"): copying the data into the run's
-    # work dir, which already holds the executable under that name, raises FileExistsError.
-    (tmp_path / "program").mkdir()
-    (tmp_path / "program" / "input.txt").write_text("1 2 3\n")
-    settings = {**FAST, "verification": {"debounceMs": 100, "run": True, "runner": "cpu"}}
-    async with session(tmp_path, settings, trusted=True) as client:
-        open_document(client, hip.as_uri(), hip.read_text(), language_id="hip")
-        save(client, hip)
-        status = await final_status(client, hip.as_uri(), timeout=90)
+    monkeypatch.setattr(engine, "plan", _raising_plan)
+    server = CassServer()
+    sent = _Sent()
+    server.protocol.set_writer(sent, include_headers=False)
+    verification = Verification(server)
+    try:
+        with caplog.at_level(logging.ERROR):
+            verification.paths_changed({str(hip)}, from_editor=True)
+            async with asyncio.timeout(60):
+                while not any(s["uri"] == hip.as_uri() and s["state"] in TERMINAL for s in sent.statuses()):
+                    await asyncio.sleep(0.05)
+            gc.collect()  # an unread task exception is logged when the task is collected
+            await asyncio.sleep(0)
+    finally:
+        server.jobs.shutdown()
+    status = next(s for s in sent.statuses() if s["uri"] == hip.as_uri() and s["state"] in TERMINAL)
     assert status["state"] == "unverified", status
     assert "could not verify: FileExistsError" in status["summary"], status
+    assert not [r for r in caplog.records if "never retrieved" in r.getMessage()], caplog.text

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cass_lsp import cli
+from cass_lsp import program as program_module
 
 PROGRAM = Path(__file__).parent / "programs" / "ops_app"
 
@@ -153,3 +154,69 @@ def test_a_header_clang_cannot_find_is_the_translations_fault_only_when_it_is_cu
     assert code == (2 if verdict == "SKIP" else 1)
     if verdict == "SKIP":
         assert f"clang-19 has no <{header}> here, a header of the system or of a HIP library" in out, out
+
+
+def test_a_data_folder_named_like_the_executable_verifies_like_any_program(
+    program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The built executable is "program": a data folder of that name once made every run raise
+    FileExistsError (the executable was copied into the run's folder first, then the data)."""
+    (program / "program").mkdir()
+    (program / "program" / "input.txt").write_text("1 2 3\n")
+    code, out = verify(capsys, str(program), "--runner", "cpu")
+    assert code == 0, out
+    assert out.startswith("PASS main.cu + 1 unit: compiles (gfx1100) and runs the same (cpu)"), out
+
+
+def test_a_data_file_named_like_the_executable_does_not_replace_it(
+    program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A data file "program" was copied over the executable: the runs executed the data file."""
+    (program / "program").write_text("not a program\n")
+    code, out = verify(capsys, str(program), "--runner", "cpu")
+    assert code == 0, out
+    assert out.startswith("PASS main.cu + 1 unit: compiles (gfx1100) and runs the same (cpu)"), out
+
+
+def test_a_data_link_leading_outside_the_program_folder_is_never_copied(
+    program: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link `input.txt -> ~/.ssh/id_ed25519` was copied with its target's content into the run's
+    folder, where the confined program could read and print it. Now it is left out, and said: the
+    original cannot read its input, and the verdict says why."""
+    outside = tmp_path / "secret.txt"
+    outside.write_text((program / "input.txt").read_text())  # an input the program would accept
+    (program / "input.txt").unlink()
+    (program / "input.txt").symlink_to(outside)
+    code, out = verify(capsys, str(program), "--runner", "cpu")
+    assert code == 2, out
+    assert "the original exited 1, not 0 (cannot read input.txt)" in out, out
+    assert "data links leading outside the program's folder were not copied: input.txt" in out, out
+
+
+def test_a_data_link_inside_the_program_folder_is_copied_as_its_target(
+    program: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (program / "inputs").mkdir()
+    (program / "input.txt").rename(program / "inputs" / "sizes.txt")
+    (program / "input.txt").symlink_to(Path("inputs", "sizes.txt"))
+    code, out = verify(capsys, str(program), "--runner", "cpu")
+    assert code == 0, out
+    assert "not copied" not in out, out
+
+
+def test_data_files_take_links_only_when_they_resolve_inside_the_program_folder(tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    (root / "inputs").mkdir(parents=True)
+    (root / "main.cu").write_text("int main() { return 0; }\n")
+    (root / "inputs" / "a.txt").write_text("a\n")
+    (tmp_path / "secret").write_text("key\n")
+    (root / "inside.txt").symlink_to(Path("inputs", "a.txt"))
+    (root / "outside.txt").symlink_to(tmp_path / "secret")
+    (root / "inputs" / "up.txt").symlink_to(Path("..", "..", "secret"))
+    (root / "loop.txt").symlink_to("loop.txt")
+    (root / "linked").symlink_to(tmp_path)  # a linked folder is not walked
+    found = program_module.of_file(str(root / "main.cu"), [])
+    data, note = program_module.data_files(found)
+    assert sorted(str(p.relative_to(root)) for p in data) == ["inputs/a.txt", "inside.txt"]
+    assert note == "data links leading outside the program's folder were not copied: outside.txt, inputs/up.txt"
