@@ -34,9 +34,11 @@ _CANCEL_POLL_S = 0.05
 # Read/write chunk for the pipes.
 _CHUNK = 1 << 16
 _GUARD = Path(__file__).with_name("guard.py")
-# What compilers print when an allocation fails (cc1plus, cicc and ptxas, clang's LLVM, libstdc++).
+# What compilers print when an allocation fails (cc1plus, cicc and ptxas, clang's LLVM, libstdc++),
+# and the dynamic loader when a bound leaves no room to map a tool's libraries (clang's libLLVM).
 _OUT_OF_MEMORY = re.compile(
-    r"out of memory|memory exhausted|cannot allocate memory|bad_alloc|allocation failed", re.IGNORECASE
+    r"out of memory|memory exhausted|cannot allocate memory|bad_alloc|allocation failed|failed to map segment",
+    re.IGNORECASE,
 )
 # What a compiler driver prints when one of its tools died by SIGXCPU (gcc and clang drivers, nvcc).
 _OUT_OF_CPU = re.compile(r"CPU time limit exceeded|signal 24\b|SIGXCPU", re.IGNORECASE)

@@ -24,7 +24,7 @@ from typing import Literal
 
 import msgspec
 
-from cass_lsp import proc, toolchains
+from cass_lsp import config, proc, toolchains
 from cass_lsp.asm import diagnostics, rdna, sass
 from cass_lsp.asm.linemap import LineMap
 from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Function, Listing, ListingResult, SourceLoc
@@ -163,18 +163,29 @@ def prepare(
     )
 
 
-def run(job: Job, *, timeout: float, cancel: threading.Event | None = None, nice: int = 0) -> ListingResult:
+def run(
+    job: Job,
+    *,
+    timeout: float,
+    cancel: threading.Event | None = None,
+    nice: int = 0,
+    limits: proc.Limits | None = None,
+) -> ListingResult:
     """Compile (and disassemble) ``job`` in a fresh temp dir and parse the result; ``nice`` lowers
-    the tools' CPU priority (see :func:`cass_lsp.proc.run`)."""
+    the tools' CPU priority (see :func:`cass_lsp.proc.run`), ``limits`` bound every process of
+    the tools (default: ``cass.compilerLimits``'s defaults)."""
+    limits = limits or config.CompilerLimits().bounds()
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="cass-asm-") as root:
         workspace = _materialize(job, os.path.realpath(root))
         argv = [a.replace(_WORK, workspace.root) for a in job.argv]
-        compiled = proc.run(argv, timeout=timeout, env=job.env, cwd=workspace.root, cancel=cancel, nice=nice)
+        compiled = proc.run(
+            argv, timeout=timeout, env=job.env, cwd=workspace.root, cancel=cancel, nice=nice, limits=limits
+        )
         output = compiled.stderr.decode("utf-8", "replace") + compiled.stdout.decode("utf-8", "replace")
         diags = diagnostics.parse(output, workspace.map_location)
         if not compiled.ok:
-            return _failure(job, argv, workspace, diags, output, compiled)
+            return _failure(job, argv, workspace, diags, output, compiled, limits)
         if job.vendor == "nvidia":
             assert job.disassembler is not None
             remaining = max(1.0, timeout - (time.monotonic() - started))
@@ -184,10 +195,12 @@ def run(job: Job, *, timeout: float, cancel: threading.Event | None = None, nice
                 env=job.env,
                 cancel=cancel,
                 nice=nice,
+                limits=limits,
             )
             if not listed.ok:
                 text = listed.text()
-                return _failure(job, argv, workspace, diagnostics.parse(text, workspace.map_location), text, listed)
+                diags = diagnostics.parse(text, workspace.map_location)
+                return _failure(job, argv, workspace, diags, text, listed, limits)
             functions = sass.parse(
                 listed.stdout.decode("utf-8", "replace"), output, arch=job.target, map_path=workspace.map_path
             )
@@ -217,12 +230,19 @@ def _failure(
     diags: list[CompilerDiagnostic],
     output: str,
     result: proc.ProcResult,
+    limits: proc.Limits,
 ) -> CompileFailure:
     note: str | None
+    bound = limits.hit(result)
     if result.timed_out:
-        note = f"timed out after {result.duration:.0f} s; the compiler's process group was killed"
+        note = (
+            f"timed out after {result.duration:.0f} s (cass.asm.timeoutSeconds); the compiler's process"
+            " group was killed"
+        )
     elif result.cancelled:
         note = "cancelled"
+    elif bound is not None:
+        note = f"the compiler {bound}"
     else:
         note = workspace.note
     return CompileFailure(
@@ -233,6 +253,7 @@ def _failure(
         command=workspace.shown(argv),
         timed_out=result.timed_out,
         cancelled=result.cancelled,
+        bounded=bound is not None,
         translated=job.translate,
         note=note,
     )

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from cass_lsp import proc, toolchains
+from cass_lsp import config, proc, toolchains
 from cass_lsp import program as program_module
 from cass_lsp.asm import diagnostics
 from cass_lsp.asm.listing import CompilerDiagnostic
@@ -242,8 +242,17 @@ def unavailable(name: Literal["original", "translation", "run"], target: str | N
     return StageResult(name, target, "unavailable", message, cacheable=False)
 
 
-def run_compile(plan: CompilePlan, *, timeout: float, token: CancelToken | None = None, nice: int = 0) -> StageResult:
-    """Run the plan's steps in a fresh temp dir (each only after the previous one passed)."""
+def run_compile(
+    plan: CompilePlan,
+    *,
+    timeout: float,
+    token: CancelToken | None = None,
+    nice: int = 0,
+    limits: proc.Limits | None = None,
+) -> StageResult:
+    """Run the plan's steps in a fresh temp dir (each only after the previous one passed), each
+    process bounded by ``limits`` (default: ``cass.compilerLimits``'s defaults)."""
+    limits = limits or config.CompilerLimits().bounds()
     started = time.monotonic()
     cancel = token.event if token is not None else None
     with tempfile.TemporaryDirectory(prefix="cass-verify-") as tmp:
@@ -256,9 +265,9 @@ def run_compile(plan: CompilePlan, *, timeout: float, token: CancelToken | None 
         for argv in plan.steps(built, root):
             shown = scratch.shown(argv)
             remaining = max(1.0, timeout - (time.monotonic() - started))
-            result = proc.run(argv, timeout=remaining, env=plan.env, cwd=root, cancel=cancel, nice=nice)
+            result = proc.run(argv, timeout=remaining, env=plan.env, cwd=root, cancel=cancel, nice=nice, limits=limits)
             if not result.ok:
-                return _failed(plan, scratch, result, shown, time.monotonic() - started)
+                return _failed(plan, scratch, result, shown, time.monotonic() - started, limits)
         return StageResult(
             plan.name,
             plan.target,
@@ -283,19 +292,26 @@ def _passed_message(plan: CompilePlan) -> str:
 
 
 def _failed(
-    plan: CompilePlan, scratch: Scratch, result: proc.ProcResult, shown: list[str], duration: float
+    plan: CompilePlan, scratch: Scratch, result: proc.ProcResult, shown: list[str], duration: float, limits: proc.Limits
 ) -> StageResult:
     output = result.text()
     found = diagnostics.parse(output, scratch.map_location)
     tool = plan.tool
     if result.cancelled:
         return StageResult(plan.name, plan.target, "cancelled", "cancelled", duration=duration, cacheable=False)
-    if result.timed_out:
-        # a slow machine says nothing about the code
-        message = f"{tool} timed out after {duration:.0f} s (its process group was killed; compileTimeoutSeconds)"
-        return StageResult(
-            plan.name, plan.target, "unavailable", message, duration=duration, file=plan.file, cacheable=False, tool=tool
+    bound = limits.hit(result)
+    if result.timed_out or bound is not None:
+        # a slow machine, or bounds set for another one, say nothing about the code
+        message = (
+            f"{tool} timed out after {duration:.0f} s (its process group was killed;"
+            " cass.verification.compileTimeoutSeconds)"
+            if bound is None
+            else f"{tool} {bound}"
         )
+        return StageResult(
+            plan.name, plan.target, "unavailable", message, duration=duration, file=plan.file, cacheable=False, tool=tool,
+            output=output.replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
+        )  # fmt: skip
     errors = [d for d in found if d.severity == "error"]
     first = errors[0] if errors else None
     # the compiler broke its own invariants (a backend check, a crash), on no line of the program: a
