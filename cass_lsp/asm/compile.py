@@ -25,7 +25,7 @@ from typing import Literal
 import msgspec
 
 from cass_lsp import config, proc, toolchains
-from cass_lsp.asm import diagnostics, rdna, sass
+from cass_lsp.asm import diagnostics, includes, rdna, sass
 from cass_lsp.asm.linemap import LineMap
 from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Function, Listing, ListingResult, SourceLoc
 from cass_lsp.asm.scratch import HipTarget, Scratch, materialize, project_inputs
@@ -67,6 +67,8 @@ class Job:
     env: dict[str, str]
     disassembler: str | None
     headers: tuple[Path, ...]
+    refused: tuple[includes.Refusal, ...]
+    """Includes no compile may start with: the job fails on them without running anything."""
     translate: bool
     translate_options: TranslateOptions | None
     toolchain: str
@@ -88,7 +90,7 @@ def prepare(
     ``translate_options`` shape the rule translation an AMD listing of a CUDA file compiles."""
     file = Path(os.path.normpath(Path(path).expanduser().absolute()))
     vendor = vendor_of(target)
-    project_flags, headers = project_inputs(source, file, compile_commands)
+    project_flags, headers, refused = project_inputs(source, file, compile_commands, extra_args)
     common = [*project_flags, *extra_args]
     name = f"{_WORK}/{file.name}"
     disassembler: str | None = None
@@ -156,6 +158,7 @@ def prepare(
         env=invocation.env,
         disassembler=disassembler,
         headers=headers,
+        refused=refused,
         translate=translate,
         translate_options=translate_options,
         toolchain=toolchain_text,
@@ -173,7 +176,10 @@ def run(
 ) -> ListingResult:
     """Compile (and disassemble) ``job`` in a fresh temp dir and parse the result; ``nice`` lowers
     the tools' CPU priority (see :func:`cass_lsp.proc.run`), ``limits`` bound every process of
-    the tools (default: ``cass.compilerLimits``'s defaults)."""
+    the tools (default: ``cass.compilerLimits``'s defaults). A job with a refused include runs
+    nothing and fails with an error on each such line."""
+    if job.refused:
+        return _refused(job)
     limits = limits or config.CompilerLimits().bounds()
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="cass-asm-") as root:
@@ -256,6 +262,19 @@ def _failure(
         bounded=bound is not None,
         translated=job.translate,
         note=note,
+    )
+
+
+def _refused(job: Job) -> CompileFailure:
+    return CompileFailure(
+        target=job.target,
+        source=str(job.path),
+        diagnostics=[
+            CompilerDiagnostic("error", r.message, str(r.file), max(r.line, 1)) for r in job.refused
+        ],
+        output="",
+        translated=job.translate,
+        note="not compiled: an include reaches a file that is not a regular file",
     )
 
 

@@ -27,7 +27,7 @@ import msgspec
 
 from cass_lsp import config, proc, toolchains
 from cass_lsp import program as program_module
-from cass_lsp.asm import diagnostics
+from cass_lsp.asm import diagnostics, includes
 from cass_lsp.asm.listing import CompilerDiagnostic
 from cass_lsp.asm.scratch import HipTarget, Scratch
 from cass_lsp.build import nvcc_flags
@@ -251,7 +251,11 @@ def run_compile(
     limits: proc.Limits | None = None,
 ) -> StageResult:
     """Run the plan's steps in a fresh temp dir (each only after the previous one passed), each
-    process bounded by ``limits`` (default: ``cass.compilerLimits``'s defaults)."""
+    process bounded by ``limits`` (default: ``cass.compilerLimits``'s defaults). A program with an
+    include no compiler may read fails without running anything."""
+    refused = program_module.refusals(plan.inputs.program, plan.inputs.texts, plan.name)
+    if refused:
+        return _refused(plan, refused)
     limits = limits or config.CompilerLimits().bounds()
     started = time.monotonic()
     cancel = token.event if token is not None else None
@@ -289,6 +293,14 @@ def _passed_message(plan: CompilePlan) -> str:
     if plan.dropped:
         message += f"; build flags not applied: {', '.join(plan.dropped)}"
     return message
+
+
+def _refused(plan: CompilePlan, refused: list[includes.Refusal]) -> StageResult:
+    first = refused[0]
+    found = [CompilerDiagnostic("error", r.message, str(r.file), max(r.line, 1)) for r in refused]
+    where = f"{first.file.name}:{first.line}" if first.line else first.file.name
+    message = f"{plan.tool} was not started for {_what(plan)}: {where}: {first.message}"
+    return StageResult(plan.name, plan.target, "failed", message, diagnostics=found, file=plan.file, tool=plan.tool)
 
 
 def _failed(
