@@ -269,9 +269,7 @@ def _refused(job: Job) -> CompileFailure:
     return CompileFailure(
         target=job.target,
         source=str(job.path),
-        diagnostics=[
-            CompilerDiagnostic("error", r.message, str(r.file), max(r.line, 1)) for r in job.refused
-        ],
+        diagnostics=[r.diagnostic() for r in job.refused],
         output="",
         translated=job.translate,
         note="not compiled: an include reaches a file that is not a regular file",

@@ -24,6 +24,8 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from cass_lsp.asm.listing import CompilerDiagnostic
+
 # Whitespace and whole comments, which may stand between the parts of a directive.
 _GAP = r"(?:[ \t\v\f]|/\*[^\n]*?\*/)*"
 # A directive that reads a file, on one logical line; a comment ending at its start (``*/``) is
@@ -72,6 +74,10 @@ class Refusal:
     target: Path
     what: str
     """What ``target`` is, in words ("a character device")."""
+
+    def diagnostic(self) -> CompilerDiagnostic:
+        """An error on the include's line (a ``-include`` flag's on the first)."""
+        return CompilerDiagnostic("error", self.message, str(self.file), max(self.line, 1))
 
     @property
     def message(self) -> str:

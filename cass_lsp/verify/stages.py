@@ -297,7 +297,7 @@ def _passed_message(plan: CompilePlan) -> str:
 
 def _refused(plan: CompilePlan, refused: list[includes.Refusal]) -> StageResult:
     first = refused[0]
-    found = [CompilerDiagnostic("error", r.message, str(r.file), max(r.line, 1)) for r in refused]
+    found = [r.diagnostic() for r in refused]
     where = f"{first.file.name}:{first.line}" if first.line else first.file.name
     message = f"{plan.tool} was not started for {_what(plan)}: {where}: {first.message}"
     return StageResult(plan.name, plan.target, "failed", message, diagnostics=found, file=plan.file, tool=plan.tool)
