@@ -239,7 +239,8 @@ def _failure(
     limits: proc.Limits,
 ) -> CompileFailure:
     note: str | None
-    bound = limits.hit(result)
+    # an error on a line of the program is the program's, whatever words it holds ("out of memory")
+    bound = None if any(d.file for d in diags if d.severity == "error") else limits.hit(result)
     if result.timed_out:
         note = (
             f"timed out after {result.duration:.0f} s (cass.asm.timeoutSeconds); the compiler's process"

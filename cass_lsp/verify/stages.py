@@ -311,7 +311,8 @@ def _failed(
     tool = plan.tool
     if result.cancelled:
         return StageResult(plan.name, plan.target, "cancelled", "cancelled", duration=duration, cacheable=False)
-    bound = limits.hit(result)
+    # an error on a line of the program is the program's, whatever words it holds ("out of memory")
+    bound = None if any(d.file for d in found if d.severity == "error") else limits.hit(result)
     if result.timed_out or bound is not None:
         # a slow machine, or bounds set for another one, say nothing about the code
         message = (

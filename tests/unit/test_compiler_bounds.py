@@ -198,3 +198,15 @@ def test_a_cpu_runtime_build_stopped_by_a_bound_says_so(tmp_path: Path) -> None:
 def test_an_untrusted_workspace_cannot_lift_the_bounds() -> None:
     kept, dropped = trust.without_code({"compilerLimits": {"memoryMb": 1 << 20, "cpuSeconds": 300}})
     assert dropped == ["compilerLimits.memoryMb"] and kept == {"compilerLimits": {"cpuSeconds": 300}}
+
+
+def test_an_error_of_the_code_that_reads_like_a_bound_is_the_codes(tmp_path: Path) -> None:
+    """A program cannot pass its own compile error off as a bound (could not verify, not cached)."""
+    original = tmp_path / "k.cu"
+    text = f"{KERNEL}#error out of memory: std::bad_alloc, CPU time limit exceeded\n"
+    original.write_text(text)
+    inputs = Inputs(Pair(str(original), None), of_file(str(original), ["{stem}.hip"]), {str(original): text})
+    result = stages.run_compile(stages.plan_original(inputs, resolve_cli()), timeout=TIMEOUT)
+    assert result.outcome == "failed" and result.cacheable, result
+    listed = kinds.build_listing(resolve_cli(), text, str(original), "sm_90")
+    assert isinstance(listed, CompileFailure) and not listed.bounded, listed
