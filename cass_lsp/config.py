@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from cass_lsp import proc
 from cass_lsp.translate.profile import TargetProfile, TranslateOptions
 
 SECTION = "cass"
@@ -87,6 +88,21 @@ class RunLimits(msgspec.Struct, rename="camel", forbid_unknown_fields=True, froz
     disk_mb: PositiveInt = 512  # all the files and folders a run writes, together
     processes: PositiveInt = 64
     output_mb: PositiveInt = 4
+
+
+class CompilerLimits(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
+    """What each compiler process may use (nvcc and what it starts, clang, g++ for the CPU runtime;
+    each on its own) before it is stopped and the stop is said with the key. Their wall time is
+    cass.asm.timeoutSeconds and cass.verification.compileTimeoutSeconds."""
+
+    memory_mb: PositiveInt = 4096
+    """Address space of each process; the heaviest compile of the corpus (thrust's sort) takes
+    0.9 GB in nvcc's cicc, 0.4 GB in clang."""
+    cpu_seconds: PositiveInt = 300
+    """CPU time of each process; that compile takes 16 s in all."""
+
+    def bounds(self) -> proc.Limits:
+        return proc.Limits(self.memory_mb, self.cpu_seconds, f"{SECTION}.compilerLimits")
 
 
 class VerificationSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, frozen=True):
@@ -176,6 +192,7 @@ class Settings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, froze
     asm: AsmSettings = msgspec.field(default_factory=AsmSettings)
     model: ModelSettings = msgspec.field(default_factory=ModelSettings)
     verification: VerificationSettings = msgspec.field(default_factory=VerificationSettings)
+    compiler_limits: CompilerLimits = msgspec.field(default_factory=CompilerLimits)
     max_parse_bytes: int = 4_000_000
     log_level: Literal["error", "warning", "info", "debug"] = "warning"
 

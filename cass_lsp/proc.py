@@ -3,17 +3,21 @@
 Every engine (compilers, disassemblers, pip, runners) goes through :func:`run`:
 an argv list (never a shell), a timeout, its own process group, and the whole group killed when the
 timeout passes or the caller cancels, so a compiler that forks helpers (nvcc → cicc → ptxas, clang →
-lld) never leaves an orphan behind.
+lld) never leaves an orphan behind. Each program starts through :mod:`cass_lsp.guard`, which gives
+it its :class:`Limits` and kills everything it started when the server dies, even by SIGKILL.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
 import selectors
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -29,6 +33,36 @@ TERM_GRACE_S = 0.5
 _CANCEL_POLL_S = 0.05
 # Read/write chunk for the pipes.
 _CHUNK = 1 << 16
+_GUARD = Path(__file__).with_name("guard.py")
+# What compilers print when an allocation fails (cc1plus, cicc and ptxas, clang's LLVM, libstdc++),
+# and the dynamic loader when a bound leaves no room to map a tool's libraries (clang's libLLVM).
+_OUT_OF_MEMORY = re.compile(
+    r"out of memory|memory exhausted|cannot allocate memory|bad_alloc|allocation failed|failed to map segment",
+    re.IGNORECASE,
+)
+# What a compiler driver prints when one of its tools died by SIGXCPU (gcc and clang drivers, nvcc).
+_OUT_OF_CPU = re.compile(r"CPU time limit exceeded|signal 24\b|SIGXCPU", re.IGNORECASE)
+
+
+class Limits(msgspec.Struct, frozen=True):
+    """Bounds on every process of one run, set before exec and inherited by what it starts: its
+    address space and its CPU time, each process on its own. The wall clock is ``run``'s timeout."""
+
+    memory_mb: int
+    cpu_seconds: int
+    setting: str = ""
+    """The settings these come from (``cass.compilerLimits``), named when a bound stops a run."""
+
+    def hit(self, result: ProcResult) -> str | None:
+        """Why ``result`` ended, when one of these bounds ended it: a sentence naming the setting."""
+        if result.ok or result.timed_out or result.cancelled:
+            return None
+        text = result.text()
+        if _OUT_OF_CPU.search(text) or result.returncode == -signal.SIGXCPU:
+            return f"stopped after {self.cpu_seconds} s of CPU time, its bound ({self.setting}.cpuSeconds)"
+        if _OUT_OF_MEMORY.search(text):
+            return f"ran out of memory at its bound of {self.memory_mb} MB ({self.setting}.memoryMb)"
+        return None
 
 
 class ProcResult(msgspec.Struct, frozen=True, rename="camel"):
@@ -103,6 +137,7 @@ def run(
     nice: int = 0,
     output_limit: int | None = None,
     pass_fds: Sequence[int] = (),
+    limits: Limits | None = None,
 ) -> ProcResult:
     """Run ``argv`` to completion or until ``timeout`` seconds (or ``cancel`` is set).
 
@@ -113,6 +148,9 @@ def run(
     ``output_limit`` bounds what is kept of each stream: an untrusted program printing without end
     must not grow the server's memory, so passing it stops the group and marks the result truncated.
     ``pass_fds`` stay open in the child (a side channel such as the sandbox launcher's status pipe).
+    ``limits`` bound each of its processes (:meth:`Limits.hit` says when one ended it). Whatever
+    the program started is killed when it ends and when the server dies. A program that cannot be
+    executed raises OSError, as ``subprocess.Popen`` does.
     """
     start = time.monotonic()
     args = _argv(argv)
@@ -120,7 +158,7 @@ def run(
         return ProcResult(returncode=-signal.SIGTERM, stdout=b"", stderr=b"", duration=0.0, cancelled=True)
     child_env, scratch = _private_tmpdir(env)
     try:
-        return _run(args, timeout, cwd, child_env, input, cancel, nice, output_limit, pass_fds, start)
+        return _run(args, timeout, cwd, child_env, input, cancel, nice, output_limit, pass_fds, limits, start)
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -154,22 +192,44 @@ def _run(
     nice: int,
     output_limit: int | None,
     pass_fds: Sequence[int],
+    limits: Limits | None,
     start: float,
 ) -> ProcResult:
-    proc = subprocess.Popen(
-        args,
-        stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env=env,
-        start_new_session=True,
-        pass_fds=tuple(pass_fds),
-    )
+    status_read, status_write = os.pipe()
+    spec = {
+        "parent": os.getpid(),
+        "status": status_write,
+        "nice": min(19, os.getpriority(os.PRIO_PROCESS, 0) + nice) if nice else None,
+        "memoryBytes": limits.memory_mb << 20 if limits is not None else None,
+        "cpuSeconds": limits.cpu_seconds if limits is not None else None,
+    }
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", str(_GUARD), msgspec.json.encode(spec).decode(), "--", *args],
+            stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+            pass_fds=(*pass_fds, status_write),
+        )
+    except BaseException:
+        os.close(status_read)
+        raise
+    finally:
+        os.close(status_write)
+    try:
+        failed_exec = _exec_error(status_read)
+    finally:
+        os.close(status_read)
+    if failed_exec is not None:
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+        proc.wait()
+        raise OSError(failed_exec, os.strerror(failed_exec), args[0])
     pgid = proc.pid
-    if nice:
-        with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, proc.pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + nice))
     pump = _Pump(proc, input, output_limit)
     stop: str | None = "error"  # an exception in the pump must still stop the group
     try:
@@ -190,6 +250,16 @@ def _run(
         cancelled=stop == "cancelled",
         truncated=pump.truncated,
     )
+
+
+def _exec_error(status: int) -> int | None:
+    """The errno of a program the guard could not execute; None once it runs (its exec closed the
+    pipe with nothing written) or when the guard itself failed (its output says why)."""
+    chunks = []
+    while chunk := os.read(status, 64):
+        chunks.append(chunk)
+    text = b"".join(chunks).decode(errors="replace")
+    return (int(text) or errno.EIO) if text.isdigit() else None
 
 
 class _Pump:

@@ -201,6 +201,22 @@ def headers(program: Program, texts: Mapping[str, str], side: Side) -> list[Path
     return list(found)
 
 
+def refusals(program: Program, texts: Mapping[str, str], side: Side) -> list[includes.Refusal]:
+    """The includes of the program's units (on ``side``) and the headers they reach, and the
+    ``-include`` flags of their build, that reach a file no compiler may read
+    (:func:`cass_lsp.asm.includes.refusals`)."""
+    found: list[includes.Refusal] = []
+    for unit in program.units:
+        path = unit.original if side == "original" or unit.translation is None else unit.translation
+        flags = nvcc_flags.split(unit.arguments, unit.directory).nvcc
+        searched = includes.search_dirs(flags)
+        found += includes.refusals(
+            _read(path, texts), Path(path), [Path(path).parent, *searched], includes.project_dirs(searched),
+            includes.forced(flags),
+        )  # fmt: skip
+    return found
+
+
 def data_files(program: Program, ignore: Iterable[str] = ()) -> tuple[list[Path], str | None]:
     """The files under the program's folder a run may read (not sources, headers or objects), and a
     note when some were left out: for size, or links that lead outside the folder (:func:`data_source`).

@@ -24,8 +24,8 @@ from typing import Literal
 
 import msgspec
 
-from cass_lsp import proc, toolchains
-from cass_lsp.asm import diagnostics, rdna, sass
+from cass_lsp import config, proc, toolchains
+from cass_lsp.asm import diagnostics, includes, rdna, sass
 from cass_lsp.asm.linemap import LineMap
 from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Function, Listing, ListingResult, SourceLoc
 from cass_lsp.asm.scratch import HipTarget, Scratch, materialize, project_inputs
@@ -67,6 +67,8 @@ class Job:
     env: dict[str, str]
     disassembler: str | None
     headers: tuple[Path, ...]
+    refused: tuple[includes.Refusal, ...]
+    """Includes no compile may start with: the job fails on them without running anything."""
     translate: bool
     translate_options: TranslateOptions | None
     toolchain: str
@@ -88,7 +90,7 @@ def prepare(
     ``translate_options`` shape the rule translation an AMD listing of a CUDA file compiles."""
     file = Path(os.path.normpath(Path(path).expanduser().absolute()))
     vendor = vendor_of(target)
-    project_flags, headers = project_inputs(source, file, compile_commands)
+    project_flags, headers, refused = project_inputs(source, file, compile_commands, extra_args)
     common = [*project_flags, *extra_args]
     name = f"{_WORK}/{file.name}"
     disassembler: str | None = None
@@ -156,6 +158,7 @@ def prepare(
         env=invocation.env,
         disassembler=disassembler,
         headers=headers,
+        refused=refused,
         translate=translate,
         translate_options=translate_options,
         toolchain=toolchain_text,
@@ -163,18 +166,32 @@ def prepare(
     )
 
 
-def run(job: Job, *, timeout: float, cancel: threading.Event | None = None, nice: int = 0) -> ListingResult:
+def run(
+    job: Job,
+    *,
+    timeout: float,
+    cancel: threading.Event | None = None,
+    nice: int = 0,
+    limits: proc.Limits | None = None,
+) -> ListingResult:
     """Compile (and disassemble) ``job`` in a fresh temp dir and parse the result; ``nice`` lowers
-    the tools' CPU priority (see :func:`cass_lsp.proc.run`)."""
+    the tools' CPU priority (see :func:`cass_lsp.proc.run`), ``limits`` bound every process of
+    the tools (default: ``cass.compilerLimits``'s defaults). A job with a refused include runs
+    nothing and fails with an error on each such line."""
+    if job.refused:
+        return _refused(job)
+    limits = limits or config.CompilerLimits().bounds()
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="cass-asm-") as root:
         workspace = _materialize(job, os.path.realpath(root))
         argv = [a.replace(_WORK, workspace.root) for a in job.argv]
-        compiled = proc.run(argv, timeout=timeout, env=job.env, cwd=workspace.root, cancel=cancel, nice=nice)
+        compiled = proc.run(
+            argv, timeout=timeout, env=job.env, cwd=workspace.root, cancel=cancel, nice=nice, limits=limits
+        )
         output = compiled.stderr.decode("utf-8", "replace") + compiled.stdout.decode("utf-8", "replace")
         diags = diagnostics.parse(output, workspace.map_location)
         if not compiled.ok:
-            return _failure(job, argv, workspace, diags, output, compiled)
+            return _failure(job, argv, workspace, diags, output, compiled, limits)
         if job.vendor == "nvidia":
             assert job.disassembler is not None
             remaining = max(1.0, timeout - (time.monotonic() - started))
@@ -184,10 +201,12 @@ def run(job: Job, *, timeout: float, cancel: threading.Event | None = None, nice
                 env=job.env,
                 cancel=cancel,
                 nice=nice,
+                limits=limits,
             )
             if not listed.ok:
                 text = listed.text()
-                return _failure(job, argv, workspace, diagnostics.parse(text, workspace.map_location), text, listed)
+                diags = diagnostics.parse(text, workspace.map_location)
+                return _failure(job, argv, workspace, diags, text, listed, limits)
             functions = sass.parse(
                 listed.stdout.decode("utf-8", "replace"), output, arch=job.target, map_path=workspace.map_path
             )
@@ -217,12 +236,20 @@ def _failure(
     diags: list[CompilerDiagnostic],
     output: str,
     result: proc.ProcResult,
+    limits: proc.Limits,
 ) -> CompileFailure:
     note: str | None
+    # an error on a line of the program is the program's, whatever words it holds ("out of memory")
+    bound = None if any(d.file for d in diags if d.severity == "error") else limits.hit(result)
     if result.timed_out:
-        note = f"timed out after {result.duration:.0f} s; the compiler's process group was killed"
+        note = (
+            f"timed out after {result.duration:.0f} s (cass.asm.timeoutSeconds); the compiler's process"
+            " group was killed"
+        )
     elif result.cancelled:
         note = "cancelled"
+    elif bound is not None:
+        note = f"the compiler {bound}"
     else:
         note = workspace.note
     return CompileFailure(
@@ -233,8 +260,20 @@ def _failure(
         command=workspace.shown(argv),
         timed_out=result.timed_out,
         cancelled=result.cancelled,
+        bounded=bound is not None,
         translated=job.translate,
         note=note,
+    )
+
+
+def _refused(job: Job) -> CompileFailure:
+    return CompileFailure(
+        target=job.target,
+        source=str(job.path),
+        diagnostics=[r.diagnostic() for r in job.refused],
+        output="",
+        translated=job.translate,
+        note="not compiled: an include reaches a file that is not a regular file",
     )
 
 

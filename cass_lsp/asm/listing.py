@@ -115,6 +115,8 @@ class CompileFailure(msgspec.Struct, tag="failure", tag_field="kind", rename="ca
     command: list[str] = msgspec.field(default_factory=list)
     timed_out: bool = False
     cancelled: bool = False
+    bounded: bool = False
+    """A bound of ``cass.compilerLimits`` stopped the compiler (``note`` says which)."""
     translated: bool = False
     note: str | None = None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from cass_lsp.asm import compile_commands as ccdb
@@ -18,15 +19,23 @@ from cass_lsp.asm.linemap import LineMap
 from cass_lsp.translate.profile import TranslateOptions
 
 
-def project_inputs(source: str, file: Path, compile_commands: str | Path | None) -> tuple[list[str], tuple[Path, ...]]:
+def project_inputs(
+    source: str, file: Path, compile_commands: str | Path | None, extra_args: Sequence[str] = ()
+) -> tuple[list[str], tuple[Path, ...], tuple[includes.Refusal, ...]]:
     """The flags every compile of ``file``'s buffer takes (``-I`` its folder, then its
-    compile_commands.json entry's preprocessor options) and the local headers it includes (which
-    are part of a result's key and are translated beside it)."""
+    compile_commands.json entry's preprocessor options), the local headers it includes (which
+    are part of a result's key and are translated beside it), and the includes, with
+    ``extra_args`` too, that must not be compiled (:func:`cass_lsp.asm.includes.refusals`)."""
     database = ccdb.find(file, compile_commands)
     project_flags = ccdb.flags_for(file, database) if database else []
     include_dirs = [Path(f[2:]) for f in project_flags if f.startswith("-I")]
     headers = tuple(includes.local_headers(source, file, [file.parent, *include_dirs], includes.project_dirs(include_dirs)))
-    return [f"-I{file.parent}", *project_flags], headers
+    flags = [*project_flags, *extra_args]
+    searched = includes.search_dirs(flags)
+    refused = includes.refusals(
+        source, file, [file.parent, *searched], includes.project_dirs(searched), includes.forced(flags)
+    )
+    return [f"-I{file.parent}", *project_flags], headers, tuple(refused)
 
 
 @dataclasses.dataclass(frozen=True)

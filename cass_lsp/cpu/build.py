@@ -13,7 +13,7 @@ from typing import Literal
 
 import msgspec
 
-from cass_lsp import proc
+from cass_lsp import config, proc
 from cass_lsp.cpu.rewrite import prepare_source
 
 _INCLUDE_DIR = Path(__file__).resolve().parent / "include"
@@ -28,6 +28,7 @@ class BuildResult(msgspec.Struct, frozen=True):
     log: str  # compiler output
     command: list[str]
     duration: float  # seconds
+    bound: str | None = None  # the bound of cass.compilerLimits that stopped the compiler, in words
 
 
 def include_dir() -> Path:
@@ -79,8 +80,10 @@ def build(
     cancel: threading.Event | None = None,
     extra_args: Sequence[str] = (),
     cxx: str = _DEFAULT_CXX,
+    limits: proc.Limits | None = None,
 ) -> BuildResult:
-    """Compile ``text`` (the contents of ``source_path``) to the executable ``out``.
+    """Compile ``text`` (the contents of ``source_path``) to the executable ``out``, each compiler
+    process bounded by ``limits`` (default: ``cass.compilerLimits``'s defaults).
 
     ``out`` is a path in a directory the caller owns (an existing directory gets ``<stem>`` inside
     it); the prepared source is written next to it. ``#line`` points compiler messages at
@@ -94,7 +97,7 @@ def build(
     prepared.write_text(f'#line 1 "{quoted}"\n' + prepare_source(text), encoding="utf-8")
     argv = command(source_path, prepared, exe, hip=is_hip(source_path, text), warp_size=warp_size, cxx=cxx,
                    extra_args=extra_args)
-    return _compile(argv, exe, timeout, cancel)
+    return _compile(argv, exe, timeout, cancel, limits)
 
 
 def build_program(
@@ -108,15 +111,17 @@ def build_program(
     extra_args: Sequence[str] = (),
     platform: Literal["amd", "nvidia"] | None = None,
     cxx: str = _DEFAULT_CXX,
+    limits: proc.Limits | None = None,
 ) -> BuildResult:
     """Compile and link a program's ``units``, already prepared (:func:`prepare_source`) and written
-    with their headers into one folder tree, to ``exe`` (``platform`` as for :func:`command`)."""
+    with their headers into one folder tree, to ``exe`` (``platform`` as for :func:`command`,
+    ``limits`` as for :func:`build`)."""
     _check_warp(warp_size)
     first, *rest = units
     argv = command(
         first, first, exe, hip=hip, warp_size=warp_size, cxx=cxx, extra_args=extra_args, platform=platform, more_units=rest
     )
-    return _compile(argv, exe, timeout, cancel)
+    return _compile(argv, exe, timeout, cancel, limits)
 
 
 def _check_warp(warp_size: int) -> None:
@@ -124,14 +129,22 @@ def _check_warp(warp_size: int) -> None:
         raise ValueError(f"warp_size must be 32 or 64, not {warp_size}")
 
 
-def _compile(argv: list[str], exe: Path, timeout: float, cancel: threading.Event | None) -> BuildResult:
-    result = proc.run(argv, timeout=timeout, cwd=exe.parent, cancel=cancel, nice=10)
+def _compile(
+    argv: list[str], exe: Path, timeout: float, cancel: threading.Event | None, limits: proc.Limits | None
+) -> BuildResult:
+    limits = limits or config.CompilerLimits().bounds()
+    result = proc.run(argv, timeout=timeout, cwd=exe.parent, cancel=cancel, nice=10, limits=limits)
     log = result.text()
+    bound = limits.hit(result)
     if result.timed_out:
         log += f"\ncompiler timed out after {timeout:g} s"
     elif result.cancelled:
         log += "\nbuild cancelled"
-    return BuildResult(ok=result.ok, exe=str(exe) if result.ok else "", log=log, command=argv, duration=result.duration)
+    elif bound is not None:
+        log += f"\nerror: the compiler {bound}"
+    return BuildResult(
+        ok=result.ok, exe=str(exe) if result.ok else "", log=log, command=argv, duration=result.duration, bound=bound
+    )
 
 
 def available(cxx: str = _DEFAULT_CXX) -> tuple[bool, str]:

@@ -230,6 +230,7 @@ def build_listing(
             timeout=resolved.compile_timeout_s,
             cancel=token.event if token else None,
             nice=BACKGROUND_NICE if background else 0,
+            limits=resolved.compiler_limits,
         )
     except (OSError, ValueError) as error:
         # a compiler that exits 0 without writing its listing, or writes one that cannot be read:
@@ -242,7 +243,8 @@ def build_listing(
             output="",
             note=f"the compiler ran but its listing could not be read: {error}",
         )
-    kept = not (isinstance(result, CompileFailure) and (result.timed_out or result.cancelled))
+    # a timeout or a bound says more about this machine and the settings than about the code
+    kept = not (isinstance(result, CompileFailure) and (result.timed_out or result.cancelled or result.bounded))
     if cache is not None and kept:
         cache.put(LISTING.name, job.key, result)
     return result

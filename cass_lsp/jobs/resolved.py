@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from cass_lsp import proc
 from cass_lsp.config import ModelSettings, Settings, VerificationSettings
 from cass_lsp.jobs import kinds
 from cass_lsp.translate import targets
@@ -43,6 +44,8 @@ class ResolvedSettings(msgspec.Struct, frozen=True):
     clang_args: tuple[str, ...]
     compile_commands: str | None
     compile_timeout_s: float
+    compiler_limits: proc.Limits
+    """What each compiler process may use (``cass.compilerLimits``)."""
     cache_max_bytes: int
     compile_on_open: bool
     hover_wait_ms: int
@@ -93,6 +96,7 @@ def resolve(settings: Settings) -> ResolvedSettings:
         clang_args=tuple(asm.extra_args.clang),
         compile_commands=asm.compile_commands,
         compile_timeout_s=asm.timeout_seconds,
+        compiler_limits=settings.compiler_limits.bounds(),
         cache_max_bytes=asm.cache_max_mb * 1024 * 1024,
         compile_on_open=asm.compile_on_open,
         hover_wait_ms=asm.hover_wait_ms,

@@ -217,7 +217,7 @@ class CassServer(LanguageServer):
         self._untrusted_reported.update(new)
         names = ", ".join(f"{SECTION}.{name}" for name in new)
         self.show_message(
-            f"cass-lsp: ignoring {names}: they run or load code, and this workspace is not trusted "
+            f"cass-lsp: ignoring {names}: they run or load code or lift the compilers' bounds, and this workspace is not trusted "
             f"({self.trust_reason}). To use them, trust the workspace in the editor "
             f"(initializationOptions.workspaceTrusted) or add its folder to trustedFolders in {user_settings.path()}",
             types.MessageType.Warning,

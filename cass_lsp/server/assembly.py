@@ -288,14 +288,14 @@ def compile_diagnostics(doc: CudaDocument, failure: Any) -> list[types.Diagnosti
                 code="compile-error" if item.severity == "error" else "compile-warning",
             )
         )
-    if failure.timed_out and not out:
+    if (failure.timed_out and not out) or failure.bounded:
         out.append(
             types.Diagnostic(
                 range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
                 message=f"{failure.target}: {failure.note or 'the compiler timed out'}",
                 severity=types.DiagnosticSeverity.Warning,
                 source=SOURCE,
-                code="compile-timeout",
+                code="compile-bound" if failure.bounded else "compile-timeout",
             )
         )
     return out

@@ -5,8 +5,8 @@ who wrote a value. A workspace is trusted only when the editor says so
 (``initializationOptions.workspaceTrusted: true``, VS Code's workspace trust) or, for editors that
 say nothing about trust, when every workspace folder lies in the user's ``trustedFolders``
 (:mod:`cass_lsp.user_settings`, a file no workspace can write). An editor's explicit ``false`` wins
-over ``trustedFolders``. In an untrusted workspace the settings that run or load code are dropped,
-whatever sent them (:func:`without_code`); running programs is refused where it is decided
+over ``trustedFolders``. In an untrusted workspace the settings that run or load code, or lift the
+compilers' bounds, are dropped, whatever sent them (:func:`without_code`); running programs is refused where it is decided
 (``run_refusal`` in ``cass_lsp/verify/run.py``), so ``verification.run`` stays as asked and its
 verdict says why nothing ran.
 """
@@ -34,6 +34,8 @@ CODE_SETTINGS: tuple[tuple[str, str], ...] = (
     ("verification", "commandHost"),  # the programs and their inputs are copied there
     ("model", "endpoint"),  # the document's code is sent there
     ("model", "apiKeyEnv"),  # a variable of the server's environment sent to that endpoint
+    ("compilerLimits", "memoryMb"),  # the compilers' bounds: a workspace must not lift them
+    ("compilerLimits", "cpuSeconds"),
 )
 """Dropped in an untrusted workspace unless they hold their default."""
 

@@ -114,7 +114,9 @@ def plan(inputs: Inputs, resolved: ResolvedSettings, *, run: bool, nice: int = 0
             continue
 
         def work(token: CancelToken | None, compile_plan: stages.CompilePlan = compile_plan) -> StageResult:
-            return stages.run_compile(compile_plan, timeout=timeout, token=token, nice=nice)
+            return stages.run_compile(
+                compile_plan, timeout=timeout, token=token, nice=nice, limits=resolved.compiler_limits
+            )
 
         title = f"verify: compiling {Path(compile_plan.file).name} for {target}"
         planned.append(Stage(name, target, compile_plan.key, work, title=title))

@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
+from cass_lsp import proc, user_settings
 from cass_lsp import program as program_module
-from cass_lsp import user_settings
 from cass_lsp.asm.scratch import HipTarget
 from cass_lsp.build.nvcc_flags import Flags
 from cass_lsp.cpu.outcome import RunOutcome as RuntimeStop
@@ -80,6 +80,8 @@ class RunPlan:
     data: list[Path]
     data_note: str | None
     key: str
+    compiler_limits: proc.Limits
+    """What each process of the builds may use (``cass.compilerLimits``)."""
 
 
 def run_refusal(
@@ -152,7 +154,7 @@ def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) ->
         plans.append(
             RunPlan(
                 runner, target, arch, inputs, original_builder, translation_builder, translate_to, flags, settings, ignore,
-                data, data_note, key,
+                data, data_note, key, resolved.compiler_limits,
             )
         )
     return plans
@@ -242,13 +244,16 @@ class _StageRun:
         try:
             built = builder.build(
                 plan.inputs, dialect, plan.flags, translate_to, workdir,
-                timeout=plan.settings.compile_timeout_seconds, cancel=self.cancel,
+                timeout=plan.settings.compile_timeout_seconds, cancel=self.cancel, limits=plan.compiler_limits,
             )  # fmt: skip
         except (CannotRun, ToolchainMissing, ValueError) as error:
             reason = f"{error.what} not found; {error.hint}" if isinstance(error, ToolchainMissing) else str(error)
             return self.result("unavailable", f"{side}: {reason}")
         if self.cancel is not None and self.cancel.is_set():
             return self.result("cancelled", "cancelled")
+        if built.exe is None and built.bound is not None:
+            # bounds set for another machine say nothing about the translation
+            return self.result("unavailable", f"building the {side} for the {builder.name} runner: the compiler {built.bound}")
         if built.exe is None:
             # The CPU runtime may lack something the real toolchains accept: that is not the
             # translation's fault. A GPU toolchain rejecting a translation the compile stage accepted is.

@@ -48,6 +48,8 @@ class Built:
     command: list[str]
     scratch: Scratch | None = None
     """Maps the build's paths back to the user's files."""
+    bound: str | None = None
+    """The bound of ``cass.compilerLimits`` that stopped the build, in words (:meth:`proc.Limits.hit`)."""
 
     @property
     def ok(self) -> bool:
@@ -89,9 +91,11 @@ class Builder:
         *,
         timeout: float,
         cancel: threading.Event | None,
+        limits: proc.Limits,
     ) -> Built:
         """Write the program's side (``cuda``: the originals; ``hip``: the translation) into
-        ``workdir``/src and build ``workdir``/program. Raises CannotRun or ToolchainMissing."""
+        ``workdir``/src and build ``workdir``/program, each compiler process bounded by
+        ``limits``. Raises CannotRun or ToolchainMissing."""
         side: Side = "original" if dialect == "cuda" else "translation"
         exe = workdir / "program"
         if self.name == "cpu":
@@ -110,9 +114,10 @@ class Builder:
                 extra_args=written.mapped_flags(self.flags(flags)),
                 # the translation stands for the AMD target it was made for, whatever its wave size
                 platform="amd" if dialect == "hip" and self.arch.startswith("gfx") else None,
+                limits=limits,
             )
             shown = written.scratch.shown(list(built.command))
-            return Built(exe if built.ok else None, built.log, shown, written.scratch)
+            return Built(exe if built.ok else None, built.log, shown, written.scratch, built.bound)
         written = program_module.materialize(str(workdir / "src"), inputs.program, inputs.texts, side, translate_to=translate_to)
         units = [str(u) for u in written.units]
         mapped = written.mapped_flags(self.flags(flags))
@@ -121,8 +126,9 @@ class Builder:
             argv, env = [*nv.argv, "-O2", *mapped, "-o", str(exe), *units], nv.env
         else:
             argv, env = _amd_argv(self.arch, mapped, units, exe), dict(os.environ)
-        result = proc.run(argv, timeout=timeout, env=env, cwd=workdir, cancel=cancel, nice=BUILD_NICE)
-        return Built(exe if result.ok and exe.is_file() else None, result.text(), written.scratch.shown(argv), written.scratch)
+        result = proc.run(argv, timeout=timeout, env=env, cwd=workdir, cancel=cancel, nice=BUILD_NICE, limits=limits)
+        exe_built = exe if result.ok and exe.is_file() else None
+        return Built(exe_built, result.text(), written.scratch.shown(argv), written.scratch, limits.hit(result))
 
 
 def _cpu_source(text: str) -> str:

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from cass_lsp import proc, toolchains
+from cass_lsp import config, proc, toolchains
 from cass_lsp import program as program_module
-from cass_lsp.asm import diagnostics
+from cass_lsp.asm import diagnostics, includes
 from cass_lsp.asm.listing import CompilerDiagnostic
 from cass_lsp.asm.scratch import HipTarget, Scratch
 from cass_lsp.build import nvcc_flags
@@ -242,8 +242,21 @@ def unavailable(name: Literal["original", "translation", "run"], target: str | N
     return StageResult(name, target, "unavailable", message, cacheable=False)
 
 
-def run_compile(plan: CompilePlan, *, timeout: float, token: CancelToken | None = None, nice: int = 0) -> StageResult:
-    """Run the plan's steps in a fresh temp dir (each only after the previous one passed)."""
+def run_compile(
+    plan: CompilePlan,
+    *,
+    timeout: float,
+    token: CancelToken | None = None,
+    nice: int = 0,
+    limits: proc.Limits | None = None,
+) -> StageResult:
+    """Run the plan's steps in a fresh temp dir (each only after the previous one passed), each
+    process bounded by ``limits`` (default: ``cass.compilerLimits``'s defaults). A program with an
+    include no compiler may read fails without running anything."""
+    refused = program_module.refusals(plan.inputs.program, plan.inputs.texts, plan.name)
+    if refused:
+        return _refused(plan, refused)
+    limits = limits or config.CompilerLimits().bounds()
     started = time.monotonic()
     cancel = token.event if token is not None else None
     with tempfile.TemporaryDirectory(prefix="cass-verify-") as tmp:
@@ -256,9 +269,9 @@ def run_compile(plan: CompilePlan, *, timeout: float, token: CancelToken | None 
         for argv in plan.steps(built, root):
             shown = scratch.shown(argv)
             remaining = max(1.0, timeout - (time.monotonic() - started))
-            result = proc.run(argv, timeout=remaining, env=plan.env, cwd=root, cancel=cancel, nice=nice)
+            result = proc.run(argv, timeout=remaining, env=plan.env, cwd=root, cancel=cancel, nice=nice, limits=limits)
             if not result.ok:
-                return _failed(plan, scratch, result, shown, time.monotonic() - started)
+                return _failed(plan, scratch, result, shown, time.monotonic() - started, limits)
         return StageResult(
             plan.name,
             plan.target,
@@ -282,20 +295,36 @@ def _passed_message(plan: CompilePlan) -> str:
     return message
 
 
+def _refused(plan: CompilePlan, refused: list[includes.Refusal]) -> StageResult:
+    first = refused[0]
+    found = [r.diagnostic() for r in refused]
+    where = f"{first.file.name}:{first.line}" if first.line else first.file.name
+    message = f"{plan.tool} was not started for {_what(plan)}: {where}: {first.message}"
+    return StageResult(plan.name, plan.target, "failed", message, diagnostics=found, file=plan.file, tool=plan.tool)
+
+
 def _failed(
-    plan: CompilePlan, scratch: Scratch, result: proc.ProcResult, shown: list[str], duration: float
+    plan: CompilePlan, scratch: Scratch, result: proc.ProcResult, shown: list[str], duration: float, limits: proc.Limits
 ) -> StageResult:
     output = result.text()
     found = diagnostics.parse(output, scratch.map_location)
     tool = plan.tool
     if result.cancelled:
         return StageResult(plan.name, plan.target, "cancelled", "cancelled", duration=duration, cacheable=False)
-    if result.timed_out:
-        # a slow machine says nothing about the code
-        message = f"{tool} timed out after {duration:.0f} s (its process group was killed; compileTimeoutSeconds)"
-        return StageResult(
-            plan.name, plan.target, "unavailable", message, duration=duration, file=plan.file, cacheable=False, tool=tool
+    # an error on a line of the program is the program's, whatever words it holds ("out of memory")
+    bound = None if any(d.file for d in found if d.severity == "error") else limits.hit(result)
+    if result.timed_out or bound is not None:
+        # a slow machine, or bounds set for another one, say nothing about the code
+        message = (
+            f"{tool} timed out after {duration:.0f} s (its process group was killed;"
+            " cass.verification.compileTimeoutSeconds)"
+            if bound is None
+            else f"{tool} {bound}"
         )
+        return StageResult(
+            plan.name, plan.target, "unavailable", message, duration=duration, file=plan.file, cacheable=False, tool=tool,
+            output=output.replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
+        )  # fmt: skip
     errors = [d for d in found if d.severity == "error"]
     first = errors[0] if errors else None
     # the compiler broke its own invariants (a backend check, a crash), on no line of the program: a

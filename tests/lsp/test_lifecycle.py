@@ -1,16 +1,21 @@
-"""The server leaves nothing behind: closing the editor's end kills compiles still running."""
+"""The server leaves nothing behind: closing the editor's end, or SIGKILL, kills compiles still running."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import re
+import signal
 import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 from benchmarks._corpus import cuda_source
+from tests.fuzz.wire import WireServer
 
 EXIT_SECONDS = 8
 
@@ -82,3 +87,74 @@ async def test_closing_stdin_mid_compile_kills_every_compiler(tmp_path: Path) ->
             break
         await asyncio.sleep(0.1)
     assert not [pid for pid in compilers if _alive(pid)]
+
+
+def _compilers(server: WireServer) -> list[str]:
+    return [p for p in server.leftovers(wait_s=0) if re.search(r"nvcc|cc1plus|cudafe|cicc|ptxas|clang", p)]
+
+
+def test_a_killed_server_leaves_no_compiler_running(tmp_path: Path) -> None:
+    """An editor SIGKILLs a hung server: nothing runs its cleanup, and nvcc, the host compiler it
+    started and every helper must still die. The include through a macro (which the include check
+    cannot see) of a FIFO makes nvcc's preprocessor block for ever without using memory or CPU."""
+    root = tmp_path / "workspace"
+    root.mkdir()
+    os.mkfifo(root / "pipe.h")
+    text = f'#define PIPE "pipe.h"\n#include PIPE\n{cuda_source(3)}// {uuid.uuid4()}\n'
+    (root / "k.cu").write_text(text)
+    server = WireServer(tmp_path / "server")  # default settings, an untrusted workspace
+    try:
+        assert "result" in server.initialize(None, root=root)
+        item = {"uri": (root / "k.cu").as_uri(), "languageId": "cuda", "version": 1, "text": text}
+        server.notify("textDocument/didOpen", {"textDocument": item})
+        deadline = time.monotonic() + 120
+        while not _compilers(server) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _compilers(server), "no compiler started for the opened file"
+        time.sleep(1)  # nvcc has started its host compiler by now
+        server.kill(signal.SIGKILL)
+        assert server.leftovers(wait_s=10) == []
+    finally:
+        for line in server.leftovers(wait_s=0):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(line.split()[0]), signal.SIGKILL)
+        if server.alive:
+            server.kill()
+
+
+def test_an_include_of_a_fifo_is_an_error_on_its_line_and_starts_no_compiler(tmp_path: Path) -> None:
+    root = tmp_path / "workspace"
+    root.mkdir()
+    os.mkfifo(root / "pipe.h")
+    text = f'{cuda_source(3)}#include "pipe.h"\n'
+    line = text.count("\n") - 1
+    (root / "k.cu").write_text(text)
+    server = WireServer(tmp_path / "server")
+    try:
+        assert "result" in server.initialize(None, root=root)
+        uri = (root / "k.cu").as_uri()
+        server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": text}})
+        server.notify("textDocument/didSave", {"textDocument": {"uri": uri}})  # verification runs on save
+
+        def refused(params: dict[str, Any]) -> bool:
+            return params["uri"] == uri and any(
+                d["range"]["start"]["line"] == line and "a FIFO, not a regular file" in d["message"]
+                for d in params["diagnostics"]
+            )
+
+        # the listing (cass-asm) and the verification compile (cass-verify) each say it
+        for source in ("cass-asm", "cass-verify"):
+            note = server.wait_notification(
+                "textDocument/publishDiagnostics",
+                lambda p, source=source: refused(p) and any(d.get("source") == source for d in p["diagnostics"]),
+                timeout=120,
+            )
+            assert note is not None, (source, server.notifications_of("textDocument/publishDiagnostics"))
+        assert _compilers(server) == []
+    finally:
+        for leftover in server.leftovers(wait_s=0):
+            pid = int(leftover.split()[0])
+            if pid != server.proc.pid:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+        server.close()

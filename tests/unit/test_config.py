@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cass_lsp.config import RunLimits, Settings, json_schema, load_settings, merge
+from cass_lsp.config import CompilerLimits, RunLimits, Settings, json_schema, load_settings, merge
 
 
 def test_nothing_gives_defaults() -> None:
@@ -63,6 +63,15 @@ def test_run_limits_must_be_positive_and_a_bad_one_is_named(key: str, value: int
     assert settings.verification.run
     assert getattr(settings.verification.limits, _snake(key)) == getattr(RunLimits(), _snake(key))
     assert len(problems) == 1 and problems[0].startswith(f"cass.verification.limits.{key}:"), problems
+
+
+@pytest.mark.parametrize("key", ["memoryMb", "cpuSeconds"])
+@pytest.mark.parametrize("value", [-1, 0, "lots"])
+def test_compiler_limits_must_be_positive_and_a_bad_one_is_named(key: str, value: object) -> None:
+    settings, problems = load_settings({"compilerLimits": {key: value}, "asm": {"timeoutSeconds": 30}})
+    assert settings.asm.timeout_seconds == 30
+    assert settings.compiler_limits == CompilerLimits()
+    assert len(problems) == 1 and problems[0].startswith(f"cass.compilerLimits.{key}:"), problems
 
 
 def _snake(name: str) -> str:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import resource
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -110,3 +114,84 @@ def test_cancel_event_kills_the_group(tmp_path: Path) -> None:
 def test_cancel_event_unset_lets_the_program_finish() -> None:
     r = proc.run([sys.executable, "-c", "print(42)"], timeout=30, cancel=threading.Event())
     assert r.ok and r.stdout == b"42\n"
+
+
+# A "compiler" whose helper reports the bounds it was given (as cc1plus under nvcc would inherit them).
+REPORTER = """
+import resource, subprocess, sys
+def bounds():
+    return resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_CPU)[0]
+helper = subprocess.run([sys.executable, "-c", "import resource; print(resource.getrlimit(resource.RLIMIT_AS)[0],"
+                         " resource.getrlimit(resource.RLIMIT_CPU)[0])"], capture_output=True, text=True)
+print(*bounds(), helper.stdout.strip())
+"""
+# A "server": runs SPAWNER through proc.run on a worker thread, as the language server runs compiles.
+SERVER = """
+import sys, threading
+from cass_lsp import proc
+worker = threading.Thread(target=proc.run, args=([sys.executable, "-c", sys.argv[1], sys.argv[2], "300"],),
+                          kwargs={"timeout": 300})
+worker.start()
+worker.join()
+"""
+
+
+def test_limits_bound_the_program_and_everything_it_starts() -> None:
+    limits = proc.Limits(memory_mb=1024, cpu_seconds=7, setting="cass.compilerLimits")
+    r = proc.run([sys.executable, "-c", REPORTER], timeout=60, limits=limits)
+    assert r.ok, r.text()
+    assert r.stdout.split() == [b"%d" % (1024 << 20), b"7"] * 2  # the program, then its helper
+
+
+def test_no_limits_leave_the_programs_bounds_alone() -> None:
+    r = proc.run([sys.executable, "-c", REPORTER], timeout=60)
+    assert r.ok, r.text()
+    assert r.stdout.split() == [b"%d" % resource.getrlimit(resource.RLIMIT_AS)[0], b"%d" % resource.getrlimit(resource.RLIMIT_CPU)[0]] * 2
+
+
+def test_a_compiler_stopped_by_its_memory_bound_is_said_so_with_the_setting(tmp_path: Path) -> None:
+    # The issue's attack through a macro, which the include check cannot see: g++'s preprocessor
+    # reads /dev/zero without end and its buffer hits the (tight) bound within a second.
+    source = tmp_path / "zero.cpp"
+    source.write_text('#define ZERO "/dev/zero"\n#include ZERO\n')
+    limits = proc.Limits(memory_mb=300, cpu_seconds=20, setting="cass.compilerLimits")
+    r = proc.run(["g++", "-c", str(source), "-o", str(tmp_path / "zero.o")], timeout=30, limits=limits)
+    assert not r.ok and not r.timed_out
+    assert limits.hit(r) == "ran out of memory at its bound of 300 MB (cass.compilerLimits.memoryMb)", r.text()
+
+
+def test_a_program_stopped_by_its_cpu_bound_is_said_so_with_the_setting() -> None:
+    limits = proc.Limits(memory_mb=1024, cpu_seconds=1, setting="cass.compilerLimits")
+    r = proc.run([sys.executable, "-c", "while True: pass"], timeout=60, limits=limits)
+    assert r.returncode == -signal.SIGXCPU and not r.timed_out
+    assert limits.hit(r) == "stopped after 1 s of CPU time, its bound (cass.compilerLimits.cpuSeconds)"
+
+
+def test_an_ordinary_failure_is_no_bound() -> None:
+    limits = proc.Limits(memory_mb=1024, cpu_seconds=20, setting="cass.compilerLimits")
+    r = proc.run([sys.executable, "-c", "import sys; sys.exit('error: expected a declaration')"], timeout=30, limits=limits)
+    assert r.returncode == 1 and limits.hit(r) is None
+
+
+def test_a_missing_program_raises_as_popen_does(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError) as raised:
+        proc.run([str(tmp_path / "no-such-compiler"), "--version"], timeout=30)
+    assert raised.value.filename == str(tmp_path / "no-such-compiler")
+
+
+def test_a_killed_server_leaves_nothing_running(tmp_path: Path) -> None:
+    """SIGKILL (what an editor does to a hung server) runs no cleanup in the server: the program
+    and the helper it forked must still die, although they were started from a worker thread."""
+    pidfile = tmp_path / "helper.pid"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    server = subprocess.Popen([sys.executable, "-c", SERVER, SPAWNER, str(pidfile)], env=env)
+    try:
+        helper = _pid_from(pidfile, within=30)
+        program = int(Path(f"/proc/{helper}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        assert program != server.pid  # the program sits between them: a grandchild of the server
+        server.kill()
+        server.wait(10)
+        assert _wait_dead(program, within=10) and _wait_dead(helper, within=10)
+    finally:
+        server.kill()
+        server.wait(10)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cass_lsp.asm.scratch import HipTarget, Scratch
-from cass_lsp.config import VerificationSettings
+from cass_lsp.config import CompilerLimits, VerificationSettings
 from cass_lsp.proc import ProcResult
 from cass_lsp.program import Program, Unit
 from cass_lsp.verify import pairs, stages
@@ -16,6 +16,7 @@ from cass_lsp.verify.compare import Noise, compare, ignore_patterns, lines_agree
 from cass_lsp.verify.engine import judge
 from cass_lsp.verify.stages import StageResult
 
+BOUNDS = CompilerLimits().bounds()
 
 def touch(path: Path, text: str = "") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -196,11 +197,11 @@ def _translation_plan() -> stages.CompilePlan:
 )
 def test_a_compiler_defect_on_no_line_of_the_program_is_could_not_verify(stderr: bytes, outcome: str) -> None:
     scratch = Scratch("<tmp>", Path("/w"), {})
-    result = stages._failed(_translation_plan(), scratch, ProcResult(1, b"", stderr, 0.1), [], 0.1)
+    result = stages._failed(_translation_plan(), scratch, ProcResult(1, b"", stderr, 0.1), [], 0.1, BOUNDS)
     assert result.outcome == outcome, result.message
 
 
 def test_a_compile_that_times_out_is_could_not_verify() -> None:
     scratch = Scratch("<tmp>", Path("/w"), {})
-    result = stages._failed(_translation_plan(), scratch, ProcResult(-9, b"", b"", 120.0, timed_out=True), [], 120.0)
+    result = stages._failed(_translation_plan(), scratch, ProcResult(-9, b"", b"", 120.0, timed_out=True), [], 120.0, BOUNDS)
     assert result.outcome == "unavailable" and "compileTimeoutSeconds" in result.message

@@ -71,6 +71,7 @@ const TITLES = {
   asm: 'cass-lsp: Assembly',
   model: 'cass-lsp: CASS model',
   verification: 'cass-lsp: Verification',
+  compilerLimits: 'cass-lsp: Compiler limits',
 };
 
 function resolve(schema, spec) {
