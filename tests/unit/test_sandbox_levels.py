@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cass_lsp import doctor
-from cass_lsp.verify import cgroups, sandbox
+from cass_lsp.verify import sandbox
 from cass_lsp.verify.sandbox import Limits, RunOutcome, SandboxError
 from tests.unit import sandbox_attacks
 from tests.unit.sandbox_attacks import BLOCKED, ESCAPED, SECRET
