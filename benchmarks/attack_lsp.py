@@ -24,7 +24,7 @@ address-space cap and this process as the subreaper of what it leaves, so an att
 stopped still cannot take the machine's memory or leave a process unseen.
 
 Then the cost: ``--runs`` runs of /bin/true at each level against a bare exec of it through
-cass_lsp.proc, measured in the same run (medians, and the ratio to the bare exec).
+cass_lsp.core.proc, measured in the same run (medians, and the ratio to the bare exec).
 Exit status 1 when a confining level let an attack through or left something behind, or an attempt
 outside the sandbox was not blocked.
 """
@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 from cass_lsp.verify import sandbox
 from tests.unit import sandbox_attacks, surface_attacks
 from tests.unit.sandbox_attacks import BLOCKED, ESCAPED

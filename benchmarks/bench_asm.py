@@ -24,13 +24,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cass_lsp import proc  # noqa: E402
 from cass_lsp.asm import compile as asm_compile  # noqa: E402
 from cass_lsp.asm import rdna, sass  # noqa: E402
 from cass_lsp.asm.listing import Listing  # noqa: E402
-from cass_lsp.jobs import kinds  # noqa: E402
-from cass_lsp.jobs.cache import ResultCache  # noqa: E402
-from cass_lsp.jobs.resolved import resolve_cli  # noqa: E402
+from cass_lsp.core import jobs as kinds  # noqa: E402
+from cass_lsp.core import proc  # noqa: E402
+from cass_lsp.core.cache import ResultCache  # noqa: E402
+from cass_lsp.services.settings import resolve_cli  # noqa: E402
 
 RESOLVED = resolve_cli(asm={"timeoutSeconds": 600})
 

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 from cass_lsp.cpu import build
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -25,9 +25,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._corpus import cuda_source
-from cass_lsp import syntax
-from cass_lsp.document import CudaDocument, TextChange
 from cass_lsp.server.symbols import document_symbols
+from cass_lsp.syntax import parsing as syntax
+from cass_lsp.syntax.document import CudaDocument, TextChange
 
 ROUNDS = 200
 SYMBOL_ROUNDS = 100

@@ -47,8 +47,8 @@ import pytest  # noqa: E402
 from lsprotocol import types  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
 
-from cass_lsp.proc import ProcResult  # noqa: E402
-from cass_lsp.toolchains.dirs import CACHE_ENV  # noqa: E402
+from cass_lsp.core.dirs import CACHE_ENV  # noqa: E402
+from cass_lsp.core.proc import ProcResult  # noqa: E402
 from tests.e2e import test_vscode, test_vscode_install  # noqa: E402
 from tests.install import fresh_user  # noqa: E402
 from tests.install.test_wheel import BODY_LINE, KERNEL  # noqa: E402

@@ -31,11 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
+from cass_lsp.core.cancel import CancelToken
 from cass_lsp.infer.backend import GenerationParams
 from cass_lsp.infer.llama import LlamaBackend
 from cass_lsp.infer.prompts import render_chatml, source_prompt
 from cass_lsp.infer.tiny_model import write_tiny_model
-from cass_lsp.jobs.cancel import CancelToken
 from cass_lsp.server.convert import json_value
 from tests.unit.test_real_model import smollm2
 

@@ -44,7 +44,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import tree_sitter
 
-from cass_lsp import nodes, proc, syntax
+from cass_lsp.core import proc
+from cass_lsp.syntax import nodes
+from cass_lsp.syntax import parsing as syntax
 from cass_lsp.translate import TargetProfile, tables, translate
 from cass_lsp.translate.findings import TranslationResult
 

@@ -35,8 +35,9 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cass_lsp import proc, toolchains
-from cass_lsp.build import files
+from cass_lsp import toolchains
+from cass_lsp.buildfiles import files
+from cass_lsp.core import proc
 from cass_lsp.toolchains import hiplibs
 from tests.corpus.cuda_lib_headers import ensure_all
 from tests.corpus.projects import debian13

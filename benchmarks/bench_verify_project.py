@@ -32,7 +32,8 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cass_lsp import proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.core import proc
 from tests.corpus.projects.projects import HERE, nvcc_make_variables
 
 TIMEOUT_S = 1800.0

@@ -1,5 +1,5 @@
 import sys
 
-from cass_lsp.cli import main
+from cass_lsp.cli.main import main
 
 sys.exit(main())

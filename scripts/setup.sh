@@ -37,5 +37,5 @@ log "installing cass-lsp with its NVIDIA, model and dev extras (first run: llama
 log "preparing the AMD device libraries, the ROCm 7.1 headers and the HIP library headers (Debian 13)"
 .venv/bin/python -m cass_lsp.toolchains setup --rocm71 --hip-libs
 log "preparing the device libraries clang-15 (hipcc) reads for gfx11xx/gfx12xx/gfx942 (ported builds)"
-.venv/bin/python -m cass_lsp.build.devlibs15
+.venv/bin/python -m cass_lsp.toolchains.devlibs15
 log "done: .venv/bin/cass-lsp is ready"

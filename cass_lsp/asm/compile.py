@@ -24,14 +24,17 @@ from typing import Literal
 
 import msgspec
 
-from cass_lsp import config, proc, toolchains
-from cass_lsp.asm import diagnostics, includes, rdna, sass
-from cass_lsp.asm.linemap import LineMap
+from cass_lsp import toolchains
+from cass_lsp.asm import diagnostics, rdna, sass
 from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Function, Listing, ListingResult, SourceLoc
-from cass_lsp.asm.scratch import HipTarget, Scratch, materialize, project_inputs
+from cass_lsp.compile import includes
+from cass_lsp.compile.linemap import LineMap
+from cass_lsp.compile.scratch import HipTarget, Scratch, materialize, project_inputs
+from cass_lsp.core import proc
+from cass_lsp.core import settings as config
+from cass_lsp.core.profile import TranslateOptions
 from cass_lsp.toolchains import cxxfilt, nvidia
 from cass_lsp.translate.fingerprint import fingerprint
-from cass_lsp.translate.profile import TranslateOptions
 
 SCHEMA = 1
 """Part of every cache key: bump when parsing or the Listing layout changes."""
@@ -175,7 +178,7 @@ def run(
     limits: proc.Limits | None = None,
 ) -> ListingResult:
     """Compile (and disassemble) ``job`` in a fresh temp dir and parse the result; ``nice`` lowers
-    the tools' CPU priority (see :func:`cass_lsp.proc.run`), ``limits`` bound every process of
+    the tools' CPU priority (see :func:`cass_lsp.core.proc.run`), ``limits`` bound every process of
     the tools (default: ``cass.compilerLimits``'s defaults). A job with a refused include runs
     nothing and fails with an error on each such line."""
     if job.refused:

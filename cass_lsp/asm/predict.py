@@ -15,8 +15,8 @@ from collections.abc import Callable
 import msgspec
 
 from cass_lsp.asm.listing import Function, Listing, find_functions
+from cass_lsp.core.cancel import CancelToken
 from cass_lsp.infer.backend import Backend, GenerationParams
-from cass_lsp.jobs.cancel import CancelToken
 
 _LABEL_OR_DIRECTIVE = re.compile(r"^\s*(?:[.\w$]+:|\.|;|//|#)")
 

@@ -13,7 +13,8 @@ from typing import Literal
 
 import msgspec
 
-from cass_lsp import config, proc
+from cass_lsp.core import proc
+from cass_lsp.core import settings as config
 from cass_lsp.cpu.rewrite import prepare_source
 
 _INCLUDE_DIR = Path(__file__).resolve().parent / "include"

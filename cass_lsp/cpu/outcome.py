@@ -12,7 +12,7 @@ from typing import Literal
 
 import msgspec
 
-from cass_lsp.proc import ProcResult
+from cass_lsp.core.proc import ProcResult
 
 # Kept in sync with include/cass_cpu/config.hpp.
 EXIT_DEADLOCK = 86

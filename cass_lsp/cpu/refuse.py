@@ -12,7 +12,8 @@ from collections.abc import Callable
 import msgspec
 import tree_sitter
 
-from cass_lsp import nodes, syntax
+from cass_lsp.syntax import nodes
+from cass_lsp.syntax import parsing as syntax
 
 _QUERY = "cpu_source"
 _Add = Callable[[str, int, str], None]  # records one finding: construct, 0-based line, detail

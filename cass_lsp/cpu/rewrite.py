@@ -22,7 +22,8 @@ import re
 
 import tree_sitter
 
-from cass_lsp import nodes, syntax
+from cass_lsp.syntax import nodes
+from cass_lsp.syntax import parsing as syntax
 
 _QUERY = "cpu_source"
 _SHARED = "__shared__"

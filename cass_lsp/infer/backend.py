@@ -13,7 +13,7 @@ from typing import Literal, Protocol
 
 import msgspec
 
-from cass_lsp.jobs.cancel import CancelToken
+from cass_lsp.core.cancel import CancelToken
 
 Role = Literal["system", "user", "assistant"]
 FinishReason = Literal["stop", "length", "cancelled", "timeout"]

@@ -19,8 +19,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from cass_lsp.core.cancel import CancelToken
 from cass_lsp.infer.backend import Generation, GenerationParams, Message, ModelError
-from cass_lsp.jobs.cancel import CancelToken
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ import threading
 
 import msgspec
 
-from cass_lsp.config import ModelSettings
+from cass_lsp.core.settings import ModelSettings
 from cass_lsp.infer.backend import Backend, GenerationParams, ModelError
 
 

@@ -29,8 +29,8 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from cass_lsp.core.cancel import CancelToken
 from cass_lsp.infer.backend import FinishReason, Generation, GenerationParams, Message, ModelError
-from cass_lsp.jobs.cancel import CancelToken
 
 _POLL_S = 0.05
 """How often the caller looks at its cancel token and the deadline while no text comes."""

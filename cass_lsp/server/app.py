@@ -17,16 +17,17 @@ from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, default_converter
 
-from cass_lsp import __version__, user_settings
-from cass_lsp.config import SECTION, Settings, load_settings, merge
-from cass_lsp.document import CudaDocument
-from cass_lsp.jobs.cache import ResultCache
-from cass_lsp.jobs.progress import ProgressSink
-from cass_lsp.jobs.resolved import ResolvedSettings, resolve
-from cass_lsp.jobs.scheduler import Scheduler
+from cass_lsp import __version__
+from cass_lsp.core import user_settings
+from cass_lsp.core.cache import ResultCache
+from cass_lsp.core.progress import ProgressSink
+from cass_lsp.core.scheduler import Scheduler
+from cass_lsp.core.settings import SECTION, Settings, load_settings, merge
 from cass_lsp.server import patches, trust
 from cass_lsp.server.protocol import CassProtocol
 from cass_lsp.server.stdio import ChunkedReader, message_loop_logger
+from cass_lsp.services.settings import ResolvedSettings, resolve
+from cass_lsp.syntax.document import CudaDocument
 
 if TYPE_CHECKING:
     from pygls.server import ServerErrors

@@ -21,14 +21,14 @@ import msgspec
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from cass_lsp.document import CudaDocument, FunctionInfo
-from cass_lsp.jobs import kinds
-from cass_lsp.jobs.cancel import Cancelled, CancelToken
-from cass_lsp.jobs.progress import Progress
-from cass_lsp.jobs.resolved import ResolvedSettings
+from cass_lsp.core import jobs as kinds
+from cass_lsp.core.cancel import Cancelled, CancelToken
+from cass_lsp.core.progress import Progress
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import decode_params, file_path, refused, uri_argument
 from cass_lsp.server.hover import HoverProviders, HoverSection
+from cass_lsp.services.settings import ResolvedSettings
+from cass_lsp.syntax.document import CudaDocument, FunctionInfo
 
 if TYPE_CHECKING:
     from cass_lsp.asm.listing import TargetResult

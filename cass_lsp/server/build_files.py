@@ -20,13 +20,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 from lsprotocol import types
 
-from cass_lsp.build import files
+from cass_lsp.buildfiles import files
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import file_path, is_link
 from cass_lsp.server.edits import new_file_edit, supports_create_file
 
 if TYPE_CHECKING:
-    from cass_lsp.build.porting import Result, Settings
+    from cass_lsp.buildfiles.porting import Result, Settings
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ def _refresh(doc: BuildDocument) -> None:
 
 
 def _settings(ls: CassServer, doc: BuildDocument) -> Settings:
-    from cass_lsp.build.porting import Settings
+    from cass_lsp.buildfiles.porting import Settings
 
     settings = ls.settings
     return Settings(

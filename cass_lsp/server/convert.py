@@ -10,7 +10,7 @@ from lsprotocol import types
 from pygls import uris
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from cass_lsp.document import CudaDocument, Span
+from cass_lsp.syntax.document import CudaDocument, Span
 
 if TYPE_CHECKING:
     from cass_lsp.server.app import CassServer

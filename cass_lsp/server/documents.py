@@ -6,9 +6,9 @@ import logging
 
 from lsprotocol import types
 
-from cass_lsp.document import CudaDocument, TextChange, is_cuda_document
 from cass_lsp.server import build_files
 from cass_lsp.server.app import CassServer
+from cass_lsp.syntax.document import CudaDocument, TextChange, is_cuda_document
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from cass_lsp.document import CudaDocument
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import byte_range
+from cass_lsp.syntax.document import CudaDocument
 
 if TYPE_CHECKING:
     from cass_lsp.translate import Edit

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from lsprotocol import types
 
-from cass_lsp import syntax
-from cass_lsp.document import CudaDocument, Span
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import offset, span_range
+from cass_lsp.syntax import parsing as syntax
+from cass_lsp.syntax.document import CudaDocument, Span
 
 if TYPE_CHECKING:
     from cass_lsp.translate import ApiEntry, TargetProfile

@@ -21,9 +21,9 @@ from pathlib import Path
 from lsprotocol import types
 from pygls import uris
 
-from cass_lsp.asm import compile_commands
-from cass_lsp.jobs.cancel import Cancelled
-from cass_lsp.jobs.kinds import Untranslatable
+from cass_lsp.compile import commands as compile_commands
+from cass_lsp.core.cancel import Cancelled
+from cass_lsp.core.jobs import Untranslatable
 from cass_lsp.server import translations
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import file_path

@@ -22,18 +22,18 @@ import msgspec
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from cass_lsp.document import CudaDocument
+from cass_lsp.core import jobs as kinds
+from cass_lsp.core.cancel import Cancelled, CancelToken
+from cass_lsp.core.progress import Progress
 from cass_lsp.infer.backend import ModelError
 from cass_lsp.infer.open import Backends, generation_params
-from cass_lsp.jobs import kinds
-from cass_lsp.jobs.cancel import Cancelled, CancelToken
-from cass_lsp.jobs.progress import Progress
 from cass_lsp.server import translations
 from cass_lsp.server.actions import ActionProviders, enclosing_function, is_reverse
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.assembly import AssemblyParams, AssemblyService
 from cass_lsp.server.convert import byte_range, decode_params, range_offsets
 from cass_lsp.server.edits import supports_change_annotations, supports_document_changes, text_edits
+from cass_lsp.syntax.document import CudaDocument
 from cass_lsp.translate import codes
 from cass_lsp.translate.carry import declarations_for
 from cass_lsp.translate.model import ModelTranslation, NoAnswer, estimated_tokens, question_budget

@@ -13,8 +13,8 @@ import logging
 
 from lsprotocol import types
 
-from cass_lsp.jobs.cancel import CancelToken
-from cass_lsp.jobs.progress import SILENT, Progress
+from cass_lsp.core.cancel import CancelToken
+from cass_lsp.core.progress import SILENT, Progress
 from cass_lsp.server.app import CassServer
 
 log = logging.getLogger(__name__)

@@ -10,8 +10,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from cass_lsp import user_settings
-from cass_lsp.config import SECTION
+from cass_lsp.core import user_settings
+from cass_lsp.core.settings import SECTION
 from cass_lsp.server import trust
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import workspace_roots

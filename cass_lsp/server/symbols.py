@@ -11,9 +11,9 @@ import cattrs
 import msgspec
 from lsprotocol import types
 
-from cass_lsp.document import CudaDocument, FunctionInfo, LaunchInfo, Position, Span
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import offset, span_range
+from cass_lsp.syntax.document import CudaDocument, FunctionInfo, LaunchInfo, Position, Span
 
 _SPACE_DETAIL = {"global": "__global__", "device": "__device__", "host_device": "__host__ __device__", "host": ""}
 

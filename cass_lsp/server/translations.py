@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from cass_lsp.document import CudaDocument
-from cass_lsp.jobs import kinds
-from cass_lsp.jobs.cancel import CancelToken
-from cass_lsp.jobs.progress import Progress
-from cass_lsp.jobs.resolved import ResolvedSettings
+from cass_lsp.core import jobs as kinds
+from cass_lsp.core.cancel import CancelToken
+from cass_lsp.core.progress import Progress
 from cass_lsp.server.app import CassServer
+from cass_lsp.services.settings import ResolvedSettings
+from cass_lsp.syntax.document import CudaDocument
 
 if TYPE_CHECKING:
     from cass_lsp.translate import TranslationResult

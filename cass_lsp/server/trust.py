@@ -4,7 +4,7 @@ The settings an editor sends mix the user's with the workspace's own, so the ser
 who wrote a value. A workspace is trusted only when the editor says so
 (``initializationOptions.workspaceTrusted: true``, VS Code's workspace trust) or, for editors that
 say nothing about trust, when every workspace folder lies in the user's ``trustedFolders``
-(:mod:`cass_lsp.user_settings`, a file no workspace can write). An editor's explicit ``false`` wins
+(:mod:`cass_lsp.core.user_settings`, a file no workspace can write). An editor's explicit ``false`` wins
 over ``trustedFolders``. In an untrusted workspace the settings that run or load code, or lift the
 compilers' bounds, are dropped, whatever sent them (:func:`without_code`); running programs is refused where it is decided
 (``run_refusal`` in ``cass_lsp/verify/run.py``), so ``verification.run`` stays as asked and its
@@ -18,9 +18,9 @@ from typing import Any
 
 import msgspec
 
-from cass_lsp.config import Settings, merge
+from cass_lsp.core.settings import Settings, merge
+from cass_lsp.core.user_settings import UserSettings
 from cass_lsp.infer.registry import names_a_file
-from cass_lsp.user_settings import UserSettings
 
 TRUST_KEY = "workspaceTrusted"
 

@@ -42,9 +42,9 @@ from pathlib import Path
 
 import msgspec
 
+from cass_lsp.core import targets
 from cass_lsp.toolchains import amd, bitcode, devlibs, distro, hiplibs, nvidia, rocm71
 from cass_lsp.toolchains.errors import ToolchainMissing
-from cass_lsp.translate import targets
 
 __all__ = [
     "ROCM_PROFILES",
@@ -90,7 +90,7 @@ def shim_dir() -> Path:
 
 def rocm_profile(rocm: str) -> str:
     """The header set to compile against for ROCm ``rocm`` (``"7.1.0"``, ``"7.1"``, or ``"auto"``,
-    resolved by :func:`cass_lsp.translate.targets.resolve_rocm` exactly as translation resolves it),
+    resolved by :func:`cass_lsp.core.targets.resolve_rocm` exactly as translation resolves it),
     or ValueError when this machine has no headers for that version."""
     try:
         short = targets.resolve_rocm(rocm.strip())

@@ -31,6 +31,7 @@ import re
 import time
 from pathlib import Path
 
+from cass_lsp.core import targets
 from cass_lsp.toolchains import bitcode, llvm
 from cass_lsp.toolchains.errors import ToolchainMissing
 
@@ -40,7 +41,6 @@ from cass_lsp.toolchains.llvm import ROCM_PATH_ENV as ROCM_PATH_ENV
 from cass_lsp.toolchains.llvm import Llvm, rocm_installs
 from cass_lsp.toolchains.llvm import clang_version as clang_version
 from cass_lsp.toolchains.versions import tool_version
-from cass_lsp.translate import targets
 
 LLVM_MAJOR = llvm.PREFERRED
 """The LLVM cass-lsp is tested with and asks users to install."""

@@ -6,7 +6,7 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 from cass_lsp.toolchains import amd
 
 _TIMEOUT_S = 20.0

@@ -19,9 +19,9 @@ import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from cass_lsp import proc
+from cass_lsp.core import proc
+from cass_lsp.core.dirs import cache_root
 from cass_lsp.toolchains import amd
-from cass_lsp.toolchains.dirs import cache_root
 from cass_lsp.toolchains.errors import ToolchainMissing
 
 # Targets whose ISA file Debian lacks (a file Debian has is never replaced).

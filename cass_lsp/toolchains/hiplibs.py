@@ -27,9 +27,9 @@ from pathlib import Path
 
 import msgspec
 
-from cass_lsp import proc
+from cass_lsp.core import proc
+from cass_lsp.core.dirs import cache_root
 from cass_lsp.toolchains import devlibs
-from cass_lsp.toolchains.dirs import cache_root
 from cass_lsp.toolchains.errors import ToolchainMissing
 
 SUITE = "trixie"

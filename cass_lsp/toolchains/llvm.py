@@ -19,7 +19,7 @@ import re
 import shutil
 from pathlib import Path
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 from cass_lsp.toolchains.versions import tool_version
 
 PREFERRED = 19

@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-from cass_lsp import proc
+from cass_lsp.core import proc
+from cass_lsp.core.dirs import cache_root
 from cass_lsp.toolchains import amd, devlibs, remote_wheel
-from cass_lsp.toolchains.dirs import cache_root
 from cass_lsp.toolchains.errors import ToolchainMissing
 
 TRITON_HIP71 = "3.6.0"

@@ -6,7 +6,7 @@ import functools
 import re
 from pathlib import Path
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 
 _TIMEOUT_S = 20.0
 

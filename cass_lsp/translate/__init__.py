@@ -17,11 +17,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from cass_lsp.core.profile import TargetProfile, TranslateOptions
     from cass_lsp.translate.codes import Severity
     from cass_lsp.translate.entries import ApiEntry, lookup
     from cass_lsp.translate.findings import Edit, Finding, TranslationResult
     from cass_lsp.translate.lint import lint
-    from cass_lsp.translate.profile import TargetProfile, TranslateOptions
     from cass_lsp.translate.rules import translate
 
 _EXPORTS = {
@@ -32,8 +32,8 @@ _EXPORTS = {
     "TranslationResult": "findings",
     "Severity": "codes",
     "lint": "lint",
-    "TargetProfile": "profile",
-    "TranslateOptions": "profile",
+    "TargetProfile": "cass_lsp.core.profile",
+    "TranslateOptions": "cass_lsp.core.profile",
     "translate": "rules",
 }
 
@@ -45,6 +45,6 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    value = getattr(importlib.import_module(module if "." in module else f"{__name__}.{module}"), name)
     globals()[name] = value
     return value

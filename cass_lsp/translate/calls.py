@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tree_sitter
 
-from cass_lsp import nodes
+from cass_lsp.syntax import nodes
 from cass_lsp.translate import codes as fc
 from cass_lsp.translate import launch
 from cass_lsp.translate.context import RuleContext

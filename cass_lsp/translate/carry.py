@@ -13,8 +13,8 @@ import re
 
 import tree_sitter
 
-from cass_lsp import nodes
-from cass_lsp.document import CudaDocument
+from cass_lsp.syntax import nodes
+from cass_lsp.syntax.document import CudaDocument
 
 _CARRIED = frozenset(
     {

@@ -30,7 +30,7 @@ from typing import NamedTuple, Protocol
 
 import tree_sitter
 
-from cass_lsp import nodes
+from cass_lsp.syntax import nodes
 from cass_lsp.translate import codes as fc
 from cass_lsp.translate import vectors
 from cass_lsp.translate.context import RuleContext

@@ -11,8 +11,8 @@ from typing import NamedTuple, Protocol
 
 import tree_sitter
 
+from cass_lsp.core.targets import Target
 from cass_lsp.translate.codes import Severity
-from cass_lsp.translate.targets import Target
 
 
 class RawEdit(NamedTuple):

@@ -10,7 +10,7 @@ import re
 
 import tree_sitter
 
-from cass_lsp import nodes
+from cass_lsp.syntax import nodes
 from cass_lsp.translate import codes as fc
 from cass_lsp.translate.context import RuleContext
 

@@ -9,8 +9,8 @@ import tree_sitter
 from cass_lsp.translate import rules
 
 if TYPE_CHECKING:
+    from cass_lsp.core.profile import TargetProfile
     from cass_lsp.translate.findings import Finding
-    from cass_lsp.translate.profile import TargetProfile
 
 
 def lint(source: str, profile: TargetProfile | None = None, *,

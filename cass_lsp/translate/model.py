@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import msgspec
 
+from cass_lsp.core.cancel import CancelToken
 from cass_lsp.infer.backend import Backend, Generation, GenerationParams
-from cass_lsp.jobs.cancel import CancelToken
 from cass_lsp.translate import rules
 from cass_lsp.translate.findings import Finding
 

@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter
 
-from cass_lsp import nodes, prepass, syntax
+from cass_lsp.core.targets import Target
+from cass_lsp.syntax import nodes, prepass
+from cass_lsp.syntax import parsing as syntax
 from cass_lsp.translate import (
     calls,
     collisions,
@@ -35,11 +37,10 @@ from cass_lsp.translate import (
 from cass_lsp.translate import codes as fc
 from cass_lsp.translate.codes import Severity
 from cass_lsp.translate.context import RawEdit
-from cass_lsp.translate.targets import Target
 
 if TYPE_CHECKING:
+    from cass_lsp.core.profile import TargetProfile, TranslateOptions
     from cass_lsp.translate.findings import TranslationResult
-    from cass_lsp.translate.profile import TargetProfile, TranslateOptions
 
 # Identifier bytes (UTF-8 lead/continuation bytes included, so non-ASCII identifiers stay whole).
 _IS_WORD = bytes(1 if (48 <= b < 58 or 65 <= b < 91 or 97 <= b < 123 or b == 95 or b >= 128) else 0
@@ -952,7 +953,7 @@ def apply(source: bytes, edits: list[RawEdit]) -> bytes:
 
 
 def settings_for(profile: TargetProfile | None, options: TranslateOptions | None, reverse: bool) -> Settings:
-    from cass_lsp.translate.profile import TargetProfile, TranslateOptions
+    from cass_lsp.core.profile import TargetProfile, TranslateOptions
 
     profile = profile or TargetProfile()
     options = options or TranslateOptions()

@@ -1,7 +1,7 @@
 """Which line of the original a line of a translation file came from (for ``relatedInformation``).
 
 A translation on disk carries no line map: it may be the rule translation, edited by hand, or a
-model's. The original's own rule translation does carry one (:class:`~cass_lsp.asm.linemap.LineMap`),
+model's. The original's own rule translation does carry one (:class:`~cass_lsp.compile.linemap.LineMap`),
 and it resembles the file far more than the CUDA text does (same API names, same launch syntax), so
 the file is aligned to it with difflib and then mapped through its line map.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import difflib
 
-from cass_lsp.asm.scratch import HipTarget, translated
+from cass_lsp.compile.scratch import HipTarget, translated
 
 
 class LineAlignment:

@@ -11,7 +11,7 @@ verdict rules:
   or some stage could not be tried (a missing tool, a runner that cannot run the code, an original
   that does not run cleanly, a cancelled job); the summary says why.
 
-A verification covers the *program* of the file the user touched (:mod:`cass_lsp.program`): all its
+A verification covers the *program* of the file the user touched (:mod:`cass_lsp.compile.program`): all its
 units, headers and build flags.
 """
 
@@ -24,20 +24,20 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from cass_lsp import program as program_module
-from cass_lsp.program import Program
+from cass_lsp.compile import program as program_module
+from cass_lsp.compile.program import Program
+from cass_lsp.core.pairs import Pair
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.verify import run as run_stage
 from cass_lsp.verify import stages
-from cass_lsp.verify.pairs import Pair
 from cass_lsp.verify.runners import CannotRun
 from cass_lsp.verify.stages import Inputs, StageResult
 
 if TYPE_CHECKING:
-    from cass_lsp.jobs.cache import ResultCache
-    from cass_lsp.jobs.cancel import CancelToken
-    from cass_lsp.jobs.progress import Progress
-    from cass_lsp.jobs.resolved import ResolvedSettings
+    from cass_lsp.core.cache import ResultCache
+    from cass_lsp.core.cancel import CancelToken
+    from cass_lsp.core.progress import Progress
+    from cass_lsp.services.settings import ResolvedSettings
 
 CACHE_NAMESPACE = "verify"
 Verdict = Literal["passed", "failed", "unverified"]

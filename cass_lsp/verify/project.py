@@ -1,9 +1,9 @@
 """``cass-lsp verify --project DIR``: a project verified as its own build defines it.
 
-The original's build is read (:mod:`cass_lsp.build.introspect`: CMake configured with nvcc into a
+The original's build is read (:mod:`cass_lsp.verify.discovery`: CMake configured with nvcc into a
 scratch folder, or ``make -n``): its executables, the units and flags each links, and its tests.
 Each test (or the command the user names) becomes a *check*: the executable's program
-(:class:`cass_lsp.program.Program`, rooted at the project, so the project's data files reach the
+(:class:`cass_lsp.compile.program.Program`, rooted at the project, so the project's data files reach the
 run) with the test's arguments, verified by the engine like any program: compiled with nvcc and
 clang-19 and, with a runner, run on both sides and judged by the same rules (clean runs of the
 original only, run-to-run noise, numeric tolerance).
@@ -27,15 +27,16 @@ from typing import Literal
 
 import msgspec
 
-from cass_lsp import program as program_module
 from cass_lsp import toolchains
-from cass_lsp.build import files, introspect
-from cass_lsp.build import tools as build_tools
-from cass_lsp.build.introspect import BuildError, Discovery, Executable, System
-from cass_lsp.program import Program, Unit
+from cass_lsp.buildfiles import files
+from cass_lsp.buildfiles import tools as build_tools
+from cass_lsp.compile import program as program_module
+from cass_lsp.compile.program import Program, Unit
+from cass_lsp.core.pairs import Pair
 from cass_lsp.translate import naming
+from cass_lsp.verify import discovery as introspect
+from cass_lsp.verify.discovery import BuildError, Discovery, Executable, System
 from cass_lsp.verify.engine import Report, Verdict
-from cass_lsp.verify.pairs import Pair
 from cass_lsp.verify.stages import Inputs, StageResult
 
 _MISSING_PACKAGE = re.compile(

@@ -1,7 +1,7 @@
 """The "command" runner on another machine: stage the run directory there over ssh, run, clean up.
 
 A program built here does not exist on a GPU box, so with ``cass.verification.commandHost`` set a
-run takes two ssh connections, each an argv list through :func:`cass_lsp.proc.run`:
+run takes two ssh connections, each an argv list through :func:`cass_lsp.core.proc.run`:
 
 1. stage: the run directory (the program and the input files the verifier copied beside it) goes as
    a tar stream into a fresh ``<commandDir>/cass-run-<random>/work`` on the host;
@@ -39,12 +39,12 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 from cass_lsp.verify import sandbox
 from cass_lsp.verify.runners import CannotRun, command_argv
 
 if TYPE_CHECKING:
-    from cass_lsp.config import VerificationSettings
+    from cass_lsp.core.settings import VerificationSettings
 
 # Staging a few MB of program over a slow link; removing the copy.
 _STAGE_TIMEOUT_S = 120.0

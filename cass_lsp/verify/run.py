@@ -3,7 +3,7 @@
 Only ever started when ``cass.verification.run`` is on and the workspace is trusted (the caller's
 decision: :func:`run_refusal`). Each program is built in a fresh directory and each run gets its own
 working directory holding a copy of the program's data files (a link only when it leads to a file
-inside the program's folder: :func:`cass_lsp.program.data_files`) and the executable, under a name
+inside the program's folder: :func:`cass_lsp.compile.program.data_files`) and the executable, under a name
 none of them takes, through
 :mod:`.sandbox` (its confinement level said out loud; where nothing confines a program, runs are
 refused unless the user-level setting ``allowUnconfinedRuns`` says otherwise), or on
@@ -36,14 +36,13 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from cass_lsp import proc, user_settings
-from cass_lsp import program as program_module
-from cass_lsp.asm.scratch import HipTarget
-from cass_lsp.build.nvcc_flags import Flags
+from cass_lsp.compile import program as program_module
+from cass_lsp.compile.nvcc_flags import Flags
+from cass_lsp.compile.scratch import HipTarget
+from cass_lsp.core import proc, targets, user_settings
 from cass_lsp.cpu.outcome import RunOutcome as RuntimeStop
 from cass_lsp.cpu.outcome import runtime_stop
 from cass_lsp.toolchains import ToolchainMissing
-from cass_lsp.translate import targets
 from cass_lsp.translate.fingerprint import fingerprint
 from cass_lsp.verify import remote, runners, sandbox
 from cass_lsp.verify.compare import Mismatch, Noise, compare, ignore_patterns, lines_agree, merge_noise, noise
@@ -53,9 +52,9 @@ from cass_lsp.verify.stages import SCHEMA, Inputs, Outcome, StageResult, digest,
 if TYPE_CHECKING:
     import threading
 
-    from cass_lsp.config import VerificationSettings
-    from cass_lsp.jobs.cancel import CancelToken
-    from cass_lsp.jobs.resolved import ResolvedSettings
+    from cass_lsp.core.cancel import CancelToken
+    from cass_lsp.core.settings import VerificationSettings
+    from cass_lsp.services.settings import ResolvedSettings
 
 _LOG_TAIL = 4000
 ORIGINAL_RUNS = 2

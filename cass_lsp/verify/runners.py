@@ -24,11 +24,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-from cass_lsp import proc, toolchains
-from cass_lsp import program as program_module
-from cass_lsp.asm.scratch import HipTarget, Scratch
-from cass_lsp.build.nvcc_flags import Flags
-from cass_lsp.program import Side
+from cass_lsp import toolchains
+from cass_lsp.compile import program as program_module
+from cass_lsp.compile.nvcc_flags import Flags
+from cass_lsp.compile.program import Side
+from cass_lsp.compile.scratch import HipTarget, Scratch
+from cass_lsp.core import proc
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.verify.stages import Inputs
 

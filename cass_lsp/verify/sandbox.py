@@ -12,7 +12,7 @@ print forever or daemonize. Each run gets
 * a memory limit for the whole run where a cgroup can be had (:mod:`.cgroups`; else RLIMIT_AS
   per process with a process cap of :data:`.cgroups.FALLBACK_PROCESSES`), and a disk limit for
   the whole run (the full level's tmpfs, else measured while it runs);
-* its own process group, killed on timeout or cancel by :func:`cass_lsp.proc.run`, whose output
+* its own process group, killed on timeout or cancel by :func:`cass_lsp.core.proc.run`, whose output
   capture is bounded so a chatty program cannot grow the server;
 * a fresh session keyring, and a seccomp filter refusing the keyring calls and, unless the run is
   allowed the network, new sockets (:mod:`.seccomp`);
@@ -58,7 +58,7 @@ from typing import Any, Literal, get_args
 
 import msgspec
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 from cass_lsp.verify import cgroups
 from cass_lsp.verify.confine import NOBODY
 
@@ -69,7 +69,7 @@ Level = Literal["full", "landlock", "none"]
 LEVELS: tuple[Level, ...] = get_args(Level)  # strongest first
 LEVEL_ENV = "CASS_LSP_SANDBOX_LEVEL"
 UNCONFINED_SETTING = "allowUnconfinedRuns"
-"""The user-level setting (``settings.toml``, :mod:`cass_lsp.user_settings`) that allows unconfined runs."""
+"""The user-level setting (``settings.toml``, :mod:`cass_lsp.core.user_settings`) that allows unconfined runs."""
 # Hidden from the program at the full level (tmpfs over them); the home folders only while it has
 # no network: a run allowed the network is the user's own remote command (ssh), which reads its keys.
 _ALWAYS_HIDDEN = ("/tmp", "/var/tmp", "/dev/shm")
@@ -92,7 +92,7 @@ _CANCEL_POLL_S = 0.05
 
 def unconfined_hint() -> str:
     """Where a user allows unconfined runs (a file a workspace cannot write)."""
-    from cass_lsp import user_settings
+    from cass_lsp.core import user_settings
 
     return f"{UNCONFINED_SETTING} = true is in {user_settings.path()}"
 

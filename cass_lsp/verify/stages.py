@@ -25,22 +25,24 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from cass_lsp import config, proc, toolchains
-from cass_lsp import program as program_module
-from cass_lsp.asm import diagnostics, includes
+from cass_lsp import toolchains
+from cass_lsp.asm import diagnostics
 from cass_lsp.asm.listing import CompilerDiagnostic
-from cass_lsp.asm.scratch import HipTarget, Scratch
-from cass_lsp.build import nvcc_flags
-from cass_lsp.build.nvcc_flags import Flags
-from cass_lsp.program import Program, Side
+from cass_lsp.compile import includes, nvcc_flags
+from cass_lsp.compile import program as program_module
+from cass_lsp.compile.nvcc_flags import Flags
+from cass_lsp.compile.program import Program, Side
+from cass_lsp.compile.scratch import HipTarget, Scratch
+from cass_lsp.core import proc
+from cass_lsp.core import settings as config
+from cass_lsp.core.pairs import Pair
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.translate.fingerprint import fingerprint
 from cass_lsp.verify.compare import Mismatch
-from cass_lsp.verify.pairs import Pair
 
 if TYPE_CHECKING:
-    from cass_lsp.jobs.cancel import CancelToken
-    from cass_lsp.jobs.resolved import ResolvedSettings
+    from cass_lsp.core.cancel import CancelToken
+    from cass_lsp.services.settings import ResolvedSettings
 
 SCHEMA = 2
 """Part of every stage key: bump when a stage's commands or its result's layout change."""

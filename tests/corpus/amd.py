@@ -19,7 +19,8 @@ from typing import Literal
 
 import pytest
 
-from cass_lsp import proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.core import proc
 from cass_lsp.toolchains import hiplibs
 from tests.corpus.manifest import WAVE64_ARCH
 

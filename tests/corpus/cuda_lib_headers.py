@@ -17,8 +17,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from cass_lsp import proc
-from cass_lsp.toolchains.dirs import cache_root as cass_cache_root
+from cass_lsp.core import proc
+from cass_lsp.core.dirs import cache_root as cass_cache_root
 
 # CUDA 13 builds of the libraries (their headers live under nvidia/cu13/, matching the nvcc wheel).
 LIBRARY_WHEELS: dict[str, str] = {

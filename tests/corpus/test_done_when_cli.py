@@ -16,7 +16,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cass_lsp import proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.core import proc
 from cass_lsp.toolchains import amd, hiplibs
 from tests.corpus.manifest import PROGRAMS_DIR, ROCM_VERSIONS, WAVE32_ARCH, WAVE64_ARCH
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.core import proc
 from tests.corpus.manifest import PROGRAMS_DIR, Program, programs
 
 _NVCC_TIMEOUT_S = 300.0

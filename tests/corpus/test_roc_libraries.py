@@ -21,8 +21,9 @@ from typing import NamedTuple
 
 import pytest
 
+from cass_lsp.cli import translate as cli
 from cass_lsp.toolchains import hiplibs
-from cass_lsp.translate import TargetProfile, TranslateOptions, TranslationResult, cli, libraries, translate
+from cass_lsp.translate import TargetProfile, TranslateOptions, TranslationResult, libraries, translate
 from tests.corpus.amd import Target, error_file, full_compile, missing_header, probe, syntax_check
 from tests.corpus.manifest import ROCM_VERSIONS, WAVE32_ARCH, WAVE64_ARCH
 

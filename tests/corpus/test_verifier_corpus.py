@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.core import proc
 from tests.corpus.verifier_programs import COMPILE_COMMANDS, CorpusError, Program, programs, read_verify_json
 
 _NVCC_TIMEOUT_S = 300.0

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 from cass_lsp.cpu import BuildResult, available, build
 
 KERNELS = Path(__file__).parent / "kernels"

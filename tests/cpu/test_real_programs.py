@@ -11,9 +11,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from cass_lsp.config import VerificationSettings
-from cass_lsp.jobs.resolved import resolve_cli
-from cass_lsp.verify import engine, pairs
+from cass_lsp.core import pairs
+from cass_lsp.core.settings import VerificationSettings
+from cass_lsp.services.settings import resolve_cli
+from cass_lsp.verify import engine
 from cass_lsp.verify import run as run_stage
 from cass_lsp.verify.stages import StageResult
 from tests.corpus.manifest import PROGRAMS_DIR

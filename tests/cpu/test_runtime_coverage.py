@@ -18,7 +18,8 @@ from typing import Literal
 
 import pytest
 
-from cass_lsp import proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.core import proc
 from cass_lsp.cpu import BuildResult, available, build, classify, prepare_source
 from cass_lsp.cpu.build import command
 from cass_lsp.cpu.outcome import EXIT_UNSUPPORTED

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cass_lsp.toolchains.dirs import CACHE_ENV, cache_root
+from cass_lsp.core.dirs import CACHE_ENV, cache_root
 
 REPO = Path(__file__).resolve().parents[2]
 

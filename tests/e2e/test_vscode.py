@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
-from cass_lsp import proc
-from cass_lsp.toolchains.dirs import CACHE_ENV, cache_root
+from cass_lsp.core import proc
+from cass_lsp.core.dirs import CACHE_ENV, cache_root
 from tests.corpus.projects import projects
 
 REPO = Path(__file__).resolve().parents[2]

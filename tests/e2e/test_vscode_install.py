@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp.toolchains.dirs import CACHE_ENV
+from cass_lsp.core.dirs import CACHE_ENV
 from tests.e2e.test_vscode import REPO, VSIX, CodeServer, Driven, _require_built, artifacts_dir, drive
 from tests.install.fresh_user import SYSTEM_PATH
 from tests.install.test_wheel import BODY_LINE, KERNEL

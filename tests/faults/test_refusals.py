@@ -87,7 +87,7 @@ def test_tcp_listens_on_loopback_unless_told_otherwise() -> None:
 
 
 def test_the_server_runs_nothing_through_a_shell() -> None:
-    """Every outside program goes through cass_lsp/proc.py as an argv list; no module of the
+    """Every outside program goes through cass_lsp/core/proc.py as an argv list; no module of the
     package spawns a process any other way."""
     package = Path(__file__).resolve().parents[2] / "cass_lsp"
     offenders = []

@@ -354,7 +354,7 @@ def processes_marked(marker: str, path: str, exclude: set[int]) -> list[str]:
 def default_cache_dir() -> Path:
     """The result cache the tests use unless told otherwise: the user's own (toolchain files that
     are generated once, such as device bitcode, live beside the results)."""
-    from cass_lsp.toolchains.dirs import cache_root
+    from cass_lsp.core.dirs import cache_root
 
     return cache_root()
 

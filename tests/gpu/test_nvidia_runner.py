@@ -12,8 +12,9 @@ import time
 
 import pytest
 
-from cass_lsp.jobs.resolved import resolve_cli
-from cass_lsp.verify import engine, pairs, runners
+from cass_lsp.core import pairs
+from cass_lsp.services.settings import resolve_cli
+from cass_lsp.verify import engine, runners
 from cass_lsp.verify import run as run_stage
 from tests.corpus.manifest import PROGRAMS_DIR
 

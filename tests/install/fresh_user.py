@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 
 ROOT = Path(__file__).resolve().parents[2]
 USER = "cass-install"

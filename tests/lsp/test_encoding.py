@@ -16,10 +16,10 @@ from lsprotocol import types
 from pygls.protocol import JsonRPCProtocol, LanguageServerProtocol
 from pygls.server import JsonRPCServer
 
-from cass_lsp.document import CudaDocument, TextChange
 from cass_lsp.server import create_server, patches, symbols
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.protocol import CassProtocol
+from cass_lsp.syntax.document import CudaDocument, TextChange
 
 URI = "file:///workspace/encode.cu"
 SOURCE = """#include <cuda_runtime.h>

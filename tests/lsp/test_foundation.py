@@ -8,7 +8,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from cass_lsp.document import CudaDocument
+from cass_lsp.syntax.document import CudaDocument
 from tests.lsp.conftest import open_document
 
 SOURCE = """#include <cuda_runtime.h>

@@ -27,7 +27,7 @@ sent = JsonRPCProtocol._send_data
 def _send_data(self, data):
     return sent(self, data)
 JsonRPCProtocol._send_data = _send_data
-from cass_lsp.cli import main
+from cass_lsp.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 STOCK_LINE = "running stock pygls"

@@ -19,7 +19,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from cass_lsp import proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.core import proc
 from cass_lsp.translate import TargetProfile, translate
 from tests.lsp.conftest import PROFILES, SERVER, apply_text_edits, open_document
 

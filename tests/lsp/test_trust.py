@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from cass_lsp import user_settings
-from cass_lsp.config import json_schema
+from cass_lsp.core import user_settings
+from cass_lsp.core.settings import json_schema
 from cass_lsp.server import trust
 from tests.fuzz.wire import ROOT, WireServer
 from tests.lsp import plugin

@@ -15,14 +15,14 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cass_lsp import cli
-from cass_lsp.asm import scratch
-from cass_lsp.asm.cli import AsmReport
 from cass_lsp.asm.listing import CompileFailure, Listing, TargetResult, Unavailable, find_functions, instructions_at
-from cass_lsp.jobs import kinds
-from cass_lsp.jobs.cache import ResultCache
-from cass_lsp.jobs.cancel import CancelToken
-from cass_lsp.jobs.resolved import resolve_cli
+from cass_lsp.cli import main as cli
+from cass_lsp.cli.asm import AsmReport
+from cass_lsp.compile import scratch
+from cass_lsp.core import jobs as kinds
+from cass_lsp.core.cache import ResultCache
+from cass_lsp.core.cancel import CancelToken
+from cass_lsp.services.settings import resolve_cli
 from cass_lsp.toolchains import amd
 
 KERNELS = Path(__file__).resolve().parent.parent / "asm_kernels"
@@ -381,7 +381,7 @@ def test_a_corrupted_cache_record_is_ignored_and_rebuilt(tmp_path: Path) -> None
 
 def test_the_amd_listing_of_a_cuda_file_uses_the_users_translation_options(tmp_path: Path) -> None:
     from cass_lsp.asm import compile as asm_compile
-    from cass_lsp.translate.profile import TranslateOptions
+    from cass_lsp.core.profile import TranslateOptions
 
     path = KERNELS / "host_launch.cu"
     source = path.read_text()

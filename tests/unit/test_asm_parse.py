@@ -12,8 +12,8 @@ import msgspec
 import pytest
 
 from cass_lsp.asm import builder, diagnostics, dwarf_asm, sass
-from cass_lsp.asm.linemap import LineMap
 from cass_lsp.asm.listing import Listing, find_functions, instructions_at, user_location
+from cass_lsp.compile.linemap import LineMap
 from tests.unit import asm_samples as samples
 from tests.unit.asm_samples import CU, DATA, HIP, line_of
 

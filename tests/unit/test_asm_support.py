@@ -10,9 +10,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cass_lsp.asm import compile_commands, includes
 from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Listing
-from cass_lsp.jobs.cache import ResultCache
+from cass_lsp.compile import commands as compile_commands
+from cass_lsp.compile import includes
+from cass_lsp.core.cache import ResultCache
 from tests.unit import asm_samples as samples
 
 KEY_A = "a" * 64
@@ -155,7 +156,7 @@ def test_local_headers_follow_quote_includes(tmp_path: Path) -> None:
 def test_writes_count_the_store_instead_of_scanning_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A write scans the cache folder only the first time (to learn what is there) and when its count
     says the bound is crossed: under load every listing and verification stage writes a record."""
-    from cass_lsp.jobs import cache as cache_module
+    from cass_lsp.core import cache as cache_module
 
     scans = []
     scandir = cache_module._scandir
@@ -197,7 +198,7 @@ def test_a_full_disk_keeps_records_in_memory_and_leaves_no_partial_file(
     import errno
     import io
 
-    from cass_lsp.jobs import cache as cache_module
+    from cass_lsp.core import cache as cache_module
 
     class FullDisk(io.RawIOBase):
         def __init__(self, fd: int) -> None:
@@ -217,7 +218,7 @@ def test_a_full_disk_keeps_records_in_memory_and_leaves_no_partial_file(
     monkeypatch.setattr(cache_module.os, "fdopen", lambda fd, mode: FullDisk(fd))
     cache = listing_cache(tmp_path)
     listing = samples.sass_listing()
-    with caplog.at_level("WARNING", logger="cass_lsp.jobs.cache"):
+    with caplog.at_level("WARNING", logger="cass_lsp.core.cache"):
         for i in range(5):
             cache.put(ASM, f"{i:064x}", listing)
     assert [f for f in tmp_path.rglob("*") if f.is_file()] == []

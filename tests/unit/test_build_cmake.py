@@ -1,10 +1,10 @@
-"""CMake files ported CUDA -> HIP (cass_lsp.build.cmake) and back (cmake_reverse)."""
+"""CMake files ported CUDA -> HIP (cass_lsp.buildfiles.cmake) and back (cmake_reverse)."""
 
 from __future__ import annotations
 
-from cass_lsp.build import cmake, cmake_reverse
-from cass_lsp.build.cmake_syntax import commands
-from cass_lsp.build.porting import Finding, Settings
+from cass_lsp.buildfiles import cmake, cmake_reverse
+from cass_lsp.buildfiles.cmake_syntax import commands
+from cass_lsp.buildfiles.porting import Finding, Settings
 
 HIP = Settings(arches=("gfx1030",))
 

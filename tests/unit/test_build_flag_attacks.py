@@ -85,8 +85,8 @@ def test_a_response_file_naming_the_servers_own_input_is_refused_and_verificatio
 def test_response_files_are_read_only_from_the_build_databases_folder(tmp_path: Path) -> None:
     """CMake writes includes_CUDA.rsp in its build folder, beside compile_commands.json: it is read.
     One elsewhere is not, whatever the entry's "directory" says."""
-    from cass_lsp import program
-    from cass_lsp.build.nvcc_flags import Flags
+    from cass_lsp.compile import program
+    from cass_lsp.compile.nvcc_flags import Flags
 
     repo, build = tmp_path / "repo", tmp_path / "repo" / "build"
     (build / "CMakeFiles").mkdir(parents=True)
@@ -105,7 +105,8 @@ def test_response_files_are_read_only_from_the_build_databases_folder(tmp_path: 
 def test_a_projects_response_files_are_read_from_its_own_build_folder(tmp_path: Path) -> None:
     """`verify --project`: a Makefile's units take their flags from `make -n`, a response file there is
     the project's when it lies in the project's folder; CMake's lie in its (scratch) build folder."""
-    from cass_lsp.build import introspect, nvcc_flags
+    from cass_lsp.compile import nvcc_flags
+    from cass_lsp.verify import discovery as introspect
 
     (tmp_path / "flags.rsp").write_text("-DFROM_RSP=1\n")
     printed = f"make: Entering directory '{tmp_path}'\nnvcc @flags.rsp @/etc/hostname -o app main.cu\n"
@@ -127,8 +128,8 @@ def test_a_listings_flags_pass_the_same_filter(tmp_path: Path) -> None:
     """Listings took -D values from compile_commands.json as they were: nvcc's shell ran a $(...) in one
     on opening the file, workspace trusted or not."""
     from cass_lsp.asm.listing import Listing
-    from cass_lsp.jobs import kinds
-    from cass_lsp.jobs.resolved import resolve_cli
+    from cass_lsp.core import jobs as kinds
+    from cass_lsp.services.settings import resolve_cli
 
     marker = tmp_path / "shell-ran"
     source = "__global__ void k(float* x) { x[threadIdx.x] *= SCALE; }\n"

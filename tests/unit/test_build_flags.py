@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cass_lsp.build.nvcc_flags import port, port_back
+from cass_lsp.compile.nvcc_flags import port, port_back
 
 
 def test_targets_become_one_offload_arch_per_amd_target_where_the_first_stood() -> None:

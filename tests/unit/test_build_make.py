@@ -1,9 +1,9 @@
-"""Makefiles ported CUDA -> HIP (cass_lsp.build.make) and back."""
+"""Makefiles ported CUDA -> HIP (cass_lsp.buildfiles.make) and back."""
 
 from __future__ import annotations
 
-from cass_lsp.build import make
-from cass_lsp.build.porting import Settings
+from cass_lsp.buildfiles import make
+from cass_lsp.buildfiles.porting import Settings
 
 HIP = Settings(arches=("gfx1030",))
 MAKEFILE = """\

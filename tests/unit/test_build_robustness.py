@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cass_lsp.build import cmake, cmake_reverse, make
-from cass_lsp.build.porting import Settings
+from cass_lsp.buildfiles import cmake, cmake_reverse, make
+from cass_lsp.buildfiles.porting import Settings
 
 _PIECES = st.sampled_from([
     "project(", "CUDA", ")", "(", '"', "\\", "#", "#[[", "]]", "[=[", "]=]", "\n", "\t", " ", "$<", ">", "${", "}",

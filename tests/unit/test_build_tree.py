@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 
 CMAKE = "project(p LANGUAGES CXX CUDA)\nadd_executable(app main.cu)\ntarget_link_libraries(app CUDA::cudart)\n"
 MAIN = "#include <cufft.h>\n__global__ void k() {}\nint main() { cufftHandle plan; cufftPlan1d(&plan, 8, CUFFT_C2C, 1); }\n"
@@ -70,7 +70,7 @@ def test_reverse_ports_a_translated_tree_back(tmp_path: Path) -> None:
 
 
 def test_doctor_names_the_toolchain_file_for_ported_cmake_projects() -> None:
-    from cass_lsp.build.files import TOOLCHAIN_FILE
+    from cass_lsp.buildfiles.files import TOOLCHAIN_FILE
 
     result = proc.run([sys.executable, "-m", "cass_lsp", "doctor", "--json"], timeout=120)
     tools = {t["name"]: t for t in json.loads(result.stdout)["tools"]}

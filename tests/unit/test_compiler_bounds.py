@@ -20,18 +20,19 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import cli, cpu
+from cass_lsp import cpu
 from cass_lsp.asm import compile as asm_compile
-from cass_lsp.asm import includes
 from cass_lsp.asm.listing import CompileFailure
-from cass_lsp.config import CompilerLimits
-from cass_lsp.jobs import kinds
-from cass_lsp.jobs.cache import ResultCache
-from cass_lsp.jobs.resolved import resolve_cli
-from cass_lsp.program import of_file
+from cass_lsp.cli import main as cli
+from cass_lsp.compile import includes
+from cass_lsp.compile.program import of_file
+from cass_lsp.core import jobs as kinds
+from cass_lsp.core.cache import ResultCache
+from cass_lsp.core.pairs import Pair
+from cass_lsp.core.settings import CompilerLimits
 from cass_lsp.server import trust
+from cass_lsp.services.settings import resolve_cli
 from cass_lsp.verify import stages
-from cass_lsp.verify.pairs import Pair
 from cass_lsp.verify.stages import Inputs
 
 # Long enough for a real compile of these few lines on a loaded machine; far shorter than a hang.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cass_lsp.config import CompilerLimits, RunLimits, Settings, json_schema, load_settings, merge
+from cass_lsp.core.settings import CompilerLimits, RunLimits, Settings, json_schema, load_settings, merge
 
 
 def test_nothing_gives_defaults() -> None:

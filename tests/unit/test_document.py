@@ -9,9 +9,10 @@ import tree_sitter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cass_lsp import document, syntax
-from cass_lsp.document import Constructs, CudaDocument, TextChange, extract_constructs, is_cuda_document
 from cass_lsp.server import symbols
+from cass_lsp.syntax import document
+from cass_lsp.syntax import parsing as syntax
+from cass_lsp.syntax.document import Constructs, CudaDocument, TextChange, extract_constructs, is_cuda_document
 
 SOURCE = """#include <cuda_runtime.h>
 #include "helpers.cuh"

@@ -11,16 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import proc
-from cass_lsp.config import Settings, load_settings
-from cass_lsp.jobs import kinds
-from cass_lsp.jobs.cache import ResultCache
-from cass_lsp.jobs.cancel import Cancelled, CancelToken, Superseded
-from cass_lsp.jobs.kinds import LISTING_FIELDS, TRANSLATION_FIELDS, JobKind
-from cass_lsp.jobs.progress import Progress
-from cass_lsp.jobs.resolved import resolve, resolve_cli
-from cass_lsp.jobs.scheduler import Scheduler
-from cass_lsp.translate import targets
+from cass_lsp.core import jobs as kinds
+from cass_lsp.core import proc, targets
+from cass_lsp.core.cache import ResultCache
+from cass_lsp.core.cancel import Cancelled, CancelToken, Superseded
+from cass_lsp.core.jobs import LISTING_FIELDS, TRANSLATION_FIELDS, JobKind
+from cass_lsp.core.progress import Progress
+from cass_lsp.core.scheduler import Scheduler
+from cass_lsp.core.settings import Settings, load_settings
+from cass_lsp.services.settings import resolve, resolve_cli
 
 KIND = JobKind("test", concurrency=2, reads=())
 MEMO = JobKind("memo", concurrency=1, reads=(), memoize=True)

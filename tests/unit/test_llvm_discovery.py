@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import doctor, proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.cli import doctor
+from cass_lsp.core import proc
+from cass_lsp.core.dirs import cache_root
 from cass_lsp.toolchains import amd, bitcode, devlibs, distro, llvm, rocm71
-from cass_lsp.toolchains.dirs import cache_root
 from cass_lsp.toolchains.errors import ToolchainMissing
 
 KERNEL = """

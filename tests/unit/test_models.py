@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import proc, toolchains
-from cass_lsp.cli import main
+from cass_lsp import toolchains
+from cass_lsp.cli.main import main
+from cass_lsp.core import proc
 from cass_lsp.infer import gguf_file, registry
 from cass_lsp.infer.gguf_file import GgufError, read, validate
 from cass_lsp.infer.manifest import load_manifest
@@ -360,7 +361,7 @@ def test_resolve_takes_paths_and_rechecks_added_files(tiny: Path, tmp_path: Path
 def test_translate_with_the_model_on_the_command_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from cass_lsp import cli
+    from cass_lsp.cli import main as cli
     from cass_lsp.infer.tiny_model import write_tiny_model
 
     monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cass_lsp import cli
+from cass_lsp.cli import main as cli
 from cass_lsp.server.actions import translation_uri
 from cass_lsp.translate.naming import translated_name
 

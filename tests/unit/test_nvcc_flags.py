@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp.build.nvcc_flags import Flags, split
+from cass_lsp.compile.nvcc_flags import Flags, split
 
 
 def test_preprocessor_and_language_flags_mean_the_same_to_every_compiler() -> None:

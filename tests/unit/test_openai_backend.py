@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from cass_lsp.core.cancel import CancelToken
 from cass_lsp.infer.backend import GenerationParams, ModelError
 from cass_lsp.infer.openai import OpenAIBackend
 from cass_lsp.infer.prompts import SOURCE_FENCE, extract_answer, source_prompt
-from cass_lsp.jobs.cancel import CancelToken
 
 MODEL = "cass-src-1.5b"
 KEY_ENV = "CASS_TEST_OPENAI_KEY"

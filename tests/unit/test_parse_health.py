@@ -1,4 +1,4 @@
-"""Real CUDA constructs read as nvcc reads them: the macro-aware pre-pass (cass_lsp.prepass).
+"""Real CUDA constructs read as nvcc reads them: the macro-aware pre-pass (cass_lsp.syntax.prepass).
 
 Each construct class gets its own example: bare tree-sitter-cuda misreads it (so the test fails
 without the pre-pass), ``syntax.parse_source`` reads it without an error or missing node, and one
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import prepass, syntax
-from cass_lsp.document import CudaDocument, TextChange
+from cass_lsp.syntax import parsing as syntax
+from cass_lsp.syntax import prepass
+from cass_lsp.syntax.document import CudaDocument, TextChange
 from cass_lsp.translate import TargetProfile, translate
 from tests.unit.test_translate_compile import compile_hip, errors
 

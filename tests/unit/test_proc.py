@@ -1,4 +1,4 @@
-"""cass_lsp.proc: timeouts and cancellation end the whole process group, grandchildren included."""
+"""cass_lsp.core.proc: timeouts and cancellation end the whole process group, grandchildren included."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 
 # A "compiler" that forks a helper (like nvcc → cicc) and then hangs. The helper writes its pid
 # and sleeps far longer than any timeout used here.

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from cass_lsp.core.cancel import CancelToken
 from cass_lsp.infer import gguf_file
 from cass_lsp.infer.backend import GenerationParams
 from cass_lsp.infer.llama import LlamaBackend
 from cass_lsp.infer.prompts import source_prompt
-from cass_lsp.jobs.cancel import CancelToken
 
 
 def smollm2() -> Path | None:

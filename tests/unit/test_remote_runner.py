@@ -23,7 +23,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cass_lsp.config import VerificationSettings
+from cass_lsp.core.settings import VerificationSettings
 from cass_lsp.verify import remote, runners, sandbox
 from cass_lsp.verify.runners import CannotRun
 from tests.unit.sandbox_attacks import leftovers
@@ -299,9 +299,9 @@ def test_an_ssh_template_is_refused() -> None:
 def test_a_program_is_verified_on_the_host_end_to_end(server: Server, tmp_path: Path) -> None:
     """The whole verifier through commandHost: both sides built here for the CPU runtime, staged over
     ssh with the program's input file, run there twice (the original) and once (the translation)."""
-    from cass_lsp.jobs.resolved import resolve_cli
+    from cass_lsp.core.pairs import Pair
+    from cass_lsp.services.settings import resolve_cli
     from cass_lsp.verify import engine
-    from cass_lsp.verify.pairs import Pair
     from tests.unit.test_verify_programs import PROGRAM as OPS_APP
 
     program = tmp_path / "ops_app"

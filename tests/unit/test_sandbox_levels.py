@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import doctor
+from cass_lsp.cli import doctor
 from cass_lsp.verify import sandbox
 from cass_lsp.verify.sandbox import Limits, RunOutcome, SandboxError
 from tests.unit import sandbox_attacks
@@ -138,7 +138,7 @@ def test_a_killed_launcher_is_a_sandbox_failure_not_an_exit(attack: Path, monkey
     """Unconfined, the program can kill the launcher; that is reported as the sandbox failing, not
     as the program's death by SIGKILL. The daemon it left is ended twice over: by the run's cgroup
     (its memory limit), emptied when the run ends, where one can be had, and by the guard every
-    program of proc.run starts under (cass_lsp/guard.py, a subreaper too), to which it is reparented;
+    program of proc.run starts under (cass_lsp/core/guard.py, a subreaper too), to which it is reparented;
     at "none" nothing keeps the program from killing that guard as well."""
     _at("none", monkeypatch)
     outcome, left = sandbox_attacks.run_attack(attack, ["outlive"], allow_unconfined=True)

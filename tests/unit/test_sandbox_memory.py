@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import doctor
+from cass_lsp.cli import doctor
 from cass_lsp.verify import cgroups, sandbox
 from cass_lsp.verify.sandbox import Limits
 from tests.unit.sandbox_attacks import GCC

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from cass_lsp.jobs.cancel import CancelToken
+from cass_lsp.core.cancel import CancelToken
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.verification import STATUS_NOTIFICATION, Verification
 from cass_lsp.verify import engine

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from cass_lsp.jobs.cache import ResultCache
-from cass_lsp.jobs.cancel import CancelToken, Superseded
-from cass_lsp.jobs.kinds import JobKind
-from cass_lsp.jobs.progress import Progress
-from cass_lsp.jobs.scheduler import Scheduler
+from cass_lsp.core.cache import ResultCache
+from cass_lsp.core.cancel import CancelToken, Superseded
+from cass_lsp.core.jobs import JobKind
+from cass_lsp.core.progress import Progress
+from cass_lsp.core.scheduler import Scheduler
 
 KIND = JobKind("test", concurrency=2, reads=())
 

@@ -1,8 +1,8 @@
-"""cass_lsp.terminal.escape: what the CLI prints of compilers', programs' and files' text."""
+"""cass_lsp.core.terminal.escape: what the CLI prints of compilers', programs' and files' text."""
 
 from __future__ import annotations
 
-from cass_lsp.terminal import escape
+from cass_lsp.core.terminal import escape
 
 
 def test_controls_become_visible_and_newlines_and_tabs_stay() -> None:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.core import proc
 from cass_lsp.toolchains import amd, cxxfilt, devlibs, hiplibs, nvidia, rocm71
 from cass_lsp.toolchains.errors import ToolchainMissing
 

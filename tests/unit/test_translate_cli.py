@@ -11,7 +11,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cass_lsp.translate import cli
+from cass_lsp.cli import translate as cli
 from cass_lsp.translate.report import Summary
 
 KERNEL = ("#include <cuda_runtime.h>\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
@@ -171,7 +171,7 @@ def test_unwritable_output_is_reported(tmp_path: Path) -> None:
 
 
 def test_start_up_imports_stay_lazy() -> None:
-    code = ("import sys\nfrom cass_lsp.translate.cli import main\n"
+    code = ("import sys\nfrom cass_lsp.cli.translate import main\n"
             "print(sorted(m for m in ('msgspec', 'pygls', 'lsprotocol', 'cass_lsp.translate.findings') "
             "if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, check=True,

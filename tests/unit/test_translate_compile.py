@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.core import proc
 from cass_lsp.translate import Edit, TargetProfile, TranslateOptions, TranslationResult, translate
 
 _TIMEOUT_S = 300.0

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import syntax
-from cass_lsp.translate import TargetProfile, TranslateOptions, TranslationResult, lint, lookup, targets, translate
+from cass_lsp.core import targets
+from cass_lsp.syntax import parsing as syntax
+from cass_lsp.translate import TargetProfile, TranslateOptions, TranslationResult, lint, lookup, translate
 
 P52 = TargetProfile(rocm="5.2")
 P71 = TargetProfile(rocm="7.1")

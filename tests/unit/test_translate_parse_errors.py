@@ -67,7 +67,7 @@ def test_statement_macros_without_semicolons_still_translate(tmp_path: Path) -> 
     assert "cuda" not in body.replace("CHECK_CUDA", ""), body
     assert "hipMemcpy(x, h, bytes, hipMemcpyHostToDevice);" in body
     assert "hipError_t status = hipMemcpy(h, y, bytes, hipMemcpyDeviceToHost);" in body
-    # The file defines TIMER_START as a statement: the pre-pass reads it as one (cass_lsp.prepass).
+    # The file defines TIMER_START as a statement: the pre-pass reads it as one (cass_lsp.syntax.prepass).
     assert not [m for m in parse_messages(result) if "TIMER_START" in m]
     assert all("translated by name, without a full parse" in m for m in parse_messages(result) if "missing" not in m)
     assert errors(result) == []

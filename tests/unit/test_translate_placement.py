@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.cli.translate import main
+from cass_lsp.core import proc
 from cass_lsp.translate import TargetProfile, placement, translate
-from cass_lsp.translate.cli import main
 
 TREE = Path(__file__).parent / "realcode" / "tree"
 _TIMEOUT_S = 300.0

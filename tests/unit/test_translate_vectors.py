@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cass_lsp import proc, toolchains
+from cass_lsp import toolchains
+from cass_lsp.core import proc
 from cass_lsp.translate import translate
 
 _TIMEOUT_S = 300.0

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp.config import load_settings
-from cass_lsp.verify.pairs import check_patterns, translation_of
+from cass_lsp.core.pairs import check_patterns, translation_of
+from cass_lsp.core.settings import load_settings
 
 GOOD = ["{stem}.hip", "hip/{stem}.cpp", "../hip/{stem}.hip", "{name}.hip.cpp", "port.hip"]
 BAD = {

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp.asm.scratch import HipTarget, Scratch
-from cass_lsp.config import CompilerLimits, VerificationSettings
-from cass_lsp.proc import ProcResult
-from cass_lsp.program import Program, Unit
-from cass_lsp.verify import pairs, stages
+from cass_lsp.compile.program import Program, Unit
+from cass_lsp.compile.scratch import HipTarget, Scratch
+from cass_lsp.core import pairs
+from cass_lsp.core.proc import ProcResult
+from cass_lsp.core.settings import CompilerLimits, VerificationSettings
+from cass_lsp.verify import stages
 from cass_lsp.verify.alignment import LineAlignment
 from cass_lsp.verify.compare import Noise, compare, ignore_patterns, lines_agree, merge_noise, noise
 from cass_lsp.verify.engine import judge

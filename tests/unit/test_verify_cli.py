@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cass_lsp import cli
+from cass_lsp.cli import main as cli
 from cass_lsp.verify import runners
 from cass_lsp.verify.engine import Report
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import cli
-from cass_lsp import program as program_module
+from cass_lsp.cli import main as cli
+from cass_lsp.compile import program as program_module
 
 PROGRAM = Path(__file__).parent / "programs" / "ops_app"
 

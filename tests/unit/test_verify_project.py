@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from cass_lsp import proc
-from cass_lsp.build import introspect
+from cass_lsp.core import proc
+from cass_lsp.verify import discovery as introspect
 from tests.corpus.projects.projects import HERE
 
 HEAT = HERE / "cmake_heat"

@@ -1,5 +1,5 @@
 """The VS Code extension's settings (`contributes.configuration` in editor_clients/vscode/package.json)
-match the server's settings schema: every leaf of `cass_lsp.config.json_schema()` is one dotted
+match the server's settings schema: every leaf of `cass_lsp.core.settings.json_schema()` is one dotted
 `cass.*` setting with the same type, default and enum, and there are no others besides the client's
 own `cass.server.*` / `cass.trace.server`. On a mismatch: `npm run gen-config` in
 editor_clients/vscode (or ./scripts/vscode.sh) regenerates package.json; commit it."""
@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cass_lsp.config import SECTION, json_schema
+from cass_lsp.core.settings import SECTION, json_schema
 
 PACKAGE_JSON = Path(__file__).resolve().parents[2] / "editor_clients" / "vscode" / "package.json"
 CLIENT_PREFIXES = ("cass.server.", "cass.trace.")

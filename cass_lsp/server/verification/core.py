@@ -7,7 +7,7 @@ whose inputs did not change answer from the cache). A deleted translation file r
 (with its rule translation when it is open) or ends the pair, clearing its diagnostics; so does
 turning verification off.
 
-A pair stands for its *program* (:mod:`cass_lsp.program`): the units of its folder or of its
+A pair stands for its *program* (:mod:`cass_lsp.compile.program`): the units of its folder or of its
 compile_commands.json, with their headers and build flags, as the CLI verifies it. Each stage is a
 job of its own (kinds `verify-compile` and `verify-run`): keyed by content, shared, cached across
 restarts, superseded per pair and stage when newer text arrives, with work-done progress. An outcome
@@ -27,21 +27,22 @@ from typing import Any
 
 from lsprotocol import types
 
-from cass_lsp.document import CudaDocument
-from cass_lsp.jobs.cancel import Cancelled
-from cass_lsp.jobs.kinds import BACKGROUND_NICE, VERIFICATION_FIELDS, VERIFY_COMPILE, VERIFY_RUN
-from cass_lsp.jobs.progress import Progress
-from cass_lsp.jobs.resolved import ResolvedSettings
+from cass_lsp.core import pairs
+from cass_lsp.core.cancel import Cancelled
+from cass_lsp.core.jobs import BACKGROUND_NICE, VERIFICATION_FIELDS, VERIFY_COMPILE, VERIFY_RUN
+from cass_lsp.core.pairs import Pair
+from cass_lsp.core.progress import Progress
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import file_path, refused, workspace_file
 from cass_lsp.server.verification import diagnostics, status
 from cass_lsp.server.verification.queue import PairQueue, key
 from cass_lsp.server.verification.status import State
 from cass_lsp.server.verification.watching import Watching
-from cass_lsp.verify import engine, pairs
+from cass_lsp.services.settings import ResolvedSettings
+from cass_lsp.syntax.document import CudaDocument
+from cass_lsp.verify import engine
 from cass_lsp.verify import run as run_stage
 from cass_lsp.verify.engine import Report, Stage
-from cass_lsp.verify.pairs import Pair
 from cass_lsp.verify.stages import Inputs, StageResult
 
 log = logging.getLogger(__name__)

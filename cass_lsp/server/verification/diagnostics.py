@@ -10,9 +10,9 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls import uris
 
-from cass_lsp.asm.scratch import HipTarget
-from cass_lsp.jobs.resolved import ResolvedSettings
-from cass_lsp.program import main_line
+from cass_lsp.compile.program import main_line
+from cass_lsp.compile.scratch import HipTarget
+from cass_lsp.services.settings import ResolvedSettings
 from cass_lsp.verify.alignment import LineAlignment
 from cass_lsp.verify.engine import Report
 from cass_lsp.verify.stages import Inputs, StageResult

@@ -7,8 +7,8 @@ import collections
 import logging
 from collections.abc import Callable, Iterable
 
+from cass_lsp.core.pairs import Pair
 from cass_lsp.server.app import CassServer
-from cass_lsp.verify.pairs import Pair
 
 log = logging.getLogger(__name__)
 

@@ -8,9 +8,9 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from cass_lsp.jobs.resolved import ResolvedSettings
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import workspace_roots
+from cass_lsp.services.settings import ResolvedSettings
 from cass_lsp.verify.watcher import Watcher
 
 log = logging.getLogger(__name__)

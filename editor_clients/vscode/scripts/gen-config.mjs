@@ -1,6 +1,6 @@
 // Regenerates `contributes.configuration` in package.json from the server's settings schema, so the
 // two never drift (tests/unit/test_vscode_settings.py checks the committed package.json against
-// cass_lsp.config.json_schema()).
+// cass_lsp.core.settings.json_schema()).
 //
 // Usage: node scripts/gen-config.mjs [schema.json]   (without a file: runs `cass-lsp schema` of the
 // repository's .venv, or $CASS_LSP)

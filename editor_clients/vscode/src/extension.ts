@@ -34,7 +34,7 @@ let installer: Installer;
 const INSTALL_COMMAND = 'cassLsp.installServer';
 const INSTALL_BUTTON = 'Install cass-lsp';
 
-// the build files the server ports (cass_lsp/build/files.py: kind())
+// the build files the server ports (cass_lsp/buildfiles/files.py: kind())
 const BUILD_FILES = '**/{CMakeLists.txt,*.cmake,Makefile,makefile,GNUmakefile,*.mk}';
 const BUILD_FILE_NAME = /(^|\/)(CMakeLists\.txt|[^/]+\.cmake|Makefile|makefile|GNUmakefile|[^/]+\.mk)$/;
 

@@ -28,9 +28,9 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from cass_lsp import proc
+from cass_lsp.core import proc
+from cass_lsp.core.dirs import cache_root
 from cass_lsp.toolchains import devlibs, hiplibs
-from cass_lsp.toolchains.dirs import cache_root
 
 SUITE = hiplibs.SUITE
 PACKAGES = ("cmake", "make", "g++", "hipcc", "libhipblas-dev")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from cass_lsp import proc
+from cass_lsp.core import proc
 from cass_lsp.toolchains import nvidia
 
 HERE = Path(__file__).parent

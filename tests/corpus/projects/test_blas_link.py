@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp.build import files
+from cass_lsp.buildfiles import files
 from tests.corpus.projects import debian13
 from tests.corpus.projects.projects import ARCH, BY_NAME, translate_tree
 

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp import proc, toolchains
-from cass_lsp.build import devlibs15, files
-from cass_lsp.toolchains import devlibs, hiplibs
+from cass_lsp import toolchains
+from cass_lsp.buildfiles import files
+from cass_lsp.core import proc
+from cass_lsp.toolchains import devlibs, devlibs15, hiplibs
 from tests.corpus.projects.projects import (
     ARCH,
     BY_NAME,

@@ -1,0 +1,328 @@
+"""Makefiles (``Makefile``, ``GNUmakefile``, ``*.mk``) ported CUDA -> HIP, and back where symmetric.
+
+Rules as data (the tables below), applied to the words of each logical line, so lines no rule
+touches stay as written:
+
+* the compiler: ``nvcc`` (a bare ``nvcc``, ``$(CUDA_HOME)/bin/nvcc``, …) becomes ``hipcc``, or
+  ``clang++`` (``Settings.compiler``) with ``-x hip`` on compile lines and ``--hip-link`` on link
+  lines; under hipcc ``export HIP_PLATFORM ?= amd`` follows its first use, since hipcc picks the
+  NVIDIA platform whenever an ``nvcc`` is on ``PATH``;
+* nvcc's flags, on the compiler's command lines and in the variables those lines use, through
+  :func:`cass_lsp.compile.nvcc_flags.port` (targets become ``--offload-arch`` per AMD target);
+* libraries: ``-lcudart`` / ``-lcublas`` / … -> ``-lamdhip64`` / ``-lhipblas`` / …
+  (:mod:`cass_lsp.buildfiles.libraries`), on every line, since a program is often linked by the host compiler;
+* the toolkit's root: ``$(CUDA_HOME)``, ``$(CUDA_PATH)``, … -> ``$(ROCM_PATH)`` (its ``lib64`` ->
+  ``lib``), its assignment -> ``ROCM_PATH ?= /opt/rocm``;
+* source names: ``.cu`` -> ``.hip`` when the tree's sources are renamed, so ``%.o: %.cu`` rules keep
+  building the translated sources.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from cass_lsp.buildfiles import libraries
+from cass_lsp.buildfiles.porting import REWRITTEN, UNMAPPED, Result, Rewriter, Settings
+from cass_lsp.compile import nvcc_flags
+
+CUDA_ROOT_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDA_DIR", "CUDA_TOOLKIT_ROOT_DIR", "CUDA_INSTALL_PATH")
+ROCM_ROOT = "ROCM_PATH"
+ROCM_DEFAULT = "/opt/rocm"
+HIP_PLATFORM_LINE = "export HIP_PLATFORM ?= amd"
+CLANG_NOTE = (": a clang that builds HIP: ROCm's ($(ROCM_PATH)/llvm/bin/clang++), or on Debian 12's packages "
+              "clang++-15 --rocm-path=/usr --hip-device-lib-path=/usr/lib/<multiarch>/amdgcn/bitcode (give it as "
+              "the compiler variable's value)")
+HIP_PLATFORM_WHY = ("hipcc picks the NVIDIA platform when an nvcc is on PATH: the Makefile now asks for AMD "
+                    "(HIP_PLATFORM=amd) unless the environment says otherwise")
+# variables that hold nvcc flags by name, whether or not a recipe line shows it
+_FLAG_VARIABLE = re.compile(r"^(?:NVCC\w*|CU\w*FLAGS|CUDA\w*FLAGS|NV\w*FLAGS|GENCODE\w*|\w*ARCH\w*FLAGS|"
+                            r"CUDA_ARCH\w*|NVCC_ARCH\w*)$")
+_ASSIGNMENT = re.compile(r"(?P<head>\s*(?:(?:export|override)\s+)*)(?P<name>[A-Za-z_][\w.-]*)\s*"
+                         r"(?P<op>[:+?!]?=|::=)\s*")
+_REFERENCE = re.compile(r"\$[({](?P<name>[A-Za-z_][\w.-]*)[)}]")
+_NVCC = re.compile(r"^(?:nvcc|\S*/nvcc)$")
+_HIPCC = re.compile(r"^(?:hipcc|\S*/hipcc)$")
+_CU_NAME = re.compile(r"\.cu(?![\w.])")
+_ROOT_PATH = re.compile(r"\$[({](?:" + "|".join(CUDA_ROOT_VARIABLES) + r")[)}]")
+_DEFAULT_ROOT = re.compile(r"^/usr/local/cuda(?:-[\d.]+)?$")
+_COMPUTED_TARGET = re.compile(r"(?:sm|compute)_\$[({]")
+
+
+class _Line(NamedTuple):
+    start: int  # offset of the logical line (continuations joined)
+    end: int
+    recipe: bool
+
+
+class _Token(NamedTuple):
+    text: str
+    start: int
+    end: int
+
+
+def _lines(text: str) -> list[_Line]:
+    lines: list[_Line] = []
+    i = 0
+    while i < len(text):
+        j = i
+        while True:
+            newline = text.find("\n", j)
+            if newline < 0:
+                j = len(text)
+                break
+            if newline > 0 and text[newline - 1] == "\\" and text[newline - 2 : newline] != "\\\\":
+                j = newline + 1
+                continue
+            j = newline
+            break
+        lines.append(_Line(i, j, text.startswith("\t", i)))
+        i = j + 1
+    return lines
+
+
+def _tokens(text: str, start: int, end: int) -> list[_Token]:
+    """Whitespace-separated words, a ``$(...)`` / ``${...}`` group (spaces and all) inside one."""
+    tokens: list[_Token] = []
+    i = start
+    while i < end:
+        if text[i].isspace() or (text[i] == "\\" and i + 1 < end and text[i + 1] == "\n"):
+            i += 1
+            continue
+        j = i
+        depth = 0
+        while j < end:
+            c = text[j]
+            if c == "$" and j + 1 < end and text[j + 1] in "({":
+                depth += 1
+                j += 2
+                continue
+            if c in ")}" and depth:
+                depth -= 1
+            elif depth == 0 and (c.isspace() or (c == "\\" and j + 1 < end and text[j + 1] == "\n")):
+                break
+            j += 1
+        tokens.append(_Token(text[i:j], i, j))
+        i = j
+    return tokens
+
+
+class _Port(Rewriter):
+    """A Makefile's port in progress."""
+
+    def __init__(self, text: str, settings: Settings) -> None:
+        super().__init__(text, settings)
+        self.platform_placed = False
+
+
+def _compiler_variables(text: str, lines: list[_Line], compiler: re.Pattern[str] = _NVCC) -> set[str]:
+    """Variables whose value is the compiler (``NVCC ?= $(CUDA_HOME)/bin/nvcc``)."""
+    found: set[str] = set()
+    for line in lines:
+        match = _ASSIGNMENT.match(text, line.start, line.end)
+        if match and not line.recipe:
+            words = text[match.end() : line.end].split()
+            if words and compiler.match(words[0]):
+                found.add(match.group("name"))
+    return found
+
+
+def _is_compiler(token: str, compilers: set[str], compiler: re.Pattern[str] = _NVCC) -> bool:
+    reference = _REFERENCE.fullmatch(token)
+    return bool(compiler.match(token)) or (reference is not None and reference.group("name") in compilers)
+
+
+def _flag_variables(text: str, lines: list[_Line], compilers: set[str], compiler: re.Pattern[str] = _NVCC) -> set[str]:
+    """Variables used on the compiler's command lines or in other flag variables, and those named
+    like nvcc flags."""
+    used: set[str] = set()
+    assigned: dict[str, list[str]] = {}
+    for line in lines:
+        match = _ASSIGNMENT.match(text, line.start, line.end)
+        if match and not line.recipe:
+            assigned.setdefault(match.group("name"), []).append(text[match.end() : line.end])
+            continue
+        tokens = _tokens(text, line.start, line.end)
+        if any(_is_compiler(t.text, compilers, compiler) for t in tokens):
+            used.update(m.group("name") for t in tokens for m in _REFERENCE.finditer(t.text))
+    used.update(name for name in assigned if _FLAG_VARIABLE.match(name))
+    pending = list(used)
+    while pending:  # a flag variable's own references hold flags too
+        for value in assigned.get(pending.pop(), []):
+            for m in _REFERENCE.finditer(value):
+                if m.group("name") not in used:
+                    used.add(m.group("name"))
+                    pending.append(m.group("name"))
+    return used - compilers - set(CUDA_ROOT_VARIABLES)
+
+
+def _rename_word(port: _Port, token: _Token) -> str:
+    """Libraries, the toolkit root and source names of one word."""
+    text = token.text
+    if text.startswith("-l"):
+        name = text[2:]
+        if name in libraries.DROPPED_LINK and name != "cudart_static":
+            port.find(token.start, "info", f"{text} dropped: {libraries.DROPPED_LINK[name]}")
+            return ""
+        if name in libraries.UNPORTED_LINK:
+            port.find(token.start, "error", f"{text}: {libraries.UNPORTED_LINK[name]}", UNMAPPED)
+            return text
+        family = libraries.CUDA_LINK.get(name)
+        if family is not None:
+            hip = libraries.hip(family, port.settings.libraries)
+            if hip.note or name in libraries.DROPPED_LINK:
+                port.find(token.start, "info", f"{text} -> -l{hip.link}: "
+                          f"{libraries.DROPPED_LINK.get(name) or hip.note}")
+            return f"-l{hip.link}" if hip.link else ""
+    if _ROOT_PATH.search(text):
+        text = _ROOT_PATH.sub(f"$({ROCM_ROOT})", text)
+        text = re.sub(r"(\$\(" + ROCM_ROOT + r"\)(?:/targets/[\w-]+)?)/lib64\b", rf"$({ROCM_ROOT})/lib", text)
+    if port.settings.renamed_sources and not text.startswith("-"):
+        text = _CU_NAME.sub(".hip", text)
+    return text
+
+
+def _port_tokens(port: _Port, tokens: list[_Token]) -> None:
+    """A run of flags: nvcc's through :func:`nvcc_flags.port`, every word through :func:`_rename_word`.
+    Words that only get renamed are replaced where they stand; a run whose flags change is written
+    again on one line (its continuations joined)."""
+    if not tokens:
+        return
+    words = [t.text for t in tokens]
+    ported = nvcc_flags.port(words, port.settings.arches)
+    for note in ported.notes:
+        where = next((t.start for t in tokens if t.text == note.flag.split()[0]), tokens[0].start)
+        port.find(where, note.severity, note.message, UNMAPPED if note.severity == "error" else REWRITTEN)
+    if ported.flags == words:
+        for token in tokens:
+            port.replace(token.start, token.end, _rename_word(port, token), "flags")
+        return
+    renamed = [_rename_word(port, _Token(w, tokens[0].start, tokens[0].start)) for w in ported.flags]
+    port.replace(tokens[0].start, tokens[-1].end, " ".join(w for w in renamed if w), "flags")
+
+
+def _port_compile_line(port: _Port, line: _Line, tokens: list[_Token], compilers: set[str]) -> None:
+    """A recipe (or assignment) invoking nvcc: the compiler, then its flags."""
+    at = next(i for i, t in enumerate(tokens) if _is_compiler(t.text, compilers))
+    for token in tokens[:at]:
+        port.replace(token.start, token.end, _rename_word(port, token), "paths")
+    compiler = tokens[at]
+    rest = tokens[at + 1 :]
+    if _NVCC.match(compiler.text):
+        new = "hipcc" if port.settings.compiler == "hipcc" else "clang++"
+        port.replace(compiler.start, compiler.end, new, "compiler")
+        port.find(compiler.start, "info", f"{compiler.text} -> {new}" + ("" if new == "hipcc" else CLANG_NOTE))
+    if port.settings.compiler == "clang" and line.recipe:
+        compiles = any(t.text in ("-c", "-dc") or t.text.startswith("--compile") for t in rest)
+        extra = "-x hip" if compiles else "--hip-link"
+        port.insert(compiler.end, f" {extra}", "compiler")
+    _port_tokens(port, rest)
+
+
+def _port_assignment(port: _Port, line: _Line, match: re.Match[str], compilers: set[str], flags: set[str]) -> None:
+    name = match.group("name")
+    value = _tokens(port.text, match.end(), line.end)
+    if name in CUDA_ROOT_VARIABLES:
+        port.replace(match.start("name"), match.end("name"), ROCM_ROOT, "paths")
+        if len(value) == 1 and _DEFAULT_ROOT.match(value[0].text):
+            port.replace(value[0].start, value[0].end, ROCM_DEFAULT, "paths")
+        port.find(match.start("name"), "info", f"{name} -> {ROCM_ROOT}: ROCm's root (Debian's packages install "
+                  "under /usr, found by hipcc without it)")
+        return
+    if name in compilers:
+        _port_compile_line(port, line, value, compilers)
+        if port.settings.compiler == "hipcc" and not port.platform_placed:
+            port.insert(line.end, f"\n{HIP_PLATFORM_LINE}", "compiler")
+            port.find(line.start, "info", HIP_PLATFORM_WHY)
+            port.platform_placed = True
+        return
+    if name in flags:
+        _port_tokens(port, value)
+        return
+    for token in value:
+        port.replace(token.start, token.end, _rename_word(port, token), "paths")
+
+
+def translate(text: str, settings: Settings) -> Result:
+    """A Makefile ported CUDA -> HIP (``settings.reverse``: HIP -> CUDA)."""
+    if settings.reverse:
+        return _reverse(text, settings)
+    port = _Port(text, settings)
+    lines = _lines(text)
+    compilers = _compiler_variables(text, lines)
+    flags = _flag_variables(text, lines, compilers)
+    for line in lines:
+        stripped = text[line.start : line.end].lstrip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if _COMPUTED_TARGET.search(stripped):  # $(foreach sm,$(SMS),-gencode arch=compute_$(sm),...)
+            port.find(line.start, "warning", "NVIDIA targets computed by make functions stay as written: give the "
+                      f"AMD targets as --offload-arch={port.settings.arches[0]} (one per target) instead", UNMAPPED)
+        match = None if line.recipe else _ASSIGNMENT.match(text, line.start, line.end)
+        if match is not None:
+            _port_assignment(port, line, match, compilers, flags)
+            continue
+        tokens = _tokens(text, line.start, line.end)
+        if any(_is_compiler(t.text, compilers) for t in tokens):
+            _port_compile_line(port, line, tokens, compilers)
+            if settings.compiler == "hipcc" and not port.platform_placed and not compilers:
+                port.find(line.start, "warning", "hipcc picks the NVIDIA platform when an nvcc is on PATH: run make "
+                          "with HIP_PLATFORM=amd", UNMAPPED)
+                port.platform_placed = True
+            continue
+        if "-dlink" in stripped or "--device-link" in stripped:
+            port.find(line.start, "error", "a separate device-link step has no clang counterpart: link the -fgpu-rdc "
+                      "objects with the HIP compiler", UNMAPPED)
+        for token in tokens:
+            port.replace(token.start, token.end, _rename_word(port, token), "paths")
+    return port.result()
+
+
+_REVERSE_LINK = libraries.reverse_link()
+
+
+def _reverse(text: str, settings: Settings) -> Result:
+    """HIP -> CUDA where the mapping is symmetric: hipcc -> nvcc, its flags (on its lines and in the
+    variables they use) through :func:`nvcc_flags.port_back`, HIP libraries -> CUDA's,
+    ``$(ROCM_PATH)`` -> ``$(CUDA_HOME)``, ``.hip`` -> ``.cu``."""
+    port = _Port(text, settings)
+    lines = _lines(text)
+    compilers = _compiler_variables(text, lines, _HIPCC)
+    flags = _flag_variables(text, lines, compilers, _HIPCC)
+    for line in lines:
+        stripped = text[line.start : line.end].lstrip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.startswith(HIP_PLATFORM_LINE):
+            port.replace(line.start, min(line.end + 1, len(text)), "", "compiler")
+            continue
+        match = None if line.recipe else _ASSIGNMENT.match(text, line.start, line.end)
+        tokens = _tokens(text, match.end() if match else line.start, line.end)
+        if match is not None and match.group("name") == ROCM_ROOT:
+            port.replace(match.start("name"), match.end("name"), "CUDA_HOME", "paths")
+            if len(tokens) == 1 and tokens[0].text == ROCM_DEFAULT:
+                port.replace(tokens[0].start, tokens[0].end, "/usr/local/cuda", "paths")
+            continue
+        compiles = (match is not None and match.group("name") in flags) or any(
+            _is_compiler(t.text, compilers, _HIPCC) for t in tokens)
+        if compiles and tokens:
+            words = [t.text for t in tokens]
+            ported = nvcc_flags.port_back(words, settings.nvidia_arch)
+            for note in ported.notes:
+                port.find(line.start, note.severity, note.message)
+            new = [_reverse_word(w) for w in ported.flags]
+            if new != words:
+                port.replace(tokens[0].start, tokens[-1].end, " ".join(new), "flags")
+            continue
+        for token in tokens:
+            port.replace(token.start, token.end, _reverse_word(token.text), "paths")
+    return port.result()
+
+
+def _reverse_word(word: str) -> str:
+    if _HIPCC.match(word):
+        return "nvcc"
+    if word.startswith("-l") and word[2:] in _REVERSE_LINK:
+        return f"-l{_REVERSE_LINK[word[2:]]}"
+    word = word.replace(f"$({ROCM_ROOT})/lib", "$(CUDA_HOME)/lib64").replace(f"$({ROCM_ROOT})", "$(CUDA_HOME)")
+    return re.sub(r"\.hip(?![\w.])", ".cu", word)

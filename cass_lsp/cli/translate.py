@@ -1,0 +1,448 @@
+"""``cass-lsp translate``: rule-based CUDA -> HIP (or HIP -> CUDA) for files and trees.
+
+It enters the engine where the language server does (:func:`cass_lsp.core.jobs.translate_bytes`,
+with settings from :func:`cass_lsp.core.jobs.engine_settings`). Start-up matters (build scripts
+call translators once per file), so the engine is imported only when ``run`` needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING, NamedTuple
+
+from cass_lsp.buildfiles import files as build_files
+from cass_lsp.services import tree as build_tree
+
+if TYPE_CHECKING:
+    from cass_lsp.core.targets import Target
+    from cass_lsp.translate.rules import RawFinding, Settings
+
+PROG = "cass-lsp translate"
+FORWARD_SUFFIXES = (".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".c", ".cc", ".cpp", ".cxx", ".inl", ".inc")
+REVERSE_SUFFIXES = (".hip", *FORWARD_SUFFIXES[1:])
+BACKUP_SUFFIX = ".prehip"
+_PROGRESS_MIN_FILES = 20
+_SHOWN_SEVERITIES = ("error", "warning")
+
+
+class Unit(NamedTuple):
+    source: str
+    target: str | None  # None: standard output
+    in_place: bool
+
+
+class Located(NamedTuple):
+    code: str
+    severity: str
+    message: str
+    line: int
+    column: int
+
+
+class Link(NamedTuple):
+    """A symbolic link among the inputs, which translate never follows: its content is not read."""
+
+    source: str
+    relative: str  # its path relative to the output root
+    target: str | None  # what it names relative to the input tree; None when that lies outside it
+
+
+class Plan(NamedTuple):
+    units: list[Unit]
+    links: list[Link]
+
+
+class Outcome(NamedTuple):
+    unit: Unit
+    lines: int
+    stats: dict[str, int]
+    findings: list[Located]
+    text: str | None  # the translation, when it goes to standard output
+    error: str | None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="CUDA files or directories to translate")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("-o", "--output", metavar="OUT", help="output file (one input file only)")
+    out.add_argument("--out-dir", metavar="DIR", help="write translations under DIR, keeping relative paths")
+    out.add_argument("--in-place", action="store_true",
+                     help=f"rewrite files atomically, keeping the original as <file>{BACKUP_SUFFIX}")
+    parser.add_argument("--reverse", action="store_true", help="translate HIP to CUDA")
+    parser.add_argument("--arch", default="gfx1100",
+                        help="target GPU (gfx1100, gfx1030, gfx1200, gfx90a, gfx942), or several comma-separated: "
+                             "build files list them all, sources are translated for the first")
+    parser.add_argument("--rocm", default="auto", help="target ROCm (5.2, 6.2, 7.1; auto: the installed headers)")
+    parser.add_argument("--launch-style", choices=("chevron", "hipLaunchKernelGGL"), default="chevron",
+                        help="keep <<<>>> launches or emit hipLaunchKernelGGL")
+    parser.add_argument("--rewrite-strings-and-comments", action="store_true",
+                        help="also translate names inside string literals and comments")
+    parser.add_argument("--roc", action="store_true",
+                        help="cuBLAS/cuSPARSE/cuRAND/cuSOLVER to rocBLAS/rocSPARSE/rocRAND/rocSOLVER "
+                             "(hipify's -roc) instead of their hip* layers")
+    parser.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes for trees")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON on standard output")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when an unsupported construct remains (default: 0 once every output is written)")
+    parser.add_argument("--model", metavar="NAME|PATH",
+                        help="translate with a CASS model (added with `cass-lsp models add`, or a GGUF path)")
+    parser.add_argument("--kernel", metavar="NAME", help="with --model: only this function")
+    parser.add_argument("--make-compiler", choices=("hipcc", "clang"), default="hipcc",
+                        help="what a Makefile's nvcc becomes: hipcc, or clang++ -x hip (--hip-link to link)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0] if __doc__ else None)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _walk(root: str, suffixes: tuple[str, ...]) -> list[str]:
+    found: list[str] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(os.path.join(folder, f) for f in sorted(files) if f.endswith(suffixes) or build_files.kind(f))
+    return found
+
+
+def _inside(link: str, root: str) -> str | None:
+    """The file ``link`` names, relative to ``root``, when it is one of the tree's files."""
+    real, top = os.path.realpath(link), os.path.realpath(root)
+    if os.path.commonpath([real, top]) != top or not os.path.isfile(real):
+        return None
+    return os.path.relpath(real, top)
+
+
+def _plan_units(args: argparse.Namespace) -> Plan | str:
+    """Inputs -> units of work and the symbolic links among them, or an error message.
+
+    A repository's ``kernels.cu -> ~/.ssh/id_ed25519`` must not become a regular file holding the
+    key (``--out-dir``, ``--in-place``), which the user would then commit: a link found in a tree is
+    never read, nor is a link named with ``--in-place``. A file named otherwise is read as named."""
+    suffixes = REVERSE_SUFFIXES if args.reverse else FORWARD_SUFFIXES
+    pairs: list[tuple[str, str]] = []  # (source, path relative to the output root)
+    links: list[Link] = []
+    for path in args.paths:
+        if os.path.isdir(path):
+            for found in _walk(path, suffixes):
+                relative = os.path.relpath(found, path)
+                if os.path.islink(found):
+                    links.append(Link(found, relative, _inside(found, path)))
+                else:
+                    pairs.append((found, relative))
+        elif os.path.islink(path) and args.in_place:
+            links.append(Link(path, os.path.basename(path), None))
+        elif os.path.isfile(path):
+            pairs.append((path, os.path.basename(path)))
+        else:
+            return f"{path}: no such file or directory"
+    if not pairs and not links:
+        return "no input files"
+    if args.output is not None:
+        if len(pairs) != 1:
+            return "-o needs exactly one input file (use --out-dir for several)"
+        return Plan([Unit(pairs[0][0], args.output, False)], links)
+    if args.out_dir is not None:
+        units = [Unit(src, _out_path(args, rel), False) for src, rel in pairs]
+        targets = [u.target for u in units]
+        if len(set(targets)) != len(targets):
+            return "two inputs map to the same output path under --out-dir"
+        return Plan(units, links)
+    if args.in_place:
+        return Plan([Unit(src, src, True) for src, _ in pairs], links)
+    if len(pairs) > 1:
+        return "several inputs need --out-dir or --in-place"
+    return Plan([Unit(src, None, False) for src, _ in pairs], links)
+
+
+def _out_path(args: argparse.Namespace, relative: str) -> str:
+    from cass_lsp.translate.naming import translated_name
+
+    return os.path.join(args.out_dir, translated_name(relative, reverse=args.reverse, beside_original=False))
+
+
+def _place_links(args: argparse.Namespace, links: list[Link]) -> list[Outcome]:
+    """With ``--out-dir``, a link to a file of the tree becomes the same link between the
+    translations, so the port keeps its shape; any other link is left alone with a warning. In place
+    and to standard output, a link within the tree needs nothing: the file it names is an input."""
+    outcomes: list[Outcome] = []
+    for link in links:
+        if link.target is None:
+            warning = Located("symlink", "warning", "a symbolic link: left alone, its target not read", 1, 1)
+            outcomes.append(Outcome(Unit(link.source, None, args.in_place), 0, {}, [warning], None, None))
+            continue
+        if args.out_dir is None:
+            continue
+        at, to = _out_path(args, link.relative), _out_path(args, link.target)
+        unit = Unit(link.source, at, False)
+        try:
+            os.makedirs(os.path.dirname(at), exist_ok=True)
+            if os.path.lexists(at):
+                os.unlink(at)
+            os.symlink(os.path.relpath(to, os.path.dirname(at)), at)
+        except OSError as e:
+            outcomes.append(Outcome(unit, 0, {}, [], None, f"{at}: {e.strerror or e}"))
+            continue
+        outcomes.append(Outcome(unit, 0, {}, [], None, None))
+    return outcomes
+
+
+def _write_atomic(path: str, data: bytes, mode: int | None) -> None:
+    folder = os.path.dirname(path) or "."
+    os.makedirs(folder, exist_ok=True)
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666 if mode is None else mode)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _backup(path: str) -> None:
+    """Keep the first original: a later --in-place run must not overwrite it with a translation."""
+    backup = path + BACKUP_SUFFIX
+    if os.path.exists(backup):
+        return
+    try:
+        os.link(path, backup)
+    except OSError:
+        import shutil
+
+        shutil.copy2(path, backup)
+
+
+def _locate(data: bytes, finding: RawFinding) -> Located:
+    start = finding.start
+    line_start = data.rfind(b"\n", 0, start) + 1
+    return Located(finding.code, finding.severity, finding.message, data.count(b"\n", 0, start) + 1,
+                   start - line_start + 1)
+
+
+_settings: list[Settings] = []  # set once per process (workers get it through the pool initializer)
+
+
+def _configure(settings: Settings) -> None:
+    _settings[:] = [settings]
+
+
+def _translate_unit(unit: Unit) -> Outcome:
+    from cass_lsp.core.jobs import translate_bytes
+    from cass_lsp.translate.rules import apply
+
+    try:
+        with open(unit.source, "rb") as f:
+            data = f.read()
+        st = os.stat(unit.source)
+    except OSError as e:
+        return Outcome(unit, 0, {}, [], None, f"{unit.source}: {e.strerror or e}")
+    result = translate_bytes(_settings[0], data)
+    output = apply(data, result.edits)
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    found = [_locate(data, f) for f in result.findings]
+    if unit.target is None:
+        return Outcome(unit, lines, result.stats, found, output.decode("utf-8", "surrogateescape"), None)
+    try:
+        if unit.in_place:
+            if result.edits:
+                _backup(unit.source)
+                _write_atomic(unit.target, output, st.st_mode & 0o7777)
+        else:
+            _write_atomic(unit.target, output, None)
+    except OSError as e:
+        return Outcome(unit, lines, result.stats, found, None, f"{unit.target}: {e.strerror or e}")
+    return Outcome(unit, lines, result.stats, found, None, None)
+
+
+def _place_runtime_includes(outcomes: list[Outcome], roots: list[str]) -> None:
+    """nvcc includes cuda_runtime.h first in every translation unit: over a tree, the HIP runtime
+    include goes first in each unit that reaches a header needing it (placement.tree_fixes)."""
+    from cass_lsp.translate import placement
+
+    written = {o.unit.source: o.unit for o in outcomes if o.error is None and o.unit.target is not None}
+    translations: dict[str, bytes] = {}
+    for source, unit in written.items():
+        with open(unit.target or source, "rb") as f:
+            translations[source] = f.read()
+    for source, data in placement.tree_fixes(translations, roots).items():
+        unit = written[source]
+        if unit.in_place:
+            _backup(source)
+        _write_atomic(unit.target or source, data, os.stat(source).st_mode & 0o7777 if unit.in_place else None)
+
+
+def _execute(units: list[Unit], jobs: int) -> list[Outcome]:
+    from cass_lsp.core.progress import SILENT, TerminalSink
+
+    sink = TerminalSink() if len(units) >= _PROGRESS_MIN_FILES else SILENT
+    progress = sink.begin(f"translating {len(units)} files", None)
+    outcomes: list[Outcome] = []
+
+    def done(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        progress.report(f"{len(outcomes)}/{len(units)} {outcome.unit.source}", 100 * len(outcomes) // len(units))
+
+    if jobs > 1 and len(units) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        from cass_lsp.translate import rules
+
+        rules.warm_up(_settings[0].reverse)
+
+        context = multiprocessing.get_context("fork")
+        chunk = max(1, len(units) // (jobs * 8))
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_configure, initargs=(_settings[0],)) as pool:
+            for outcome in pool.map(_translate_unit, units, chunksize=chunk):
+                done(outcome)
+    else:
+        for unit in units:
+            done(_translate_unit(unit))
+    progress.end()
+    return outcomes
+
+
+def run(args: argparse.Namespace) -> int:
+    """The translate verb; returns the exit status.
+
+    0: every output was written (findings go to standard error and ``--json``, as hipify's do, so a
+    build that translates its sources keeps going); 1: with ``--strict``, an unsupported construct
+    remains; 2: a usage or I/O error."""
+    from cass_lsp.core.jobs import engine_settings
+    from cass_lsp.core.targets import check_arch
+
+    if args.model is not None:
+        from cass_lsp.cli import model_translate as model_cli
+
+        return model_cli.run(args)
+    if args.jobs < 1:
+        return _fail("--jobs must be at least 1")
+    arches = [a.strip() for a in args.arch.split(",") if a.strip()]
+    try:
+        for arch in arches[1:]:
+            check_arch(arch)
+        settings = engine_settings(arches[0] if arches else "", args.rocm, args.launch_style,
+                                   args.rewrite_strings_and_comments, args.reverse, "roc" if args.roc else "hip")
+    except ValueError as e:
+        return _fail(str(e))
+    plan = _plan_units(args)
+    if isinstance(plan, str):
+        return _fail(plan)
+    _configure(settings)
+    target = settings.target
+    units, build_units = build_tree.split(plan.units)  # build files are ported after the sources
+    outcomes = _execute(units, args.jobs) if units else []
+    if not args.reverse and len(units) > 1:
+        _place_runtime_includes(outcomes, args.paths)
+    if build_units:
+        build_settings = build_tree.settings_for(args, ",".join(arches), units, build_units)
+        outcomes += build_tree.port(build_units, build_settings, quiet=args.json)
+    if not args.json and not args.reverse:
+        _note_wave_sizes(arches)
+    outcomes += _place_links(args, plan.links)
+    if args.out_dir is not None:
+        outcomes += _copy_companions(args, [u.source for u in (*units, *build_units)] + [k.source for k in plan.links])
+    if args.json:
+        _report_json(outcomes, target, args.reverse)
+    else:
+        for outcome in outcomes:
+            if outcome.text is not None:
+                sys.stdout.buffer.write(outcome.text.encode("utf-8", "surrogateescape"))
+                sys.stdout.flush()
+        _report_text(outcomes, target, args.reverse)
+    if any(o.error for o in outcomes):
+        return 2
+    return 1 if args.strict and any(f.severity == "error" for o in outcomes for f in o.findings) else 0
+
+
+def _note_wave_sizes(arches: list[str]) -> None:
+    from cass_lsp.core.targets import wave_size
+
+    first = wave_size(arches[0])
+    others = [a for a in arches[1:] if wave_size(a) != first]
+    if others:
+        print(f"{PROG}: sources are translated for {arches[0]} ({first}-lane waves); {', '.join(others)} run "
+              f"{64 if first == 32 else 32}-lane waves: translate with --arch {others[0]} too to see the warp-size "
+              "findings for it", file=sys.stderr)
+
+
+def _copy_companions(args: argparse.Namespace, sources: list[str]) -> list[Outcome]:
+    """The trees' other files (data, scripts, documents) copied under --out-dir; an error for each
+    that could not be."""
+    from cass_lsp.translate import companions
+
+    outcomes = []
+    for root in (p for p in args.paths if os.path.isdir(p)):
+        copied = companions.copy(root, args.out_dir, sources)
+        if not args.json and copied.files:
+            print(f"{PROG}: {root}: {copied.files} other file(s) copied ({copied.bytes // 1024} KiB: data, scripts, "
+                  "documents)", file=sys.stderr)
+        outcomes += [Outcome(Unit(root, args.out_dir, False), 0, {}, [], None, error) for error in copied.errors]
+    return outcomes
+
+
+def _totals(outcomes: list[Outcome]) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for o in outcomes:
+        for key, count in o.stats.items():
+            totals[key] = totals.get(key, 0) + count
+    return dict(sorted(totals.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _report_text(outcomes: list[Outcome], target: Target, reverse: bool) -> None:
+    from cass_lsp.core.terminal import escape
+
+    err = sys.stderr
+    for o in outcomes:  # file names and findings quote the tree's own text
+        if o.error:
+            print(escape(f"{PROG}: error: {o.error}"), file=err)
+        for f in o.findings:
+            if f.severity in _SHOWN_SEVERITIES:
+                print(escape(f"{o.unit.source}:{f.line}:{f.column}: {f.severity}: {f.message} [{f.code}]"), file=err)
+    totals = _totals(outcomes)
+    direction = "HIP -> CUDA" if reverse else f"CUDA -> HIP (ROCm {target.rocm_text}, {target.arch})"
+    converted = sum(totals.values())
+    detail = ", ".join(f"{k} {v}" for k, v in totals.items())
+    lines = sum(o.lines for o in outcomes)
+    print(f"{PROG}: {len(outcomes)} file(s), {lines} lines, {direction}: {converted} conversion(s)"
+          + (f" [{detail}]" if detail else ""), file=err)
+    counts = {s: sum(f.severity == s for o in outcomes for f in o.findings) for s in ("error", "warning", "info")}
+    if counts["error"]:
+        print(f"{PROG}: {counts['error']} construct(s) remain untranslated or unsupported for the target; "
+              f"the output will not compile as is ({counts['warning']} warning(s), {counts['info']} note(s))",
+              file=err)
+    elif counts["warning"] or counts["info"]:
+        print(f"{PROG}: {counts['warning']} warning(s), {counts['info']} note(s)", file=err)
+
+
+def _report_json(outcomes: list[Outcome], target: Target, reverse: bool) -> None:
+    import msgspec
+
+    from cass_lsp.translate.report import FileReport, FindingReport, Summary
+
+    reports = [FileReport(path=o.unit.source, output=o.unit.target, lines=o.lines, stats=o.stats,
+                          findings=[FindingReport(*f) for f in o.findings], text=o.text, error=o.error)
+               for o in outcomes]
+    summary = Summary(direction="hip-to-cuda" if reverse else "cuda-to-hip", arch=target.arch,
+                      rocm=target.rocm_text, files=len(outcomes), lines=sum(o.lines for o in outcomes),
+                      stats=_totals(outcomes),
+                      unsupported=sum(f.severity == "error" for o in outcomes for f in o.findings),
+                      reports=reports)
+    sys.stdout.buffer.write(msgspec.json.encode(summary) + b"\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

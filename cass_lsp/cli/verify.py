@@ -1,0 +1,227 @@
+"""`cass-lsp verify`: compile (and, with a runner, run and compare) CUDA originals and their HIP
+translations. Exit 0: every pair verified; 1: a compiler or a run said a translation is wrong;
+2: something could not be verified (the reason is printed), or bad arguments.
+
+    cass-lsp verify foo.cu                          # foo.cu's program: foo.hip beside it, else the rule translation
+    cass-lsp verify foo.hip --against foo.cu --runner cpu
+    cass-lsp verify src/ --json                     # every program with a .cu unit under src/
+    cass-lsp verify --project proj --translation proj-hip --runner cpu   # each ctest test of proj's CMake build
+    cass-lsp verify --project proj --build-system make --run "./nbody 64"
+
+A file is verified with the other units of its program (:mod:`cass_lsp.compile.program`): the units of a
+compile_commands.json, or of its folder when one of them defines main. A project is verified as its
+own build defines it (:mod:`cass_lsp.verify.project`): each test, or the command ``--run`` names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import get_args
+
+import msgspec
+
+from cass_lsp.core import pairs
+from cass_lsp.core.cache import ResultCache
+from cass_lsp.core.progress import TerminalSink
+from cass_lsp.core.settings import Runner
+from cass_lsp.core.terminal import escape
+from cass_lsp.services.settings import resolve_cli
+from cass_lsp.toolchains import ToolchainMissing
+from cass_lsp.verify import engine, project
+from cass_lsp.verify.discovery import BuildError
+from cass_lsp.verify.engine import Report
+from cass_lsp.verify.stages import Inputs
+
+_MARK = {"passed": "PASS", "failed": "FAIL", "unverified": "SKIP"}
+_DIAGNOSTICS_SHOWN = 5
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", help="a .cu original, a HIP translation, a folder of originals, or (--project) a project")
+    parser.add_argument("--against", metavar="FILE", help="the other file of the pair (original or translation)")
+    parser.add_argument(
+        "--runner",
+        choices=[r for r in get_args(Runner) if r != "auto"] + ["auto"],
+        help="also build, run and compare both programs on this runner (default: compile only)",
+    )
+    parser.add_argument("--arch", action="append", default=[], help="AMD target for the translation (repeatable)")
+    parser.add_argument("--nvidia-arch", default="sm_90", help="NVIDIA target for the original (default sm_90)")
+    parser.add_argument("--rocm", default="auto", help="HIP headers: 5.2, 7.1 or auto")
+    parser.add_argument("--pattern", action="append", default=[], help="where translations live (default {stem}.hip)")
+    parser.add_argument("--command", nargs="+", metavar="ARG", help="argv template for --runner command ({exe})")
+    parser.add_argument("--command-host", metavar="HOST", help="run --runner command's programs on HOST over ssh (copied there)")
+    parser.add_argument("--command-dir", metavar="DIR", help="where on --command-host each run's copy goes (default /tmp)")
+    parser.add_argument(
+        "--build-for", choices=["nvidia", "amd", "cpu"], default="nvidia", help="what --runner command's programs are built for"
+    )
+    parser.add_argument("--arg", action="append", default=[], metavar="ARG", help="argument for both programs (repeatable)")
+    parser.add_argument("--nvcc-arg", action="append", default=[], metavar="FLAG", help="extra nvcc flag for the original (repeatable)")
+    parser.add_argument("--hip-arg", action="append", default=[], metavar="FLAG", help="extra clang flag for the translation (repeatable)")
+    parser.add_argument("--cpu-arg", action="append", default=[], metavar="FLAG", help="extra g++ flag for CPU-runtime builds (repeatable)")
+    parser.add_argument("--expect-exit", type=int, default=0, metavar="CODE", help="exit code of a clean run of the original (default 0)")
+    parser.add_argument(
+        "--compare", choices=["numeric", "exact", "exit-code"], default="numeric", help="how runs are compared (default numeric)"
+    )
+    parser.add_argument("--timeout", type=float, default=20.0, help="seconds each program may run (default 20)")
+    project = parser.add_argument_group("projects (--project)")
+    project.add_argument("--project", action="store_true", help="PATH is a project: verify the programs its CMake or make build makes")
+    project.add_argument("--translation", metavar="DIR", help="the translated tree (translate --out-dir); default: rule translations")
+    project.add_argument("--run", metavar="COMMAND", help='an executable of the build and its arguments, e.g. "heat_app data/plate.txt 40" (default: its tests)')
+    project.add_argument("--build-system", choices=["cmake", "make"], help="which build to read where a project has both (default: CMake)")
+    project.add_argument("--configure-arg", action="append", default=[], metavar="ARG", help="extra cmake argument for the original (repeatable)")
+    project.add_argument("--make-arg", action="append", default=[], metavar="ARG", help="extra make argument, e.g. CUDA_HOME=... (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print the reports as JSON")
+    parser.add_argument("--no-cache", action="store_true", help="compile and run even when a result is cached")
+
+
+def _pairs(args: argparse.Namespace, patterns: list[str], ignore: list[str]) -> list[tuple[pairs.Pair, bool]]:
+    """The pairs to verify, each with whether it was given explicitly (``--against``)."""
+    path = Path(args.path)
+    if not path.exists():
+        raise ValueError(f"{path}: no such file or folder")
+    if args.against:
+        other = Path(args.against)
+        if not other.is_file():
+            raise ValueError(f"{other}: no such file")
+        originals = [p for p in (path, other) if pairs.is_original(p)]
+        if len(originals) != 1:
+            raise ValueError("give one .cu original and one HIP translation (PATH and --against)")
+        original = originals[0]
+        translation = other if original == path else path
+        return [(pairs.Pair(_absolute(original), _absolute(translation)), True)]
+    if path.is_dir():
+        found = pairs.pairs_under([path], patterns, ignore)
+        if not found:
+            raise ValueError(f"{path}: no .cu files under it")
+        return [(pair, False) for pair in found]
+    pair = pairs.pair_for(path, patterns)
+    if pair is None:
+        raise ValueError(f"{path}: not a .cu file, and no .cu original names it through {patterns}")
+    return [(pair, False)]
+
+
+def _absolute(path: Path) -> str:
+    return os.path.normpath(path.absolute())
+
+
+def run(args: argparse.Namespace) -> int:
+    patterns = args.pattern or ["{stem}.hip"]
+    verification: dict[str, object] = {
+        "arches": args.arch,
+        "nvidiaArch": args.nvidia_arch,
+        "translationPatterns": patterns,
+        "run": args.runner not in (None, "none"),
+        "runner": args.runner or "none",
+        "args": args.arg,
+        "nvccArgs": args.nvcc_arg,
+        "hipArgs": args.hip_arg,
+        "cpuArgs": args.cpu_arg,
+        "expectedExit": args.expect_exit,
+        "compare": args.compare,
+        "commandBuildsFor": args.build_for,
+        "limits": {"timeoutSeconds": args.timeout},
+    }
+    if args.command:
+        verification["command"] = args.command
+    if args.command_host:
+        verification["commandHost"] = args.command_host
+    if args.command_dir:
+        verification["commandDir"] = args.command_dir
+    try:
+        resolved = resolve_cli(target={"rocm": args.rocm}, verification=verification)
+        found = [] if args.project else _pairs(args, patterns, resolved.verification.ignore)
+    except ValueError as error:
+        print(escape(f"cass-lsp verify: {error}"), file=sys.stderr)
+        return 2
+    cache = None if args.no_cache else ResultCache(max_bytes=resolved.cache_max_bytes)
+    if cache is not None:
+        engine.register(cache)
+    if args.project:
+        return _run_project(args, verification, cache)
+    sink = TerminalSink()
+    reports: list[Report] = []
+    seen: set[tuple[str, ...]] = set()
+    for index, (pair, explicit) in enumerate(found):
+        progress = sink.begin(f"[{index + 1}/{len(found)}] {pair.describe()}", None)
+        try:
+            inputs = engine.read_inputs(pair, {}, resolved, explicit=explicit)
+            identity = tuple(u.original for u in inputs.program.units)
+            if identity in seen:
+                continue  # another file of a program verified already
+            seen.add(identity)
+            reports.append(engine.verify(inputs, resolved, cache=cache, progress=progress))
+        except OSError as error:
+            reports.append(engine.unreadable(pair, error))
+        finally:
+            progress.end()
+        if not args.json:
+            print(render(reports[-1]), flush=True)
+    return _finish(args, reports)
+
+
+def _finish(args: argparse.Namespace, reports: list[Report]) -> int:
+    if args.json:
+        sys.stdout.write(msgspec.json.encode(reports).decode() + "\n")
+    verdicts = {r.verdict for r in reports}
+    return 1 if "failed" in verdicts else 2 if "unverified" in verdicts else 0
+
+
+def _run_project(args: argparse.Namespace, verification: dict[str, object], cache: ResultCache | None) -> int:
+    root = Path(_absolute(Path(args.path)))
+    translation_root = Path(_absolute(Path(args.translation))) if args.translation else None
+    if not root.is_dir() or (translation_root is not None and not translation_root.is_dir()):
+        print(f"cass-lsp verify: {args.translation if root.is_dir() else args.path}: not a folder", file=sys.stderr)
+        return 2
+    sink = TerminalSink()
+    reports: list[Report] = []
+    with tempfile.TemporaryDirectory(prefix="cass-project-") as folder:
+        scratch = Path(folder)
+        try:
+            found = project.read(
+                root, run=args.run, system=args.build_system, configure_args=tuple(args.configure_arg),
+                make_args=tuple(args.make_arg), translation_root=translation_root, scratch=scratch,
+            )  # fmt: skip
+        except (BuildError, ToolchainMissing, ValueError) as error:
+            lead = "could not verify: the original's build cannot be read here: " if isinstance(error, BuildError) else ""
+            print(escape(f"cass-lsp verify: {lead}{error}"), file=sys.stderr)
+            if isinstance(error, BuildError) and error.log:
+                print(escape(error.log), file=sys.stderr)
+            return 2
+        build = project.translated_build(found, scratch)
+        if build is not None:
+            reports.append(build)
+            _show(args, build)
+
+        def verify_one(check: project.Check, inputs: Inputs) -> Report:
+            resolved = resolve_cli(target={"rocm": args.rocm}, verification={**verification, "args": list(check.args)})
+            progress = sink.begin(f"{check.name}: {inputs.program.describe()}", None)
+            try:
+                return engine.verify(inputs, resolved, cache=cache, progress=progress)
+            finally:
+                progress.end()
+
+        for report in project.verify_checks(found, verify_one, engine.unreadable):
+            reports.append(report)
+            _show(args, report)
+    return _finish(args, reports)
+
+
+def _show(args: argparse.Namespace, report: Report) -> None:
+    if not args.json:
+        print(render(report), flush=True)
+
+
+def render(report: Report) -> str:
+    """The report for a terminal: its messages carry the compilers' and programs' text, escaped."""
+    lines = [f"{_MARK[report.verdict]} {report.summary}"]
+    for stage in report.stages:
+        lines.append(f"  {stage.outcome:<11} {stage.label}: {stage.message}")
+        errors = [d for d in stage.diagnostics if d.severity == "error"][:_DIAGNOSTICS_SHOWN]
+        for diagnostic in errors:
+            where = f"{diagnostic.file}:{diagnostic.line}" if diagnostic.file and diagnostic.line else "?"
+            lines.append(f"      {where}: {diagnostic.message}")
+    return escape("\n".join(lines))

@@ -1,0 +1,1 @@
+"""Layer 0: what every layer may use and that knows no domain: running programs (proc), user folders (dirs), file kinds and translation pairs, targets, cancel tokens, progress, the settings types, and the job scheduler and result cache (each domain registers its job kind)."""

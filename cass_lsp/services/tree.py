@@ -1,0 +1,103 @@
+"""``cass-lsp translate`` over build files: after the sources, each build file of the inputs is
+ported with what the whole tree uses (its libraries, whether its sources were renamed), written
+as the sources are (``-o``, ``--out-dir``, ``--in-place`` with its backup), and reported per file."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from cass_lsp.buildfiles import files
+from cass_lsp.core.terminal import escape
+
+if TYPE_CHECKING:
+    import argparse
+
+    from cass_lsp.buildfiles.porting import Settings
+    from cass_lsp.cli.translate import Outcome, Unit
+
+
+def split(units: list[Unit]) -> tuple[list[Unit], list[Unit]]:
+    """(source units, build-file units); the files CMake generated in a build tree (a folder holding
+    ``CMakeCache.txt``: its Makefiles, ``CMakeFiles/*.cmake``) are neither."""
+    sources = [u for u in units if files.kind(u.source) is None]
+    build = [u for u in units if files.kind(u.source) and not _generated(u.source)]
+    return sources, build
+
+
+def _generated(path: str) -> bool:
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.path.isfile(os.path.join(folder, "CMakeCache.txt")):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
+
+
+def settings_for(args: argparse.Namespace, arch: str, sources: list[Unit], build_units: list[Unit]) -> Settings:
+    from cass_lsp.buildfiles.porting import Settings
+
+    return Settings(
+        arches=tuple(a for a in arch.split(",") if a),
+        libraries="roc" if args.roc else "hip",
+        renamed_sources=args.out_dir is not None,
+        reverse=args.reverse,
+        compiler=args.make_compiler,
+        families=files.families([u.source for u in sources], [u.source for u in build_units]),
+        toolkit_found=files.finds_toolkit([u.source for u in build_units]),
+    )
+
+
+def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
+    """Each build file ported and written; a line per file on standard error unless ``quiet``."""
+    from cass_lsp.cli.translate import Located, Outcome, _backup, _write_atomic
+
+    outcomes: list[Outcome] = []
+    toolchain_needed = False
+    for unit in units:
+        try:
+            with open(unit.source, encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read()
+            mode = os.stat(unit.source).st_mode & 0o7777
+        except OSError as e:
+            outcomes.append(Outcome(unit, 0, {}, [], None, f"{unit.source}: {e.strerror or e}"))
+            continue
+        result = files.translate(unit.source, text, settings)
+        found = [Located(f.code, f.severity, f.message, f.line, f.column) for f in result.findings]
+        lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        toolchain_needed |= files.kind(unit.source) == "cmake" and "HIP" in result.text and not settings.reverse
+        error = None
+        output = None
+        data = result.text.encode("utf-8", "surrogateescape")
+        try:
+            if unit.target is None:
+                output = result.text
+            elif unit.in_place:
+                if result.changed:
+                    _backup(unit.source)
+                    _write_atomic(unit.target, data, mode)
+            else:
+                _write_atomic(unit.target, data, None)
+        except OSError as e:
+            error = f"{unit.target}: {e.strerror or e}"
+        outcomes.append(Outcome(unit, lines, result.stats, found, output, error))
+        if not quiet:
+            detail = ", ".join(f"{k} {v}" for k, v in sorted(result.stats.items()))
+            print(escape(f"cass-lsp translate: {unit.source}: {sum(result.stats.values())} build rewrite(s)"
+                         + (f" [{detail}]" if detail else "") + f", {len(found)} finding(s)"), file=sys.stderr)
+            for finding in found:  # what changed and why (errors and warnings follow with the sources')
+                if finding.severity == "info":  # a finding quotes the build file
+                    print(escape(f"  {unit.source}:{finding.line}: {finding.message}"), file=sys.stderr)
+    if toolchain_needed and not quiet:
+        print("cass-lsp translate: the CMake project now uses the HIP language; on Debian's ROCm packages "
+              f"(no /opt/rocm) configure it with -DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}", file=sys.stderr)
+    if units and not settings.reverse and not quiet:
+        from cass_lsp.toolchains import devlibs15
+
+        libraries = devlibs15.hint(settings.arches)
+        if libraries:
+            print(f"cass-lsp translate: {libraries}", file=sys.stderr)
+    return outcomes
