@@ -24,7 +24,7 @@ from pathlib import Path
 
 import msgspec
 
-from cass_lsp.infer.registry import config_dir
+from cass_lsp.core.dirs import config_dir
 
 log = logging.getLogger(__name__)
 

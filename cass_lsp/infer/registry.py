@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import Literal
 
 import msgspec
-import platformdirs
 
+from cass_lsp.core.dirs import config_dir
 from cass_lsp.infer.backend import ModelError
 from cass_lsp.infer.gguf_file import GgufError, read, validate
 from cass_lsp.infer.manifest import ModelRole, ModelSpec, load_manifest
 
-CONFIG_ENV = "CASS_LSP_CONFIG_DIR"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 FileStatus = Literal["present", "missing", "changed"]
@@ -49,12 +48,6 @@ class _RegistryFile(msgspec.Struct, kw_only=True):
 
 class RegistryError(ModelError):
     """The registry cannot be read, or a model cannot be added, found or used; says why."""
-
-
-def config_dir() -> Path:
-    """``$CASS_LSP_CONFIG_DIR`` if set (tests), else the user config folder of cass-lsp."""
-    override = os.environ.get(CONFIG_ENV)
-    return Path(override) if override else Path(platformdirs.user_config_dir("cass-lsp"))
 
 
 def registry_path() -> Path:

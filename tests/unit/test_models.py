@@ -15,7 +15,7 @@ import pytest
 
 from cass_lsp import toolchains
 from cass_lsp.cli.main import main
-from cass_lsp.core import proc
+from cass_lsp.core import dirs, proc
 from cass_lsp.infer import gguf_file, registry
 from cass_lsp.infer.gguf_file import GgufError, read, validate
 from cass_lsp.infer.manifest import load_manifest
@@ -38,7 +38,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "config"
-    monkeypatch.setenv(registry.CONFIG_ENV, str(folder))
+    monkeypatch.setenv(dirs.CONFIG_ENV, str(folder))
     return folder
 
 
