@@ -134,10 +134,9 @@ def detect_rocm() -> str | None:
 def detect_cuda() -> str | None:
     """MAJOR.MINOR from CUDART_VERSION in the headers beside the nvcc cass-lsp compiles with (the
     PyPI wheel, else the nvcc on PATH); read, not run, so that resolving "auto" stays cheap."""
-    # Imported here: the toolchains package imports this module.
-    from cass_lsp.toolchains import nvidia
+    from cass_lsp.core.wheels import wheel_bin_dir
 
-    bin_dir = nvidia.wheel_bin_dir()
+    bin_dir = wheel_bin_dir()
     if bin_dir is None:
         found = shutil.which("nvcc")
         if found is None:

@@ -14,15 +14,14 @@ needs a host C++ compiler for its preprocessing passes.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import os
 import shutil
 from pathlib import Path
 
+from cass_lsp.core.wheels import wheel_bin_dir
 from cass_lsp.toolchains.errors import ToolchainMissing
 from cass_lsp.toolchains.versions import tool_version
 
-WHEEL_PACKAGE = "nvidia.cu13"
 INSTALL_HINT = "pip install 'cass-lsp[nvidia]'"
 HOST_CXX_HINT = "apt-get install --no-install-recommends g++"
 _VERSION_RE = r"release [\d.]+, V([\d.]+)"
@@ -46,21 +45,6 @@ class NvidiaToolchain:
         env = dict(os.environ)
         env["PATH"] = os.pathsep.join([str(self.bin_dir), env.get("PATH", "/usr/bin:/bin")])
         return env
-
-
-def wheel_bin_dir() -> Path | None:
-    """``<site-packages>/nvidia/cu13/bin`` when the wheel is installed (found without importing it)."""
-    try:
-        spec = importlib.util.find_spec(WHEEL_PACKAGE)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for location in spec.submodule_search_locations:
-        bin_dir = Path(location) / "bin"
-        if (bin_dir / "nvcc").is_file():
-            return bin_dir
-    return None
 
 
 def versioned_cudart(nvcc: Path) -> Path | None:
