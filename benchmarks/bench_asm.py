@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cass_lsp.asm import compile as asm_compile  # noqa: E402
+from cass_lsp.asm import jobs as asm_jobs  # noqa: E402
 from cass_lsp.asm import rdna, sass  # noqa: E402
 from cass_lsp.asm.listing import Listing  # noqa: E402
-from cass_lsp.core import jobs as kinds  # noqa: E402
 from cass_lsp.core import proc  # noqa: E402
 from cass_lsp.core.cache import ResultCache  # noqa: E402
 from cass_lsp.services.settings import resolve_cli  # noqa: E402
@@ -90,7 +90,7 @@ def ours(path: Path, source: str, target: str) -> tuple[float, float]:
     """(wall seconds of build_listing, seconds of it spent outside the outside tools)."""
     _tool_seconds.clear()
     start = time.perf_counter()
-    result = kinds.build_listing(RESOLVED, source, str(path), target)
+    result = asm_jobs.build_listing(RESOLVED, source, str(path), target)
     elapsed = time.perf_counter() - start
     assert isinstance(result, Listing), result
     return elapsed, elapsed - sum(_tool_seconds)
@@ -132,14 +132,14 @@ def warm(samples: int) -> None:
         for name, target in CASES:
             path = KERNELS / name
             source = path.read_text()
-            kinds.build_listing(RESOLVED, source, str(path), target, cache=cache)
+            asm_jobs.build_listing(RESOLVED, source, str(path), target, cache=cache)
             for layer in ("memory", "disk"):
                 times = []
                 for _ in range(samples):
                     if layer == "disk":
                         cache.clear_memory()
                     start = time.perf_counter()
-                    hit = kinds.build_listing(RESOLVED, source, str(path), target, cache=cache)
+                    hit = asm_jobs.build_listing(RESOLVED, source, str(path), target, cache=cache)
                     times.append(time.perf_counter() - start)
                     assert isinstance(hit, Listing)
                 times.sort()

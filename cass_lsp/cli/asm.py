@@ -12,10 +12,10 @@ from pathlib import Path
 import msgspec
 
 from cass_lsp.asm.compile import DEFAULT_TARGETS, vendor_of
+from cass_lsp.asm.jobs import build_listing
 from cass_lsp.asm.listing import Listing, TargetResult, find_functions, instructions_at
 from cass_lsp.asm.view import SourceLines, render_results
 from cass_lsp.core.cache import ResultCache
-from cass_lsp.core.jobs import build_listing
 from cass_lsp.core.progress import TerminalSink
 from cass_lsp.core.terminal import escape
 from cass_lsp.services.settings import resolve_cli

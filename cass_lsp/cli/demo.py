@@ -29,9 +29,9 @@ def _line(doc: object, offset: int) -> int:
 
 
 def _kernel_resources(resolved: ResolvedSettings, path: Path, text: str, kernels: list[str]) -> str:
+    from cass_lsp.asm.jobs import build_listing
     from cass_lsp.asm.view import kernel_resources
     from cass_lsp.core.cache import ResultCache
-    from cass_lsp.core.jobs import build_listing
 
     cache = ResultCache()
     results: dict[str, Any] = {t: build_listing(resolved, text, str(path), t, cache=cache) for t in ASM_TARGETS}
@@ -40,9 +40,9 @@ def _kernel_resources(resolved: ResolvedSettings, path: Path, text: str, kernels
 
 def run(args: argparse.Namespace) -> int:
     from cass_lsp.cli import doctor
-    from cass_lsp.core.jobs import translate_text
     from cass_lsp.services.settings import resolve_cli
     from cass_lsp.syntax.document import CudaDocument
+    from cass_lsp.translate.jobs import translate_text
 
     path = Path(args.path)
     text = path.read_text(encoding="utf-8", errors="surrogateescape")

@@ -42,9 +42,10 @@ def _region(text: str, kernel: str | None) -> tuple[int, int] | str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cass_lsp.core import jobs as kinds
+    from cass_lsp.asm import jobs as asm_jobs
     from cass_lsp.infer.open import generation_params, open_backend
     from cass_lsp.services.settings import resolve_cli
+    from cass_lsp.translate import jobs as translate_jobs
     from cass_lsp.translate import rules
     from cass_lsp.translate.model import NoAnswer, translate_region
 
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.end()
     spliced = source[: region[0]] + translated.code.encode("utf-8", "surrogateescape") + source[region[1] :]
-    result = rules.apply(spliced, kinds.translate_bytes(resolved.engine(False), spliced).edits)
+    result = rules.apply(spliced, translate_jobs.translate_bytes(resolved.engine(False), spliced).edits)
     output = result.decode("utf-8", "surrogateescape")
     generation = translated.generation
     print(
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(output)
         sys.stdout.flush()
     target = resolved.arch
-    checked = kinds.build_listing(resolved, output, os.path.abspath(out_path), target)
+    checked = asm_jobs.build_listing(resolved, output, os.path.abspath(out_path), target)
     return _report_check(checked, target, translated.complete)
 
 

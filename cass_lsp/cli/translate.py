@@ -239,7 +239,7 @@ def _configure(settings: Settings) -> None:
 
 
 def _translate_unit(unit: Unit) -> Outcome:
-    from cass_lsp.core.jobs import translate_bytes
+    from cass_lsp.translate.jobs import translate_bytes
     from cass_lsp.translate.rules import apply
 
     try:
@@ -320,8 +320,8 @@ def run(args: argparse.Namespace) -> int:
     0: every output was written (findings go to standard error and ``--json``, as hipify's do, so a
     build that translates its sources keeps going); 1: with ``--strict``, an unsupported construct
     remains; 2: a usage or I/O error."""
-    from cass_lsp.core.jobs import engine_settings
     from cass_lsp.core.targets import check_arch
+    from cass_lsp.translate.jobs import engine_settings
 
     if args.model is not None:
         from cass_lsp.cli import model_translate as model_cli

@@ -26,7 +26,6 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from cass_lsp.core.cancel import Cancelled
-from cass_lsp.core.jobs import Untranslatable
 from cass_lsp.server import build_files, translations
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import file_path, is_link, range_offsets
@@ -38,6 +37,7 @@ from cass_lsp.server.edits import (
     text_edits,
 )
 from cass_lsp.syntax.document import CudaDocument, FunctionInfo
+from cass_lsp.translate.jobs import Untranslatable
 from cass_lsp.translate.naming import translated_name
 
 if TYPE_CHECKING:

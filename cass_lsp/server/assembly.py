@@ -21,7 +21,7 @@ import msgspec
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from cass_lsp.core import jobs as kinds
+from cass_lsp.asm import jobs as asm_jobs
 from cass_lsp.core.cancel import Cancelled, CancelToken
 from cass_lsp.core.progress import Progress
 from cass_lsp.server.app import CassServer
@@ -155,14 +155,14 @@ class AssemblyService:
         cache = self._server.jobs.cache
 
         def work(token: CancelToken, progress: Progress) -> TargetResult:
-            return kinds.build_listing(resolved, text, path, target, cache=cache, token=token, background=True)
+            return asm_jobs.build_listing(resolved, text, path, target, cache=cache, token=token, background=True)
 
-        key = kinds.listing_key(resolved, text, path, target)
+        key = asm_jobs.listing_key(resolved, text, path, target)
         pending = self._pending.get((doc.uri, target))
         if pending is not None and pending[0] == key and not pending[1].done():
             return pending[1]  # every hover asks; the outcome is taken in once
         title = f"Compiling {Path(path).name} for {target}"
-        future = self._server.jobs.submit(kinds.LISTING, (doc.uri, target), key, work, title=title)
+        future = self._server.jobs.submit(asm_jobs.LISTING, (doc.uri, target), key, work, title=title)
         self._pending[(doc.uri, target)] = (key, future)
         future.add_done_callback(lambda f: self._finished(doc, target, version, resolved, text, f))
         return future

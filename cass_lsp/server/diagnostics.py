@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, NamedTuple
 from lsprotocol import types
 
 from cass_lsp.core.cancel import Cancelled
-from cass_lsp.core.jobs import Untranslatable
 from cass_lsp.server import translations
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import byte_range
 from cass_lsp.services.settings import ResolvedSettings
 from cass_lsp.syntax.document import CudaDocument
+from cass_lsp.translate.jobs import Untranslatable
 
 if TYPE_CHECKING:
     from cass_lsp.translate import Finding

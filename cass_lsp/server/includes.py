@@ -23,11 +23,11 @@ from pygls import uris
 
 from cass_lsp.compile import commands as compile_commands
 from cass_lsp.core.cancel import Cancelled
-from cass_lsp.core.jobs import Untranslatable
 from cass_lsp.server import translations
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import file_path
 from cass_lsp.translate import headers, placement
+from cass_lsp.translate.jobs import Untranslatable
 
 log = logging.getLogger(__name__)
 

@@ -22,9 +22,11 @@ import msgspec
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from cass_lsp.core import jobs as kinds
+from cass_lsp.asm import jobs as asm_jobs
+from cass_lsp.core import jobs as core_jobs
 from cass_lsp.core.cancel import Cancelled, CancelToken
 from cass_lsp.core.progress import Progress
+from cass_lsp.infer import jobs as generate_jobs
 from cass_lsp.infer.backend import ModelError
 from cass_lsp.infer.open import Backends, generation_params
 from cass_lsp.server import translations
@@ -35,6 +37,7 @@ from cass_lsp.server.convert import byte_range, decode_params, range_offsets
 from cass_lsp.server.edits import supports_change_annotations, supports_document_changes, text_edits
 from cass_lsp.syntax.document import CudaDocument
 from cass_lsp.translate import codes
+from cass_lsp.translate import jobs as translate_jobs
 from cass_lsp.translate.carry import declarations_for
 from cass_lsp.translate.model import ModelTranslation, NoAnswer, estimated_tokens, question_budget
 
@@ -323,14 +326,14 @@ class ModelService:
                 function=name,
             )
 
-        key = kinds.generation_key(settings, context, region, resolved.digest(kinds.TRANSLATION_FIELDS))
+        key = generate_jobs.generation_key(settings, context, region, resolved.digest(translate_jobs.TRANSLATION_FIELDS))
         title = f"CASS model: translating {what}"
         slot = (doc.uri, "generate")
         try:
-            return await ls.jobs.run(kinds.GENERATE, slot, key, work, title=title)
+            return await ls.jobs.run(generate_jobs.GENERATE, slot, key, work, title=title)
         except asyncio.CancelledError:
             # the client cancelled the request ($/cancelRequest): stop the generation with it
-            ls.jobs.cancel_slot(kinds.GENERATE, slot)
+            ls.jobs.cancel_slot(generate_jobs.GENERATE, slot)
             raise
 
     def _edit(
@@ -422,12 +425,12 @@ async def predicted_assembly(
         )
 
     # the SASS it reads is the listing of this text under these settings
-    key = kinds.generation_key(
-        model, kernel, source_target, kinds.text_digest(doc.text), ls.resolved.digest(kinds.LISTING.reads)
+    key = generate_jobs.generation_key(
+        model, kernel, source_target, core_jobs.text_digest(doc.text), ls.resolved.digest(asm_jobs.LISTING.reads)
     )
     try:
         found = await ls.jobs.run(
-            kinds.GENERATE, (doc.uri, "predict"), key, work, title=f"CASS model: predicting {kernel}"
+            generate_jobs.GENERATE, (doc.uri, "predict"), key, work, title=f"CASS model: predicting {kernel}"
         )
     except (ModelError, Cancelled) as error:
         return {"prediction": None, "predictionNote": str(error) or "cancelled"}

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from cass_lsp.core import jobs as kinds
 from cass_lsp.core.cancel import CancelToken
 from cass_lsp.core.progress import Progress
 from cass_lsp.server.app import CassServer
 from cass_lsp.services.settings import ResolvedSettings
 from cass_lsp.syntax.document import CudaDocument
+from cass_lsp.translate import jobs as translate_jobs
 
 if TYPE_CHECKING:
     from cass_lsp.translate import TranslationResult
@@ -29,7 +29,7 @@ class Request(NamedTuple):
 
     @property
     def key(self) -> str:
-        return kinds.translation_key(
+        return translate_jobs.translation_key(
             self.resolved, self.doc.text, reverse=self.reverse, byte_range=self.byte_range
         )
 
@@ -52,7 +52,7 @@ def ready(
 ) -> TranslationResult | None:
     """The translation if it is already computed for the current text and settings (no waiting)."""
     key = request(ls, doc, reverse=reverse, byte_range=byte_range).key
-    found: TranslationResult | None = ls.jobs.ready(kinds.TRANSLATE, key)
+    found: TranslationResult | None = ls.jobs.ready(translate_jobs.TRANSLATE, key)
     return found
 
 
@@ -60,16 +60,16 @@ async def result(
     ls: CassServer, doc: CudaDocument, *, reverse: bool = False, byte_range: tuple[int, int] | None = None
 ) -> tuple[Request, TranslationResult]:
     """The translation of the document as it is now; check `is_current(ls, request)` after the
-    await before using it against the document. Raises `kinds.Untranslatable` and, when a newer
+    await before using it against the document. Raises `translate_jobs.Untranslatable` and, when a newer
     version superseded it, `Superseded`."""
     req = request(ls, doc, reverse=reverse, byte_range=byte_range)
     snapshot = doc.snapshot()
 
     def work(token: CancelToken, progress: Progress) -> TranslationResult:
-        kinds.check_editor_text(snapshot.text)
-        return kinds.translate_text(
+        translate_jobs.check_editor_text(snapshot.text)
+        return translate_jobs.translate_text(
             req.resolved, snapshot.text, reverse=reverse, byte_range=byte_range, tree=snapshot.tree, token=token
         )
 
     slot = (doc.uri, "translate", reverse, byte_range is None)
-    return req, await ls.jobs.run(kinds.TRANSLATE, slot, req.key, work)
+    return req, await ls.jobs.run(translate_jobs.TRANSLATE, slot, req.key, work)

@@ -15,11 +15,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from cass_lsp.asm import jobs as asm_jobs
 from cass_lsp.asm.listing import CompileFailure, Listing, TargetResult, Unavailable, find_functions, instructions_at
 from cass_lsp.cli import main as cli
 from cass_lsp.cli.asm import AsmReport
 from cass_lsp.compile import scratch
-from cass_lsp.core import jobs as kinds
 from cass_lsp.core.cache import ResultCache
 from cass_lsp.core.cancel import CancelToken
 from cass_lsp.services.settings import resolve_cli
@@ -52,7 +52,7 @@ def build_listing(
     resolved = resolve_cli(
         target={"rocm": rocm}, asm={"timeoutSeconds": timeout, "extraArgs": {"nvcc": extra, "clang": extra}}
     )
-    return kinds.build_listing(resolved, source, str(path), target, cache=cache, token=token)
+    return asm_jobs.build_listing(resolved, source, str(path), target, cache=cache, token=token)
 
 
 def cached(source: str, path: Path, target: str, cache: ResultCache, extra_args: list[str] | None = None) -> bool:
@@ -64,7 +64,7 @@ def cached(source: str, path: Path, target: str, cache: ResultCache, extra_args:
         source, path, target, extra_args=resolved.extra_args("nvidia"), rocm=resolved.rocm,
         translate_options=resolved.options,
     )
-    return cache.get(kinds.LISTING.name, job.key) is not None
+    return cache.get(asm_jobs.LISTING.name, job.key) is not None
 
 
 @functools.cache
@@ -375,8 +375,8 @@ def test_a_corrupted_cache_record_is_ignored_and_rebuilt(tmp_path: Path) -> None
     rebuilt = build_listing(source, path, "sm_90", cache=fresh)
     assert isinstance(rebuilt, Listing) and rebuilt.functions == first.functions
     assert not records[0].read_bytes().startswith(b"\x00garbage")  # rewritten by the rebuild
-    kinds.register_listings(restarted := ResultCache(tmp_path / "cache"))
-    assert restarted.get(kinds.LISTING.name, records[0].stem) == rebuilt
+    asm_jobs.register_listings(restarted := ResultCache(tmp_path / "cache"))
+    assert restarted.get(asm_jobs.LISTING.name, records[0].stem) == rebuilt
 
 
 def test_the_amd_listing_of_a_cuda_file_uses_the_users_translation_options(tmp_path: Path) -> None:
@@ -393,5 +393,5 @@ def test_the_amd_listing_of_a_cuda_file_uses_the_users_translation_options(tmp_p
     text, _, _ = scratch.translated(source, scratch.HipTarget("gfx1100", "5.2", ggl.translate_options))
     assert "hipLaunchKernelGGL(" in text
     resolved = resolve_cli(target={"rocm": "5.2"}, translate={"launchStyle": "hipLaunchKernelGGL"})
-    result = kinds.build_listing(resolved, source, str(path), "gfx1100")
+    result = asm_jobs.build_listing(resolved, source, str(path), "gfx1100")
     assert isinstance(result, Listing), result

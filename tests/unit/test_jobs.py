@@ -11,15 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp.core import jobs as kinds
+from cass_lsp.asm import jobs as asm_jobs
+from cass_lsp.asm.jobs import LISTING_FIELDS
 from cass_lsp.core import proc, targets
 from cass_lsp.core.cache import ResultCache
 from cass_lsp.core.cancel import Cancelled, CancelToken, Superseded
-from cass_lsp.core.jobs import LISTING_FIELDS, TRANSLATION_FIELDS, JobKind
+from cass_lsp.core.jobs import JobKind
 from cass_lsp.core.progress import Progress
 from cass_lsp.core.scheduler import Scheduler
 from cass_lsp.core.settings import Settings, load_settings
 from cass_lsp.services.settings import resolve, resolve_cli
+from cass_lsp.translate import jobs as translate_jobs
+from cass_lsp.translate.jobs import TRANSLATION_FIELDS
 
 KIND = JobKind("test", concurrency=2, reads=())
 MEMO = JobKind("memo", concurrency=1, reads=(), memoize=True)
@@ -34,21 +37,21 @@ def scheduler(tmp_path: Path) -> Scheduler:
 
 def test_translation_key_reads_only_the_fields_it_depends_on() -> None:
     base = resolve_cli(target={"arch": "gfx1100", "rocm": "5.2"})
-    key = kinds.translation_key(base, "int x;", reverse=False, byte_range=None)
-    assert kinds.translation_key(base, "int x;", reverse=False, byte_range=None) == key
-    assert kinds.translation_key(base, "int y;", reverse=False, byte_range=None) != key
-    assert kinds.translation_key(base, "int x;", reverse=True, byte_range=None) != key
-    assert kinds.translation_key(base, "int x;", reverse=False, byte_range=(0, 3)) != key
+    key = translate_jobs.translation_key(base, "int x;", reverse=False, byte_range=None)
+    assert translate_jobs.translation_key(base, "int x;", reverse=False, byte_range=None) == key
+    assert translate_jobs.translation_key(base, "int y;", reverse=False, byte_range=None) != key
+    assert translate_jobs.translation_key(base, "int x;", reverse=True, byte_range=None) != key
+    assert translate_jobs.translation_key(base, "int x;", reverse=False, byte_range=(0, 3)) != key
     for other in (
         resolve_cli(target={"arch": "gfx942", "rocm": "5.2"}),
         resolve_cli(target={"arch": "gfx1100", "rocm": "7.1"}),
         resolve_cli(target={"arch": "gfx1100", "rocm": "5.2"}, translate={"launchStyle": "hipLaunchKernelGGL"}),
     ):
-        assert kinds.translation_key(other, "int x;", reverse=False, byte_range=None) != key
+        assert translate_jobs.translation_key(other, "int x;", reverse=False, byte_range=None) != key
     # a listing-only setting does not change a translation
     listing_only = resolve_cli(target={"arch": "gfx1100", "rocm": "5.2"}, asm={"extraArgs": {"clang": ["-O1"]}})
-    assert kinds.translation_key(listing_only, "int x;", reverse=False, byte_range=None) == key
-    assert kinds.listing_key(listing_only, "int x;", "/k.cu", "gfx1100") != kinds.listing_key(
+    assert translate_jobs.translation_key(listing_only, "int x;", reverse=False, byte_range=None) == key
+    assert asm_jobs.listing_key(listing_only, "int x;", "/k.cu", "gfx1100") != asm_jobs.listing_key(
         base, "int x;", "/k.cu", "gfx1100"
     )
     assert set(TRANSLATION_FIELDS) <= set(LISTING_FIELDS)
@@ -71,7 +74,7 @@ def test_auto_rocm_is_resolved_once_for_everything(monkeypatch: pytest.MonkeyPat
 
         with pytest.raises(ValueError, match=r"ROCm 6\.2"):
             toolchains.rocm_profile("auto")
-        result = kinds.build_listing(resolved, "__global__ void k() {}\n", str(tmp_path / "k.cu"), "gfx1100")
+        result = asm_jobs.build_listing(resolved, "__global__ void k() {}\n", str(tmp_path / "k.cu"), "gfx1100")
         assert "ROCm 6.2" in getattr(result, "message", "")
     finally:
         targets.detect_rocm.cache_clear()
@@ -268,4 +271,4 @@ def test_translate_work_checks_its_token() -> None:
     token.cancel(Superseded)
     resolved = resolve_cli(target={"rocm": "5.2"})
     with pytest.raises(Superseded):
-        kinds.translate_text(resolved, "void f() { cudaDeviceSynchronize(); }\n", token=token)
+        translate_jobs.translate_text(resolved, "void f() { cudaDeviceSynchronize(); }\n", token=token)

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from cass_lsp.core.cancel import CancelToken
-from cass_lsp.core.jobs import engine_settings
 from cass_lsp.infer.backend import Generation, GenerationParams, Message, ModelError
 from cass_lsp.infer.llama import LlamaBackend, default_threads
 from cass_lsp.infer.tiny_model import write_tiny_model
+from cass_lsp.translate.jobs import engine_settings
 from cass_lsp.translate.model import ANSWER_MARGIN, answer_budget, question_budget, translate_region
 
 KERNEL = """__global__ void saxpy(int n, float a, const float* x, float* y) {

@@ -29,7 +29,7 @@ from lsprotocol import types
 
 from cass_lsp.core import pairs
 from cass_lsp.core.cancel import Cancelled
-from cass_lsp.core.jobs import BACKGROUND_NICE, VERIFICATION_FIELDS, VERIFY_COMPILE, VERIFY_RUN
+from cass_lsp.core.jobs import BACKGROUND_NICE
 from cass_lsp.core.pairs import Pair
 from cass_lsp.core.progress import Progress
 from cass_lsp.server.app import CassServer
@@ -43,6 +43,7 @@ from cass_lsp.syntax.document import CudaDocument
 from cass_lsp.verify import engine
 from cass_lsp.verify import run as run_stage
 from cass_lsp.verify.engine import Report, Stage
+from cass_lsp.verify.jobs import VERIFICATION_FIELDS, VERIFY_COMPILE, VERIFY_RUN
 from cass_lsp.verify.stages import Inputs, StageResult
 
 log = logging.getLogger(__name__)
