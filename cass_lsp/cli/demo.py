@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from cass_lsp.cli import doctor
     from cass_lsp.services.settings import resolve_cli
     from cass_lsp.syntax.document import CudaDocument
+    from cass_lsp.translate.api_uses import api_uses
     from cass_lsp.translate.jobs import translate_text
 
     path = Path(args.path)
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     for launch in constructs.launches:
         print(f"  line {_line(doc, launch.span.start):4}  {launch.kernel}{launch.config}")
     print("\nCUDA API uses (names the CUDA<->HIP tables know):")
-    counts = Counter(use.name for use in doc.api_uses)
+    counts = Counter(use.name for use in api_uses(doc))
     for name, count in sorted(counts.items()):
         print(f"  {count:3}x {name}")
 

@@ -31,7 +31,6 @@ Position = tuple[int, int]
 """(line, character) with the character counted in UTF-16 code units, as LSP does."""
 
 ExecutionSpace = Literal["global", "device", "host", "host_device"]
-ApiKind = Literal["call", "type", "identifier", "macro"]
 
 
 # The construct records hold only strings, numbers and Spans, so they can never be part of a reference
@@ -66,12 +65,6 @@ class IncludeInfo(msgspec.Struct, frozen=True, gc=False):
 
 class SharedDecl(msgspec.Struct, frozen=True, gc=False):
     name: str
-    span: Span
-
-
-class ApiUse(msgspec.Struct, frozen=True, gc=False):
-    name: str
-    kind: ApiKind
     span: Span
 
 
@@ -156,7 +149,6 @@ class CudaDocument:
         self._unparsed = False  # edits since the last parse: _tree is edited, not yet re-parsed
         self._constructs: Constructs | None = None
         self._stale: _StaleConstructs | None = None  # an older construct list and what changed since
-        self._api_uses: list[ApiUse] | None = None
         self._replace_all(text)
 
     # ------------------------------------------------------------------ text
@@ -255,7 +247,6 @@ class CudaDocument:
 
     def _changed(self) -> None:
         self._constructs = None
-        self._api_uses = None
         self._unparsed = True
 
     def _parse(self) -> None:
@@ -432,12 +423,6 @@ class CudaDocument:
             self._stale = None
         return self._constructs
 
-    @property
-    def api_uses(self) -> list[ApiUse]:
-        if self._api_uses is None:
-            self._api_uses = extract_api_uses(self.tree) if self.tree else []
-        return self._api_uses
-
     def function_at(self, offset: int, end: int | None = None) -> FunctionInfo | None:
         """The innermost function definition containing [offset, end]. Without a construct list that is
         current or cheap to bring up to date (a stale one, re-extracted around the edits only) it
@@ -462,9 +447,6 @@ class CudaDocument:
 
     def launch_at(self, offset: int) -> LaunchInfo | None:
         return next((launch for launch in self.constructs.launches if launch.span.contains(offset)), None)
-
-    def api_use_at(self, offset: int) -> ApiUse | None:
-        return next((use for use in self.api_uses if use.span.contains(offset)), None)
 
     def word_at(self, offset: int) -> tuple[str, Span] | None:
         source = self._source
@@ -790,27 +772,3 @@ def _moved_offset(offset: int, start: int, old_end: int, new_end: int, is_start:
     if offset > old_end:
         return offset + new_end - old_end
     return start if is_start else new_end
-
-
-_API_CAPTURE_KINDS: tuple[tuple[str, ApiKind], ...] = (
-    ("api.call", "call"),
-    ("api.type", "type"),
-    ("api.identifier", "identifier"),
-)
-
-
-def extract_api_uses(tree: tree_sitter.Tree) -> list[ApiUse]:
-    """Identifiers the CUDA<->HIP API tables know (runtime, driver, libraries, device functions)."""
-    from cass_lsp.translate import lookup
-
-    found: dict[int, ApiUse] = {}
-    caps = syntax.captures("api", tree.root_node)
-    for capture, kind in _API_CAPTURE_KINDS:
-        for node in caps.get(capture, []):
-            name = _text(node)
-            # a call capture is more specific than the bare identifier capture of the same node
-            if lookup(name) is not None and (
-                node.start_byte not in found or found[node.start_byte].kind == "identifier"
-            ):
-                found[node.start_byte] = ApiUse(name, kind, _span(node))
-    return sorted(found.values(), key=lambda use: use.span.start)

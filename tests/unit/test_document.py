@@ -13,6 +13,7 @@ from cass_lsp.server import symbols
 from cass_lsp.syntax import document
 from cass_lsp.syntax import parsing as syntax
 from cass_lsp.syntax.document import Constructs, CudaDocument, TextChange, extract_constructs, is_cuda_document
+from cass_lsp.translate.api_uses import api_use_at, api_uses
 
 SOURCE = """#include <cuda_runtime.h>
 #include "helpers.cuh"
@@ -63,7 +64,7 @@ def test_launches_includes_shared_asm_and_api_uses() -> None:
     assert [i.path for i in c.includes] == ["cuda_runtime.h", "helpers.cuh"]
     assert [s.name for s in c.shared] == ["tile"]
     assert len(c.asm_blocks) == 1
-    uses = [(u.name, u.kind) for u in d.api_uses]
+    uses = [(u.name, u.kind) for u in api_uses(d)]
     assert ("cudaMalloc", "call") in uses and ("cudaFree", "call") in uses
     assert ("cudaStream_t", "type") in uses
 
@@ -77,7 +78,7 @@ def test_enclosing_queries() -> None:
     launch = d.launch_at(launch_offset + 3)
     assert launch is not None and launch.kernel == "scale"
     assert d.function_at(launch_offset).name == "main"  # type: ignore[union-attr]
-    use = d.api_use_at(d.source.index(b"cudaMalloc") + 2)
+    use = api_use_at(d, d.source.index(b"cudaMalloc") + 2)
     assert use is not None and use.name == "cudaMalloc"
     assert [k.name for k in d.kernels()] == ["scale"]
     assert len(d.launches_of("scale")) == 2
