@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cass_lsp.buildfiles import files as build_files
 from cass_lsp.services import tree as build_tree
+from cass_lsp.services.outputs import BACKUP_SUFFIX, Located, Outcome, Unit, backup, write_atomic
 
 if TYPE_CHECKING:
     from cass_lsp.core.targets import Target
@@ -22,23 +23,8 @@ if TYPE_CHECKING:
 PROG = "cass-lsp translate"
 FORWARD_SUFFIXES = (".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".c", ".cc", ".cpp", ".cxx", ".inl", ".inc")
 REVERSE_SUFFIXES = (".hip", *FORWARD_SUFFIXES[1:])
-BACKUP_SUFFIX = ".prehip"
 _PROGRESS_MIN_FILES = 20
 _SHOWN_SEVERITIES = ("error", "warning")
-
-
-class Unit(NamedTuple):
-    source: str
-    target: str | None  # None: standard output
-    in_place: bool
-
-
-class Located(NamedTuple):
-    code: str
-    severity: str
-    message: str
-    line: int
-    column: int
 
 
 class Link(NamedTuple):
@@ -52,15 +38,6 @@ class Link(NamedTuple):
 class Plan(NamedTuple):
     units: list[Unit]
     links: list[Link]
-
-
-class Outcome(NamedTuple):
-    unit: Unit
-    lines: int
-    stats: dict[str, int]
-    findings: list[Located]
-    text: str | None  # the translation, when it goes to standard output
-    error: str | None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -194,36 +171,6 @@ def _place_links(args: argparse.Namespace, links: list[Link]) -> list[Outcome]:
     return outcomes
 
 
-def _write_atomic(path: str, data: bytes, mode: int | None) -> None:
-    folder = os.path.dirname(path) or "."
-    os.makedirs(folder, exist_ok=True)
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666 if mode is None else mode)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _backup(path: str) -> None:
-    """Keep the first original: a later --in-place run must not overwrite it with a translation."""
-    backup = path + BACKUP_SUFFIX
-    if os.path.exists(backup):
-        return
-    try:
-        os.link(path, backup)
-    except OSError:
-        import shutil
-
-        shutil.copy2(path, backup)
-
-
 def _locate(data: bytes, finding: RawFinding) -> Located:
     start = finding.start
     line_start = data.rfind(b"\n", 0, start) + 1
@@ -257,10 +204,10 @@ def _translate_unit(unit: Unit) -> Outcome:
     try:
         if unit.in_place:
             if result.edits:
-                _backup(unit.source)
-                _write_atomic(unit.target, output, st.st_mode & 0o7777)
+                backup(unit.source)
+                write_atomic(unit.target, output, st.st_mode & 0o7777)
         else:
-            _write_atomic(unit.target, output, None)
+            write_atomic(unit.target, output, None)
     except OSError as e:
         return Outcome(unit, lines, result.stats, found, None, f"{unit.target}: {e.strerror or e}")
     return Outcome(unit, lines, result.stats, found, None, None)
@@ -279,8 +226,8 @@ def _place_runtime_includes(outcomes: list[Outcome], roots: list[str]) -> None:
     for source, data in placement.tree_fixes(translations, roots).items():
         unit = written[source]
         if unit.in_place:
-            _backup(source)
-        _write_atomic(unit.target or source, data, os.stat(source).st_mode & 0o7777 if unit.in_place else None)
+            backup(source)
+        write_atomic(unit.target or source, data, os.stat(source).st_mode & 0o7777 if unit.in_place else None)
 
 
 def _execute(units: list[Unit], jobs: int) -> list[Outcome]:

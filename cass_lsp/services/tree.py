@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import argparse
 
     from cass_lsp.buildfiles.porting import Settings
-    from cass_lsp.cli.translate import Outcome, Unit
+    from cass_lsp.services.outputs import Outcome, Unit
 
 
 def split(units: list[Unit]) -> tuple[list[Unit], list[Unit]]:
@@ -53,7 +53,7 @@ def settings_for(args: argparse.Namespace, arch: str, sources: list[Unit], build
 
 def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
     """Each build file ported and written; a line per file on standard error unless ``quiet``."""
-    from cass_lsp.cli.translate import Located, Outcome, _backup, _write_atomic
+    from cass_lsp.services.outputs import Located, Outcome, backup, write_atomic
 
     outcomes: list[Outcome] = []
     toolchain_needed = False
@@ -77,10 +77,10 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
                 output = result.text
             elif unit.in_place:
                 if result.changed:
-                    _backup(unit.source)
-                    _write_atomic(unit.target, data, mode)
+                    backup(unit.source)
+                    write_atomic(unit.target, data, mode)
             else:
-                _write_atomic(unit.target, data, None)
+                write_atomic(unit.target, data, None)
         except OSError as e:
             error = f"{unit.target}: {e.strerror or e}"
         outcomes.append(Outcome(unit, lines, result.stats, found, output, error))
