@@ -50,11 +50,12 @@ from typing import Literal
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cass_lsp import toolchains
-from cass_lsp.compile.scratch import HipTarget, translated
+from cass_lsp.compile.scratch import HipTarget
 from cass_lsp.core import proc
 from cass_lsp.cpu.build import build_program
 from cass_lsp.cpu.rewrite import prepare_source
 from cass_lsp.services.settings import resolve_cli
+from cass_lsp.translate.buffer import translated
 from tests.corpus.verifier_programs import COMPILE_COMMANDS, Program, programs
 
 CLI = Path(sys.executable).with_name("cass-lsp")

@@ -34,6 +34,7 @@ from cass_lsp.core import proc
 from cass_lsp.core import settings as config
 from cass_lsp.core.profile import TranslateOptions
 from cass_lsp.toolchains import cxxfilt, nvidia
+from cass_lsp.translate.buffer import translated
 from cass_lsp.translate.fingerprint import fingerprint
 
 SCHEMA = 1
@@ -283,7 +284,7 @@ def _refused(job: Job) -> CompileFailure:
 def _materialize(job: Job, root: str) -> Scratch:
     """Write the source (translated for the AMD side of a CUDA file) and its translated headers."""
     target = HipTarget(job.target, job.rocm, job.translate_options) if job.translate else None
-    return materialize(root, job.source, job.path, job.headers, target)
+    return materialize(root, job.source, job.path, job.headers, target, translated)
 
 
 def _map_lines(functions: list[Function], line_maps: dict[str, LineMap]) -> None:

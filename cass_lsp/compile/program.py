@@ -34,7 +34,7 @@ from cass_lsp.compile import commands as ccdb
 from cass_lsp.compile import includes, nvcc_flags
 from cass_lsp.compile.linemap import LineMap
 from cass_lsp.compile.nvcc_flags import Flags
-from cass_lsp.compile.scratch import HipTarget, Scratch, translated
+from cass_lsp.compile.scratch import HipTarget, Scratch, Translator
 from cass_lsp.core import pairs
 
 UNIT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx")
@@ -297,12 +297,13 @@ def materialize(
     texts: Mapping[str, str],
     side: Side,
     *,
+    translator: Translator,
     translate_to: HipTarget | None = None,
     prepare: Callable[[str], str] | None = None,
 ) -> Materialized:
     """Write ``program`` into ``root``, mirroring the user's layout below the folder all its files
     share. ``side`` "translation": each unit's translation file, else (with ``translate_to``) its
-    rule translation, and the rule translation of the headers rule-translated units reach.
+    rule translation (by ``translator``), and the rule translation of the headers rule-translated units reach.
     ``prepare`` rewrites every written unit and header last (the CPU runtime's launches)."""
     unit_paths = [u.original for u in program.units]
     chosen = [u.translation if side == "translation" and u.translation is not None else u.original for u in program.units]
@@ -329,7 +330,7 @@ def materialize(
     for unit, path in zip(program.units, chosen, strict=True):
         text = _read(path, texts)
         if side == "translation" and unit.translation is None and translate_to is not None:
-            text_out, line_map, missing = translated(text, translate_to)
+            text_out, line_map, missing = translator(text, translate_to)
             unsupported += missing
             written.append(write(path, text_out, line_map))
         else:
@@ -340,7 +341,7 @@ def materialize(
         # a translation file that includes a CUDA header stands for the port of that header (the
         # rule engine leaves HIP text as it is)
         if side == "translation" and translate_to is not None:
-            text_out, line_map, missing = translated(text, translate_to)
+            text_out, line_map, missing = translator(text, translate_to)
             unsupported += missing
             write(str(header), text_out, line_map)
         else:

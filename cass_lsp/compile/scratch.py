@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from cass_lsp.compile import commands as ccdb
@@ -47,6 +47,12 @@ class HipTarget:
     options: TranslateOptions | None = None
 
 
+Translator = Callable[[str, HipTarget], tuple[str, LineMap, int]]
+"""The rule translation of a buffer for a HIP target: (HIP text, its line map, number of untranslatable
+constructs). The engine passes it in (:func:`cass_lsp.translate.buffer.translated`): compiling knows
+no translation engine."""
+
+
 @dataclasses.dataclass
 class Scratch:
     """The temp dir's files and how to map what the tools print back to the user's files: the temp
@@ -74,16 +80,21 @@ class Scratch:
 
 
 def materialize(
-    root: str, source: str, path: Path, headers: tuple[Path, ...], translate_to: HipTarget | None
+    root: str,
+    source: str,
+    path: Path,
+    headers: tuple[Path, ...],
+    translate_to: HipTarget | None,
+    translator: Translator,
 ) -> Scratch:
     """Write ``source`` (the buffer of ``path``) into ``root``; with ``translate_to``, its rule
-    translation and the translations of its local ``headers`` inside the file's folder."""
+    translation (by ``translator``) and the translations of its local ``headers`` inside the file's folder."""
     scratch = Scratch(root, path.parent, {})
     main = Path(root, path.name)
     if translate_to is None:
         main.write_text(source, encoding="utf-8", errors="surrogateescape")
         return scratch
-    text, line_map, unsupported = translated(source, translate_to)
+    text, line_map, unsupported = translator(source, translate_to)
     main.write_text(text, encoding="utf-8", errors="surrogateescape")
     scratch.line_maps[str(path)] = line_map
     for header in headers:
@@ -91,7 +102,7 @@ def materialize(
         if relative.startswith(".."):
             continue  # outside the file's folder: compiled as it is, through -I
         original = header.read_text(encoding="utf-8", errors="surrogateescape")
-        h_text, h_map, h_unsupported = translated(original, translate_to)
+        h_text, h_map, h_unsupported = translator(original, translate_to)
         copy = Path(root, relative)
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text(h_text, encoding="utf-8", errors="surrogateescape")
@@ -101,13 +112,3 @@ def materialize(
     if unsupported:
         scratch.note += f"; {unsupported} construct(s) could not be translated"
     return scratch
-
-
-def translated(source: str, target: HipTarget) -> tuple[str, LineMap, int]:
-    """(HIP text, its line map, number of untranslatable constructs)."""
-    # Imported here: the translation engine is only needed for the AMD side of CUDA files.
-    from cass_lsp.translate import TargetProfile, translate
-
-    result = translate(source, TargetProfile(arch=target.arch, rocm=target.rocm), target.options)
-    line_map = LineMap(source.encode("utf-8", "surrogateescape"), result.edits)
-    return result.text, line_map, len(result.unsupported)

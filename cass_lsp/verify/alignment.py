@@ -11,7 +11,8 @@ from __future__ import annotations
 import bisect
 import difflib
 
-from cass_lsp.compile.scratch import HipTarget, translated
+from cass_lsp.compile.scratch import HipTarget
+from cass_lsp.translate.buffer import translated
 
 
 class LineAlignment:

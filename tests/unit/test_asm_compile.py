@@ -24,6 +24,7 @@ from cass_lsp.core.cache import ResultCache
 from cass_lsp.core.cancel import CancelToken
 from cass_lsp.services.settings import resolve_cli
 from cass_lsp.toolchains import amd
+from cass_lsp.translate import buffer
 
 KERNELS = Path(__file__).resolve().parent.parent / "asm_kernels"
 TIMEOUT = 300.0
@@ -390,7 +391,7 @@ def test_the_amd_listing_of_a_cuda_file_uses_the_users_translation_options(tmp_p
         source, path, "gfx1100", rocm="5.2", translate_options=TranslateOptions(launch_style="hipLaunchKernelGGL")
     )
     assert chevron.key != ggl.key
-    text, _, _ = scratch.translated(source, scratch.HipTarget("gfx1100", "5.2", ggl.translate_options))
+    text, _, _ = buffer.translated(source, scratch.HipTarget("gfx1100", "5.2", ggl.translate_options))
     assert "hipLaunchKernelGGL(" in text
     resolved = resolve_cli(target={"rocm": "5.2"}, translate={"launchStyle": "hipLaunchKernelGGL"})
     result = asm_jobs.build_listing(resolved, source, str(path), "gfx1100")
