@@ -20,5 +20,7 @@ log "ruff"
 .venv/bin/ruff check cass_lsp tests benchmarks tools
 log "mypy"
 .venv/bin/mypy
+log "import layers (lint-imports: the contract in pyproject.toml)"
+.venv/bin/lint-imports
 log "pytest"
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
