@@ -1,7 +1,7 @@
 """``cass-lsp translate``: rule-based CUDA -> HIP (or HIP -> CUDA) for files and trees.
 
-It enters the engine where the language server does (:func:`cass_lsp.core.jobs.translate_bytes`,
-with settings from :func:`cass_lsp.core.jobs.engine_settings`). Start-up matters (build scripts
+It enters the engine where the language server does (:func:`cass_lsp.translate.jobs.translate_bytes`,
+with settings from :func:`cass_lsp.translate.rules.engine_settings`). Start-up matters (build scripts
 call translators once per file), so the engine is imported only when ``run`` needs it.
 """
 
@@ -268,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
     build that translates its sources keeps going); 1: with ``--strict``, an unsupported construct
     remains; 2: a usage or I/O error."""
     from cass_lsp.core.targets import check_arch
-    from cass_lsp.translate.jobs import engine_settings
+    from cass_lsp.translate.rules import engine_settings
 
     if args.model is not None:
         from cass_lsp.cli import model_translate as model_cli

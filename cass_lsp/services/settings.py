@@ -17,7 +17,6 @@ import msgspec
 from cass_lsp.core import proc, targets
 from cass_lsp.core.profile import LaunchStyle, Libraries, TargetProfile, TranslateOptions
 from cass_lsp.core.settings import ModelSettings, Settings, VerificationSettings
-from cass_lsp.translate import jobs as translate_jobs
 
 if TYPE_CHECKING:
     from cass_lsp.translate.rules import Settings as EngineSettings
@@ -67,7 +66,9 @@ class ResolvedSettings(msgspec.Struct, frozen=True):
                                 libraries=self.libraries)
 
     def engine(self, reverse: bool) -> EngineSettings:
-        return translate_jobs.engine_settings(self.arch, self.rocm, self.launch_style, self.rewrite_opaque, reverse,
+        from cass_lsp.translate import rules
+
+        return rules.engine_settings(self.arch, self.rocm, self.launch_style, self.rewrite_opaque, reverse,
                                      self.libraries, self.cuda)
 
     def extra_args(self, vendor: str) -> tuple[str, ...]:

@@ -44,15 +44,6 @@ def translation_key(
     )
 
 
-def engine_settings(arch: str, rocm: str, launch_style: str, rewrite_opaque: bool, reverse: bool,
-                    libraries: str = "hip", cuda: str = "auto") -> Settings:
-    """The engine's settings, built in this one place (ValueError for a bad arch, ROCm or CUDA)."""
-    from cass_lsp.core import targets
-    from cass_lsp.translate import rules
-
-    return rules.Settings(targets.resolve(arch, rocm, cuda), launch_style, rewrite_opaque, reverse, libraries)
-
-
 def translate_bytes(
     settings: Settings,
     data: bytes,

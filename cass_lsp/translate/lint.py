@@ -19,5 +19,5 @@ def lint(source: str, profile: TargetProfile | None = None, *,
     from cass_lsp.translate.findings import public_finding
 
     data = source.encode("utf-8", "surrogateescape")
-    out = rules.run(data, rules.settings_for(profile, None, False), tree=tree)
+    out = rules.run(data, rules.settings_of(profile, None, False), tree=tree)
     return [public_finding(f) for f in out.findings]

@@ -952,13 +952,24 @@ def apply(source: bytes, edits: list[RawEdit]) -> bytes:
     return b"".join(out)
 
 
-def settings_for(profile: TargetProfile | None, options: TranslateOptions | None, reverse: bool) -> Settings:
+def engine_settings(arch: str, rocm: str, launch_style: str, rewrite_opaque: bool, reverse: bool,
+                    libraries: str = "hip", cuda: str = "auto") -> Settings:
+    """The engine's settings, built in this one place for the server, the CLI and the library API
+    (ValueError for a bad arch, ROCm or CUDA). Plain values, not the settings Structs: the CLI's cold
+    start never loads msgspec."""
+    from cass_lsp.core import targets
+
+    return Settings(targets.resolve(arch, rocm, cuda), launch_style, rewrite_opaque, reverse, libraries)
+
+
+def settings_of(profile: TargetProfile | None, options: TranslateOptions | None, reverse: bool) -> Settings:
+    """:func:`engine_settings` of the library API's profile and options (their defaults when None)."""
     from cass_lsp.core.profile import TargetProfile, TranslateOptions
 
     profile = profile or TargetProfile()
     options = options or TranslateOptions()
-    return Settings(profile.target(), options.launch_style, options.rewrite_strings_and_comments, reverse,
-                    options.libraries)
+    return engine_settings(profile.arch, profile.rocm, options.launch_style, options.rewrite_strings_and_comments,
+                           reverse, options.libraries, profile.cuda)
 
 
 def translate(source: str, profile: TargetProfile | None = None, options: TranslateOptions | None = None, *,
@@ -974,7 +985,7 @@ def translate(source: str, profile: TargetProfile | None = None, options: Transl
     ``check_cancelled`` is called between passes and may raise to stop the work.
     """
     data = source.encode("utf-8", "surrogateescape")
-    out = run(data, settings_for(profile, options, reverse), byte_range=byte_range, tree=tree,
+    out = run(data, settings_of(profile, options, reverse), byte_range=byte_range, tree=tree,
               check_cancelled=check_cancelled)
     return result_of(data, out)
 

@@ -15,8 +15,8 @@ from cass_lsp.core.cancel import CancelToken
 from cass_lsp.infer.backend import Generation, GenerationParams, Message, ModelError
 from cass_lsp.infer.llama import LlamaBackend, default_threads
 from cass_lsp.infer.tiny_model import write_tiny_model
-from cass_lsp.translate.jobs import engine_settings
 from cass_lsp.translate.model import ANSWER_MARGIN, answer_budget, question_budget, translate_region
+from cass_lsp.translate.rules import engine_settings
 
 KERNEL = """__global__ void saxpy(int n, float a, const float* x, float* y) {
   // y = a * x + y over n elements, one per thread

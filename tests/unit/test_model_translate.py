@@ -13,8 +13,8 @@ from cass_lsp.core.cancel import CancelToken
 from cass_lsp.infer.backend import Generation, GenerationParams, Message
 from cass_lsp.syntax import parsing as syntax
 from cass_lsp.translate.carry import declarations_for, function_in
-from cass_lsp.translate.jobs import engine_settings
 from cass_lsp.translate.model import NoAnswer, translate_region
+from cass_lsp.translate.rules import engine_settings
 
 SOURCE = """#include <cuda_runtime.h>
 #define N 256
