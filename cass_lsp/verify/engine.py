@@ -1,8 +1,9 @@
 """One verification of a pair: which stages it has, their keys, and the verdict over their results.
 
-The server submits each :class:`Stage` to the job layer (its own key, slot, cache and progress);
-the CLI runs them one after another with :func:`verify`. Both read the same plan and the same
-verdict rules:
+Both the server and the CLI run a plan's stages with :func:`run_stages`, which holds the one order
+(the compiles together, the run only after every compile passed) and takes a ``submit``: the server
+submits each :class:`Stage` to the job layer (its own key, slot, cache and progress), the CLI
+(:func:`verify`) runs it in place. Both read the same plan and the same verdict rules:
 
 - ``failed``: clang rejected the translation, or the run disagreed, while the original compiled
   (and, for a run, ran cleanly: :mod:`.run`);
@@ -17,8 +18,9 @@ units, headers and build flags.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -178,18 +180,34 @@ def verify(
     token: CancelToken | None = None,
     progress: Progress | None = None,
 ) -> Report:
-    """Every stage in order (the run, when allowed, only after every compile passed): the CLI's way."""
+    """Every stage, one after another in this thread: the CLI's way."""
     not_run = run_stage.run_refusal(resolved.verification, trusted, inputs)
     planned = plan(inputs, resolved, run=not_run is None)
-    results: list[StageResult] = []
-    for index, stage in enumerate(planned):
-        if stage.name == "run" and any(r.outcome != "passed" for r in results if r.name != "run"):
-            results.append(StageResult("run", stage.target, "skipped", "not run: a compile stage did not pass"))
-            continue
+    position = {id(stage): index for index, stage in enumerate(planned)}
+
+    async def submit(stage: Stage) -> StageResult:
         if progress is not None:
-            progress.report(stage.title or stage.name, percentage=100 * index // len(planned))
-        results.append(run_one(stage, cache=cache, token=token))
+            progress.report(stage.title or stage.name, percentage=100 * position[id(stage)] // len(planned))
+        return run_one(stage, cache=cache, token=token)
+
+    results = asyncio.run(run_stages(planned, submit))
     return report(inputs, results, not_run=not_run)
+
+
+async def run_stages(planned: list[Stage], submit: Callable[[Stage], Awaitable[StageResult]]) -> list[StageResult]:
+    """The results of ``planned``, each stage through ``submit``: the compile stages together, then each
+    run stage only when every compile passed (else a "skipped" result), in the plan's order."""
+    compiles = [stage for stage in planned if stage.name != "run"]
+    results = list(await asyncio.gather(*(submit(stage) for stage in compiles)))
+    compiled = all(r.outcome == "passed" for r in results)
+    for stage in planned:
+        if stage.name != "run":
+            continue
+        if compiled:
+            results.append(await submit(stage))
+        else:
+            results.append(StageResult("run", stage.target, "skipped", "not run: a compile stage did not pass"))
+    return results
 
 
 def report(inputs: Inputs, results: list[StageResult], *, not_run: str | None) -> Report:

@@ -188,17 +188,8 @@ class Verification:
         planned = await loop.run_in_executor(
             None, lambda: engine.plan(inputs, resolved, run=not_run is None, nice=BACKGROUND_NICE)
         )
-        compiles = [stage for stage in planned if stage.name != "run"]
         try:
-            results = list(await asyncio.gather(*(self._stage(pair, stage) for stage in compiles)))
-            compiled = all(r.outcome == "passed" for r in results)
-            for stage in planned:
-                if stage.name != "run":
-                    continue
-                if compiled:
-                    results.append(await self._stage(pair, stage))
-                else:
-                    results.append(StageResult("run", stage.target, "skipped", "not run: a compile stage did not pass"))
+            results = await engine.run_stages(planned, lambda stage: self._stage(pair, stage))
         except Cancelled:
             return None  # newer text for this pair: its own run reports
         if self._generation.get(pair.original) != generation or not self._current(versions):
