@@ -35,7 +35,7 @@ log "installing cass-lsp with its NVIDIA, model and dev extras (first run: llama
 .venv/bin/python -m pip install -q -e '.[nvidia,model,dev]'
 
 log "preparing the AMD device libraries, the ROCm 7.1 headers and the HIP library headers (Debian 13)"
-.venv/bin/python -m cass_lsp.toolchains setup --rocm71 --hip-libs
+.venv/bin/cass-lsp setup
 log "preparing the device libraries clang-15 (hipcc) reads for gfx11xx/gfx12xx/gfx942 (ported builds)"
 .venv/bin/python -m cass_lsp.toolchains.devlibs15
 log "done: .venv/bin/cass-lsp is ready"

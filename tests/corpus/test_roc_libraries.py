@@ -5,8 +5,8 @@ cuRAND and cuDNN, and the API tables carry no rocFFT column): a program mixing c
 gets hipFFT and rocBLAS, and a note that says why.
 
 Targets: ROCm 5.2 and 7.1 HIP headers, each for gfx1100 (wave32) and gfx942 (wave64). Library
-headers: rocBLAS and rocSOLVER 5.5 from Debian 13 (``python -m cass_lsp.toolchains setup
---hip-libs``), rocSPARSE and rocRAND 5.3 from Debian 12. No Debian release (12 or 13) packages MIOpen, no PyPI
+headers: rocBLAS and rocSOLVER 5.5 from Debian 13 (``cass-lsp setup
+--only hip-libs``), rocSPARSE and rocRAND 5.3 from Debian 12. No Debian release (12 or 13) packages MIOpen, no PyPI
 package provides its headers, and Debian's rocRAND 5.3 device headers do not build against HIP
 7.1: there the test proves that clang stops only in those headers (or at the missing include),
 checking the translation up to them, and reports the case as xfail with the reason.

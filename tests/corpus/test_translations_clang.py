@@ -9,7 +9,7 @@ for gfx1100 (wave32) and gfx942 (wave64). A translation must:
 - compile (host and device objects), or fail exactly as the manifest's ``fails`` entry says.
 
 HIP library headers are probed with clang for each ROCm version. hipBLAS, hipFFT, hipCUB and
-rocThrust come from Debian 13 (``python -m cass_lsp.toolchains setup --hip-libs``); a library
+rocThrust come from Debian 13 (``cass-lsp setup --only hip-libs``); a library
 missing for any other reason than its profile leaving it out (hipCUB and rocThrust under ROCm 7.1:
 ``hiplibs.NOT_IN_PROFILE``) fails the test with that command. When a library is left out, does not
 build against that HIP (Debian's rocRAND 5.3 with HIP 7.1), or is older than the target (hipSPARSE

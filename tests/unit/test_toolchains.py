@@ -1,6 +1,6 @@
 """The toolchain layer against the real installed tools (wheel nvcc, Debian clang-19, HIP headers).
 
-Setup (``python -m cass_lsp.toolchains setup --rocm71 --hip-libs``) must have run: the ROCm 7.1 and
+Setup (``cass-lsp setup``) must have run: the ROCm 7.1 and
 HIP library tests use the headers it fetched.
 """
 

@@ -1,7 +1,7 @@
 """Translations compile with the real clang-19 for the profile they were made for.
 
 ROCm 5.2 uses Debian's HIP headers, ROCm 7.1 the headers from the triton wheels (set up by
-``python -m cass_lsp.toolchains setup --rocm71``); gfx1100 is wave32, gfx942 wave64. Where the
+``cass-lsp setup --only rocm71``); gfx1100 is wave32, gfx942 wave64. Where the
 engine says a construct will not compile (an error finding), the compiler must agree.
 """
 
