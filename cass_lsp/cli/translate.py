@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, NamedTuple
 
 from cass_lsp.buildfiles import files as build_files
+from cass_lsp.core.filekinds import REVERSE_TRANSLATED_SUFFIXES, TRANSLATED_SUFFIXES
 from cass_lsp.services import tree as build_tree
 from cass_lsp.services.outputs import BACKUP_SUFFIX, Located, Outcome, Unit, backup, write_atomic
 
@@ -21,8 +22,6 @@ if TYPE_CHECKING:
     from cass_lsp.translate.rules import RawFinding, Settings
 
 PROG = "cass-lsp translate"
-FORWARD_SUFFIXES = (".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".c", ".cc", ".cpp", ".cxx", ".inl", ".inc")
-REVERSE_SUFFIXES = (".hip", *FORWARD_SUFFIXES[1:])
 _PROGRESS_MIN_FILES = 20
 _SHOWN_SEVERITIES = ("error", "warning")
 
@@ -103,7 +102,7 @@ def _plan_units(args: argparse.Namespace) -> Plan | str:
     A repository's ``kernels.cu -> ~/.ssh/id_ed25519`` must not become a regular file holding the
     key (``--out-dir``, ``--in-place``), which the user would then commit: a link found in a tree is
     never read, nor is a link named with ``--in-place``. A file named otherwise is read as named."""
-    suffixes = REVERSE_SUFFIXES if args.reverse else FORWARD_SUFFIXES
+    suffixes = REVERSE_TRANSLATED_SUFFIXES if args.reverse else TRANSLATED_SUFFIXES
     pairs: list[tuple[str, str]] = []  # (source, path relative to the output root)
     links: list[Link] = []
     for path in args.paths:

@@ -46,6 +46,7 @@ from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
 from cass_lsp.compile import includes
+from cass_lsp.core.filekinds import COMMAND_UNIT_SUFFIXES
 
 # option → takes a value (as the next argument when not attached)
 _PREPROCESSOR = {"-D": False, "-U": False, "-I": True, "-isystem": True, "-iquote": True, "-include": True}
@@ -136,7 +137,6 @@ _SKIPPED_WITH_VALUE = {"-x", "-o", "--output-file", "-MF", "-MT", "-MQ", "--x"}
 _OPTIONS_FILE = {"--options-file", "-optf"}
 _RESPONSE_FILE_BYTES = 64 * 1024
 _RESPONSE_FILE_DEPTH = 2
-_UNIT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -297,7 +297,7 @@ def split(arguments: Sequence[str], directory: str | None = None, project: str |
             if arg in _SKIPPED_WITH_VALUE and i < len(arguments):
                 i += 1
             continue
-        if arg.lower().endswith(_UNIT_SUFFIXES) and not arg.startswith("-"):
+        if arg.lower().endswith(COMMAND_UNIT_SUFFIXES) and not arg.startswith("-"):
             continue  # an input file
         if _WERROR.match(arg):
             dropped.append(f"{arg}: verification judges errors, not warnings")

@@ -36,15 +36,14 @@ from cass_lsp.compile.linemap import LineMap
 from cass_lsp.compile.nvcc_flags import Flags
 from cass_lsp.compile.scratch import HipTarget, Scratch, Translator
 from cass_lsp.core import pairs
+from cass_lsp.core.filekinds import COMMAND_UNIT_SUFFIXES, CUDA_HEADER_SUFFIX, HEADER_SUFFIXES, UNIT_SUFFIXES
 
-UNIT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx")
 _MAIN = re.compile(r"^[ \t]*(?:(?:static|extern|inline)\s+)*(?:int|auto|void)\s+main\s*\(", re.MULTILINE)
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 # Data files a program reads from its folder are copied into each run's working directory.
 DATA_LIMIT_BYTES = 64 * 1024 * 1024
 DATA_LIMIT_FILES = 1000
-_NOTE_NAMES = 5  # the links left out a data note names; more are counted
-_NOT_DATA = {*UNIT_SUFFIXES, ".hip", ".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".c", ".o", ".obj", ".ptx", ".cubin"}
+_NOT_DATA = {*COMMAND_UNIT_SUFFIXES, CUDA_HEADER_SUFFIX, *HEADER_SUFFIXES[:5], ".o", ".obj", ".ptx", ".cubin"}
 
 Side = Literal["original", "translation"]
 

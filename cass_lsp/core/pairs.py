@@ -16,7 +16,9 @@ from pathlib import Path
 
 import msgspec
 
-ORIGINAL_SUFFIX = ".cu"
+from cass_lsp.core.filekinds import CUDA_SUFFIX
+
+ORIGINAL_SUFFIX = CUDA_SUFFIX
 
 
 class Pair(msgspec.Struct, frozen=True):

@@ -23,6 +23,7 @@ from pygls import uris
 
 from cass_lsp.compile import commands as compile_commands
 from cass_lsp.core.cancel import Cancelled
+from cass_lsp.core.filekinds import UNIT_SUFFIXES
 from cass_lsp.server import translations
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import file_path
@@ -86,7 +87,7 @@ class IncludeOrder:
         found: dict[str, list[types.Diagnostic]] = {}
         for doc in list(self._server.documents.values()):
             header = file_path(doc.uri)
-            if header is None or header.lower().endswith(placement.UNIT_SUFFIXES):
+            if header is None or header.lower().endswith(UNIT_SUFFIXES):
                 continue
             try:
                 request, result = await translations.result(self._server, doc)

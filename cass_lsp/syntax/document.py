@@ -17,12 +17,12 @@ from typing import Literal, TypeVar
 import msgspec
 import tree_sitter
 
+from cass_lsp.core.filekinds import CUDA_DOCUMENT_SUFFIXES
 from cass_lsp.syntax import nodes, prepass
 from cass_lsp.syntax import parsing as syntax
 
 log = logging.getLogger(__name__)
 
-CUDA_EXTENSIONS = frozenset({".cu", ".cuh", ".hip"})
 CUDA_LANGUAGE_IDS = frozenset({"cuda", "cuda-cpp", "hip"})
 
 DEFAULT_MAX_PARSE_BYTES = 4_000_000
@@ -102,7 +102,7 @@ def is_cuda_document(uri_or_path: str, language_id: str | None = None) -> bool:
     if language_id in CUDA_LANGUAGE_IDS:
         return True
     lower = uri_or_path.lower()
-    return any(lower.endswith(ext) for ext in CUDA_EXTENSIONS)
+    return any(lower.endswith(ext) for ext in CUDA_DOCUMENT_SUFFIXES)
 
 
 def _encode(text: str) -> bytes:

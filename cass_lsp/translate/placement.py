@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from cass_lsp.core.filekinds import UNIT_SUFFIXES
 from cass_lsp.translate import headers
 
 # A BOM, then blank space and comments.
@@ -31,7 +32,6 @@ _ANY_RUNTIME_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*[<"](?:hip/hip_runtime|
 _USER_DIRECTIVE = re.compile(rb'^[ \t]*#[ \t]*(?:define|undef|include[ \t]*")', re.M)
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\r\n]+)[>"]', re.M)
 # Files a compiler reads as translation units (headers are only ever included).
-UNIT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx")
 
 
 def top_position(src: bytes) -> int:

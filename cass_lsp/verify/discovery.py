@@ -29,11 +29,10 @@ import msgspec
 from cass_lsp.buildfiles import cmake_syntax
 from cass_lsp.buildfiles.files import MAKE_NAMES
 from cass_lsp.compile import commands as ccdb
-from cass_lsp.compile import program
-from cass_lsp.core import proc
+from cass_lsp.core import filekinds, proc
 
 System = Literal["cmake", "make"]
-UNIT_SUFFIXES = (*program.UNIT_SUFFIXES, ".hip")  # the translated tree's units too
+UNIT_SUFFIXES = (*filekinds.UNIT_SUFFIXES, filekinds.HIP_SUFFIX)  # the translated tree's units too
 _QUERY = Path(".cmake", "api", "v1", "query", "codemodel-v2")
 _REPLY = Path(".cmake", "api", "v1", "reply")
 _LINKED = {"STATIC_LIBRARY", "OBJECT_LIBRARY", "SHARED_LIBRARY", "MODULE_LIBRARY"}

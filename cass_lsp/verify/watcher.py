@@ -25,11 +25,11 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+from cass_lsp.core.filekinds import WATCHED_SUFFIXES
 from cass_lsp.verify import inotify
 
 log = logging.getLogger(__name__)
 
-WATCHED_SUFFIXES = (".cu", ".cuh", ".hip", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".inl")
 
 
 def _folders(root: str, ignore: frozenset[str]) -> Iterator[str]:
