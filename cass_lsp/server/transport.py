@@ -31,9 +31,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import platformdirs
 from pygls.io_ import run_async
 
+from cass_lsp.core import dirs
+from cass_lsp.core.dirs import RUNTIME_ENV
 from cass_lsp.server.stdio import message_loop_logger
 
 if TYPE_CHECKING:
@@ -52,7 +53,6 @@ MAX_UNAUTHENTICATED = 8
 what strangers can make the server hold before the token is about 1 MB in all, not 1 MB per
 connection (a long-lived process keeps the heap it grew)."""
 MAX_HEADER_LINES = 8
-RUNTIME_ENV = "CASS_LSP_RUNTIME_DIR"
 _CONTENT_LENGTH = re.compile(rb"content-length:\s*(\d+)\s*", re.IGNORECASE)
 
 
@@ -67,8 +67,7 @@ class Refused(Exception):
 def runtime_dir() -> Path:
     """``$CASS_LSP_RUNTIME_DIR`` if set, else the user's runtime folder (``$XDG_RUNTIME_DIR/cass-lsp``),
     created 0700; refused when it exists but another user owns it or others may write in it."""
-    override = os.environ.get(RUNTIME_ENV)
-    folder = Path(override) if override else Path(platformdirs.user_runtime_dir("cass-lsp"))
+    folder = dirs.runtime_root()
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = folder.stat()
