@@ -12,3 +12,6 @@ from cass_lsp.core.jobs import JobKind
 VERIFICATION_FIELDS = (*LISTING_FIELDS, "wave_size", "verification")
 VERIFY_COMPILE = JobKind("verify-compile", concurrency=2, reads=())
 VERIFY_RUN = JobKind("verify-run", concurrency=1, reads=())
+# A report's diagnostics: each translation file's lines aligned with the original's rule translation
+# (a translation and a diff), off the server's event loop; one slot per pair.
+ALIGN = JobKind("verify-align", concurrency=1, reads=())

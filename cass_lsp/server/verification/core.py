@@ -25,8 +25,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from lsprotocol import types
 
+from cass_lsp.core import jobs as core_jobs
 from cass_lsp.core import pairs
 from cass_lsp.core.cancel import Cancelled
 from cass_lsp.core.jobs import BACKGROUND_NICE
@@ -43,7 +45,7 @@ from cass_lsp.syntax.document import CudaDocument
 from cass_lsp.verify import engine
 from cass_lsp.verify import run as run_stage
 from cass_lsp.verify.engine import Report, Stage
-from cass_lsp.verify.jobs import VERIFICATION_FIELDS, VERIFY_COMPILE, VERIFY_RUN
+from cass_lsp.verify.jobs import ALIGN, VERIFICATION_FIELDS, VERIFY_COMPILE, VERIFY_RUN
 from cass_lsp.verify.stages import Inputs, StageResult
 
 log = logging.getLogger(__name__)
@@ -176,7 +178,7 @@ class Verification:
         try:
             inputs = await loop.run_in_executor(None, engine.read_inputs, pair, buffers, resolved)
         except OSError as error:
-            self._finish(pair, engine.unreadable(pair, error), None, {})
+            self._finish(pair, engine.unreadable(pair, error), {})
             return None
         versions = {path: open_docs[path].version for path in inputs.program.files if path in open_docs}
         self._known[pair.original] = pair
@@ -196,8 +198,27 @@ class Verification:
             log.debug("verification of %s dropped: the text changed meanwhile", pair.describe())
             return None
         report = engine.report(inputs, results, not_run=not_run)
-        self._finish(pair, report, inputs, versions)
+        try:
+            found = await self._diagnostics(pair, report, inputs)
+        except Cancelled:
+            return None
+        if self._generation.get(pair.original) != generation or not self._current(versions):
+            log.debug("verification of %s dropped: the text changed meanwhile", pair.describe())
+            return None
+        self._finish(pair, report, found)
         return report
+
+    async def _diagnostics(self, pair: Pair, report: Report, inputs: Inputs) -> dict[str, list[types.Diagnostic]]:
+        """The report's diagnostics, made off the event loop: the lines of a translation file are
+        aligned with the original's rule translation (a translation and a diff) in a job."""
+        resolved = self._server.resolved
+
+        def work(token: Any, progress: Progress) -> dict[str, list[types.Diagnostic]]:
+            return diagnostics.by_uri(report, inputs, resolved)
+
+        digest = core_jobs.text_digest(msgspec.json.encode(report).decode())
+        job_key = core_jobs.key(ALIGN.name, digest, resolved.digest(VERIFICATION_FIELDS))
+        return await self._server.jobs.run(ALIGN, pair.original, job_key, work)
 
     async def _stage(self, pair: Pair, stage: Stage) -> StageResult:
         if stage.ready is not None:
@@ -217,8 +238,7 @@ class Verification:
         return all(path not in open_docs or open_docs[path].version == v for path, v in versions.items())
 
     # ------------------------------------------------------------------ outcomes
-    def _finish(self, pair: Pair, report: Report, inputs: Inputs | None, versions: dict[str, int]) -> None:
-        by_uri = diagnostics.by_uri(report, inputs, self._server.resolved) if inputs is not None else {}
+    def _finish(self, pair: Pair, report: Report, by_uri: dict[str, list[types.Diagnostic]]) -> None:
         previous = self._published.get(pair.original, set())
         for uri in previous - by_uri.keys():
             self._server.publish_diagnostics(uri, diagnostics.SOURCE, [], self._version(uri))
