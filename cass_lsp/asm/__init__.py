@@ -9,7 +9,7 @@ Engine API (pure and synchronous; run it off the event loop)::
     result = compile.run(job, timeout=60, cancel=event)  # -> Listing | CompileFailure
     # prepare raises toolchains.ToolchainMissing (.hint) or ValueError (bad target)
 
-Consumers go through the job layer (:func:`cass_lsp.core.jobs.build_listing`), which adds the
+Consumers go through the job layer (:func:`cass_lsp.asm.jobs.build_listing`), which adds the
 result cache and turns a missing tool into an ``Unavailable`` result.
 
 Queries and views (:mod:`.listing`, :mod:`.view`): ``instructions_at(listing, file, line)``,

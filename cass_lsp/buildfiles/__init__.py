@@ -1,1 +1,2 @@
-"""Build knowledge shared by verification and build porting: what compiler flags mean elsewhere."""
+"""Build-file porting as data: CMake and Make files from CUDA to HIP (and back), the libraries they
+link, and what building a ported project needs (for ``cass-lsp doctor``)."""

@@ -7,6 +7,6 @@
 - :mod:`.gguf_file`: GGUF header reading and validation (``cass-lsp models check``).
 - :mod:`.registry`: the models the user added (``cass-lsp models add``), in the user's config.
 
-Generations run as jobs of kind ``generate`` (:mod:`cass_lsp.core.jobs`): one at a time per
+Generations run as jobs of kind ``generate`` (:mod:`cass_lsp.infer.jobs`): one at a time per
 model, cancellable through the job's token, streaming text to a callback.
 """
