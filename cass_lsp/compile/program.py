@@ -44,6 +44,7 @@ _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 DATA_LIMIT_BYTES = 64 * 1024 * 1024
 DATA_LIMIT_FILES = 1000
 _NOT_DATA = {*COMMAND_UNIT_SUFFIXES, CUDA_HEADER_SUFFIX, *HEADER_SUFFIXES[:5], ".o", ".obj", ".ptx", ".cubin"}
+_NOTE_NAMES = 5  # the links left out a data note names; more are counted
 
 Side = Literal["original", "translation"]
 
