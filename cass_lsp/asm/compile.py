@@ -26,8 +26,9 @@ import msgspec
 
 from cass_lsp import toolchains
 from cass_lsp.asm import diagnostics, rdna, sass
-from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Function, Listing, ListingResult, SourceLoc
+from cass_lsp.asm.listing import CompileFailure, Function, Listing, ListingResult, SourceLoc
 from cass_lsp.compile import includes
+from cass_lsp.compile.diagnostic import CompilerDiagnostic
 from cass_lsp.compile.linemap import LineMap
 from cass_lsp.compile.scratch import HipTarget, Scratch, materialize, project_inputs
 from cass_lsp.core import proc

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from cass_lsp.asm.listing import CompilerDiagnostic, Severity
+from cass_lsp.compile.diagnostic import CompilerDiagnostic, Severity
 
 # clang / gcc: path:line:col: severity: message
 _CLANG = re.compile(

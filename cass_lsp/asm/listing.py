@@ -13,7 +13,7 @@ from typing import Literal
 
 import msgspec
 
-Severity = Literal["error", "warning", "note", "remark"]
+from cass_lsp.compile.diagnostic import CompilerDiagnostic
 
 
 class SourceLoc(msgspec.Struct, frozen=True, rename="camel"):
@@ -81,14 +81,6 @@ class Function(msgspec.Struct, rename="camel"):
     def short_name(self) -> str:
         """``block_sum`` for ``block_sum(float const*, float*, int)``; template arguments kept."""
         return base_name(self.demangled)
-
-
-class CompilerDiagnostic(msgspec.Struct, frozen=True, rename="camel"):
-    severity: Severity
-    message: str
-    file: str | None = None
-    line: int | None = None
-    column: int | None = None
 
 
 class Listing(msgspec.Struct, tag="listing", tag_field="kind", rename="camel"):

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from cass_lsp.asm.listing import CompilerDiagnostic
+from cass_lsp.compile.diagnostic import CompilerDiagnostic
 
 # Whitespace and whole comments, which may stand between the parts of a directive.
 _GAP = r"(?:[ \t\v\f]|/\*[^\n]*?\*/)*"

@@ -27,9 +27,9 @@ import msgspec
 
 from cass_lsp import toolchains
 from cass_lsp.asm import diagnostics
-from cass_lsp.asm.listing import CompilerDiagnostic
 from cass_lsp.compile import includes, nvcc_flags
 from cass_lsp.compile import program as program_module
+from cass_lsp.compile.diagnostic import CompilerDiagnostic
 from cass_lsp.compile.nvcc_flags import Flags
 from cass_lsp.compile.program import Program, Side
 from cass_lsp.compile.scratch import HipTarget, Scratch

@@ -10,9 +10,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Listing
+from cass_lsp.asm.listing import CompileFailure, Listing
 from cass_lsp.compile import commands as compile_commands
 from cass_lsp.compile import includes
+from cass_lsp.compile.diagnostic import CompilerDiagnostic
 from cass_lsp.core.cache import ResultCache
 from tests.unit import asm_samples as samples
 

@@ -7,7 +7,8 @@ import difflib
 import pytest
 
 from cass_lsp.asm import view
-from cass_lsp.asm.listing import CompileFailure, CompilerDiagnostic, Listing, SourceLoc, Unavailable
+from cass_lsp.asm.listing import CompileFailure, Listing, SourceLoc, Unavailable
+from cass_lsp.compile.diagnostic import CompilerDiagnostic
 from tests.unit import asm_samples as samples
 from tests.unit.asm_samples import CU, line_of
 

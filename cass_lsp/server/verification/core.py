@@ -166,7 +166,7 @@ class Verification:
             if self._generation.get(pair.original) != generation:
                 return None  # a newer verification of the pair reports
             report = Report(pair, "unverified", f"{pair.describe()}: could not verify: {type(error).__name__}: {error}", [])
-            self._finish(pair, report, None, {})
+            self._finish(pair, report, {})
             return report
 
     async def _verify_pair(self, pair: Pair, generation: int) -> Report | None:
