@@ -35,11 +35,10 @@ from cass_lsp.server.app import CassServer
 from cass_lsp.server.assembly import AssemblyParams, AssemblyService
 from cass_lsp.server.convert import byte_range, decode_params, range_offsets
 from cass_lsp.server.edits import supports_change_annotations, supports_document_changes, text_edits
+from cass_lsp.services import model as model_service
 from cass_lsp.syntax.document import CudaDocument
 from cass_lsp.translate import codes
-from cass_lsp.translate import jobs as translate_jobs
-from cass_lsp.translate.carry import declarations_for
-from cass_lsp.translate.model import ModelTranslation, NoAnswer, estimated_tokens, question_budget
+from cass_lsp.translate.model import ModelTranslation, NoAnswer
 
 log = logging.getLogger(__name__)
 
@@ -185,80 +184,54 @@ class ModelService:
             raise JsonRpcInvalidParams(
                 message=f"cass-lsp: bytes {request.start}..{request.end} are not a range of characters of {doc.uri}"
             )
-        regions = self._regions(ls, doc, request)
+        regions = model_service.regions(
+            doc, request.start, request.end, request.scope, ls.resolved.model.n_ctx, "raise cass.model.nCtx"
+        )
         if isinstance(regions, str):
             ls.show_message(f"cass-lsp: {regions}", types.MessageType.Warning)
             return {"applied": False, "reason": "too long"}
-        done: list[tuple[int, int, ModelTranslation]] = []
-        for number, (start, end) in enumerate(regions, 1):
+        done: list[tuple[model_service.Region, ModelTranslation]] = []
+        for number, region in enumerate(regions, 1):
             part = f" ({number}/{len(regions)})" if len(regions) > 1 else ""
-            translated = await self._translate(ls, doc, request, start, end, part)
+            translated = await self._translate(ls, doc, request, region, part)
             if isinstance(translated, dict):
                 return translated
-            done.append((start, end, translated))
-        rules_code = await self._rules_region(ls, doc, request) if len(regions) == 1 else None
-        rule_edits = await self._rules_between(ls, doc, regions) if len(regions) > 1 else []
+            done.append((region, translated))
+        rules_code, rule_edits = None, []
+        if len(regions) == 1:
+            _, result = await translations.result(ls, doc, byte_range=(request.start, request.end))
+            rules_code = model_service.rules_inside(doc.source, result.edits, request.start, request.end)
+        else:
+            _, result = await translations.result(ls, doc)
+            rule_edits = text_edits(doc, model_service.rules_outside(result.edits, regions))
         if ls.document(request.uri) is not doc or doc.version != request.version:
             ls.show_message(
                 "cass-lsp: the document changed while the model was translating; nothing applied",
                 types.MessageType.Warning,
             )
             return {"applied": False, "reason": "stale"}
-        model = done[0][2].generation.model
+        model = done[0][1].generation.model
         label = f"CASS model {model}"
-        edit = self._edit(ls, doc, [(s, e, t.code) for s, e, t in done], rule_edits, label)
+        edit = self._edit(ls, doc, [(r.start, r.end, t.code) for r, t in done], rule_edits, label)
         applied = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=label))
         summary: dict[str, Any] = {
             "applied": bool(applied and applied.applied),
-            "tokens": sum(t.generation.tokens for _, _, t in done),
-            "seconds": round(sum(t.generation.seconds for _, _, t in done), 3),
+            "tokens": sum(t.generation.tokens for _, t in done),
+            "seconds": round(sum(t.generation.seconds for _, t in done), 3),
             "model": model,
             "regions": len(done),
         }
         if summary["applied"]:
-            code = done[0][2].code if rules_code is not None else None
+            code = done[0][1].code if rules_code is not None else None
             summary["compiles"] = await self._check(ls, request, rules_code, code)
         return summary
 
-    def _regions(self, ls: CassServer, doc: CudaDocument, request: ModelRequest) -> list[tuple[int, int]] | str:
-        """The regions to send, each fitting the model's context: the request's, or for a file too
-        long for it, its kernels and device functions one by one (the rules take the rest)."""
-        # the answer is about as long as the question: a region may fill half the context
-        budget = question_budget(ls.resolved.model.n_ctx)
-
-        def tokens(start: int, end: int) -> int:
-            # with the declarations carried in front of a function (see _translate)
-            context = declarations_for(doc.source, doc.tree, start, end) if doc.tree else ""
-            return estimated_tokens(context + doc.source[start:end].decode("utf-8", "surrogatepass"))
-
-        if tokens(request.start, request.end) <= budget:
-            return [(request.start, request.end)]
-        advice = f"more than the model's context leaves for it ({budget}); raise cass.model.nCtx"
-        if request.scope != "file":
-            return f"this {request.scope} is about {tokens(request.start, request.end)} tokens, {advice}"
-        spans = sorted(
-            (f.span.start, f.span.end)
-            for f in doc.constructs.functions
-            if f.space in ("global", "device", "host_device")
-        )
-        outermost = [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and o != s for o in spans)]
-        if not outermost or any(tokens(*span) > budget for span in outermost):
-            return f"the file is about {tokens(request.start, request.end)} tokens, {advice} or translate it kernel by kernel"
-        return outermost
-
     async def _translate(
-        self, ls: CassServer, doc: CudaDocument, request: ModelRequest, start: int, end: int, part: str
+        self, ls: CassServer, doc: CudaDocument, request: ModelRequest, region: model_service.Region, part: str
     ) -> ModelTranslation | dict[str, Any]:
         """One region through the model, or the command's answer when the model's cannot be used."""
-        region = doc.source[start:end].decode("utf-8", "surrogatepass")
-        whole = start == 0 and end == len(doc.source)
-        function = doc.function_at(start, end)
-        name = (
-            function.name if function is not None and (function.span.start, function.span.end) == (start, end) else None
-        )
-        context = declarations_for(doc.source, doc.tree, start, end) if name is not None and doc.tree else ""
         try:
-            translated = await self._generate(ls, doc, region, request.scope + part, whole, context, name)
+            translated = await self._generate(ls, doc, region, request.scope + part)
         except Cancelled:
             return {"applied": False, "reason": "cancelled"}
         except ModelError as error:
@@ -282,51 +255,20 @@ class ModelService:
             return {"applied": False, "reason": generation.finish_reason}
         return translated
 
-    @staticmethod
-    async def _rules_between(ls: CassServer, doc: CudaDocument, regions: list[tuple[int, int]]) -> list[types.TextEdit]:
-        """The rules' edits of the file outside the regions the model translated."""
-        _, result = await translations.result(ls, doc)
-        outside = [e for e in result.edits if not any(lo <= e.start_byte and e.end_byte <= hi for lo, hi in regions)]
-        return text_edits(doc, outside)
-
-    @staticmethod
-    async def _rules_region(ls: CassServer, doc: CudaDocument, request: ModelRequest) -> str:
-        """The rules' translation of the region alone (their edits inside it), to fall back on."""
-        _, result = await translations.result(ls, doc, byte_range=(request.start, request.end))
-        pieces, at = [], request.start
-        for edit in result.edits:
-            if request.start <= edit.start_byte and edit.end_byte <= request.end:
-                pieces += [doc.source[at : edit.start_byte], edit.new_text.encode("utf-8", "surrogatepass")]
-                at = edit.end_byte
-        pieces.append(doc.source[at : request.end])
-        return b"".join(pieces).decode("utf-8", "surrogatepass")
-
     async def _generate(
-        self, ls: CassServer, doc: CudaDocument, region: str, what: str, whole: bool, context: str, name: str | None
+        self, ls: CassServer, doc: CudaDocument, region: model_service.Region, what: str
     ) -> ModelTranslation:
-        from cass_lsp.translate.model import translate_region
-
         resolved = ls.resolved
         settings = resolved.model
         params = generation_params(settings)
-        engine = resolved.engine(reverse=False)
         backends = self.backends
 
         def work(token: CancelToken, progress: Progress) -> ModelTranslation:
-            streamed = _Streamed(progress)
-            return translate_region(
-                backends.get(settings),
-                region,
-                engine,
-                params,
-                streamed.add,
-                token,
-                whole_file=whole,
-                context=context,
-                function=name,
+            return model_service.translate(
+                backends.get(settings), region, resolved, params, _Streamed(progress).add, token
             )
 
-        key = generate_jobs.generation_key(settings, context, region, resolved.digest(translate_jobs.TRANSLATION_FIELDS))
+        key = model_service.generation_key(resolved, region)
         title = f"CASS model: translating {what}"
         slot = (doc.uri, "generate")
         try:

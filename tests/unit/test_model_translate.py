@@ -92,3 +92,34 @@ def test_an_answer_without_the_function_is_refused_when_context_was_sent() -> No
 def test_function_in_finds_the_definition_by_name() -> None:
     assert function_in("int x;\n__global__ void k() {}\n", "k") == "__global__ void k() {}"
     assert function_in("int x;\n", "k") is None
+
+
+def test_the_use_case_splits_a_long_file_and_the_rules_take_the_rest() -> None:
+    """services.model, the editor's and the CLI's path: a file too long for the context goes
+    function by function, each with its declarations; the rules translate outside the functions."""
+    from cass_lsp.services import model as model_service
+    from cass_lsp.services.settings import resolve_cli
+    from cass_lsp.syntax.document import CudaDocument
+    from cass_lsp.translate import jobs as translate_jobs
+
+    host = "".join(f"// host note {i}\n" for i in range(40)) + "int main() { cudaDeviceSynchronize(); }\n"
+    doc = CudaDocument("file:///long.cu", SOURCE + host)
+    resolved = resolve_cli(target={"arch": "gfx1100", "rocm": "5.2"})
+    regions = model_service.regions(doc, 0, len(doc.source), "file", 700, "raise it")
+    assert isinstance(regions, list)
+    assert [r.function for r in regions] == ["helper", "scale"] and not any(r.whole for r in regions)
+    assert "#define N 256" in regions[1].context and regions[0].context == ""
+    hip_kernel = KERNEL.replace("threadIdx.x", "hipThreadIdx_x")
+    backend = Scripted(f"```amd\n__device__ float helper(float v) {{ return v * 3; }}\n{hip_kernel}\n```")
+    done = [
+        (r, model_service.translate(backend, r, resolved, GenerationParams(), lambda _: None, CancelToken()))
+        for r in regions
+    ]
+    assert f"{regions[1].context}\n{KERNEL}" in backend.sent[0].content  # the last prompt: the kernel's
+    outcome = translate_jobs.translate_text(resolved, doc.text)
+    merged = model_service.merged(doc.source, done, model_service.rules_outside(outcome.edits, regions)).decode()
+    assert "return v * 3;" in merged and hip_kernel in merged  # the model's functions
+    assert merged.startswith("#include <hip/hip_runtime.h>") and "hipDeviceSynchronize();" in merged  # the rules'
+    assert "#define N 256\n#define UNUSED 1" in merged  # the declarations stay once, where they were
+    too_long = model_service.regions(doc, 0, len(doc.source), "file", 400, "raise it")
+    assert isinstance(too_long, str) and too_long.endswith("raise it or translate it kernel by kernel")

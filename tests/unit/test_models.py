@@ -358,9 +358,11 @@ def test_resolve_takes_paths_and_rechecks_added_files(tiny: Path, tmp_path: Path
         registry.resolve("cass-src-7b")
 
 
-def test_translate_with_the_model_on_the_command_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _model_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *kernel_args: str
+) -> tuple[str, str]:
+    """``cass-lsp translate --model`` on a file with a kernel, the model answering the kernel
+    (``x[i] *= s``, not the file's ``x[i] = x[i] * s``) and a helper that leaves a CUDA name."""
     from cass_lsp.cli import main as cli
     from cass_lsp.infer.tiny_model import write_tiny_model
 
@@ -381,11 +383,28 @@ def test_translate_with_the_model_on_the_command_line(
         + "\nint main() { float* d; cudaMalloc(&d, 64); scale<<<1, 64>>>(d, 2.0f, 16); cudaFree(d); }\n"
     )
     out = tmp_path / "scale.hip"
-    code = cli.main(["translate", "--model", str(model), "--kernel", "scale", "--rocm", "5.2", str(source), "-o", str(out)])
+    code = cli.main(["translate", "--model", str(model), *kernel_args, "--rocm", "5.2", str(source), "-o", str(out)])
     err = capsys.readouterr().err
     assert code == 0, err
-    assert "the translation compiles for gfx1100" in err and "the rules translated 1 name(s)" in err
-    text = out.read_text()
+    assert "the translation compiles for gfx1100" in err
+    return out.read_text(), err
+
+
+def test_translate_a_kernel_with_the_model_on_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text, err = _model_cli(tmp_path, monkeypatch, capsys, "--kernel", "scale")
     assert "x[i] *= s;" in text  # the model's kernel, not the file's
-    assert "static void finish() { hipDeviceSynchronize(); }" in text  # the post-pass
+    # as in the editor, only the kernel's definition is taken from the answer (the CLI kept the
+    # helper the model added, and ran the rules over the model's code a second time)
+    assert "finish" not in text and "the rules translated 0 name(s)" in err
     assert "#include <hip/hip_runtime.h>" in text and "hipMalloc(&d, 64);" in text  # the rest of the file
+
+
+def test_translate_a_file_with_the_model_on_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text, err = _model_cli(tmp_path, monkeypatch, capsys)
+    assert "x[i] *= s;" in text and "main" not in text  # the model's answer is the file
+    assert "static void finish() { hipDeviceSynchronize(); }" in text  # the post-pass
+    assert text.startswith("#include <hip/hip_runtime.h>") and "the rules translated 2 name(s)" in err
