@@ -57,6 +57,13 @@ class LineMap:
             lines.append(line)
         self._lines = lines
 
+    def with_line_inserted(self, line: int) -> LineMap:
+        """The map after a line is inserted before rewritten line ``line`` (it maps where that line does)."""
+        shifted = LineMap(b"", ())
+        at = min(max(line, 1), len(self._lines)) - 1
+        shifted._lines = [*self._lines[:at], self._lines[at], *self._lines[at:]]
+        return shifted
+
     def original(self, line: int) -> int:
         if line < 1:
             return line

@@ -34,7 +34,7 @@ from cass_lsp.compile import commands as ccdb
 from cass_lsp.compile import includes, nvcc_flags
 from cass_lsp.compile.linemap import LineMap
 from cass_lsp.compile.nvcc_flags import Flags
-from cass_lsp.compile.scratch import HipTarget, Scratch, Translator
+from cass_lsp.compile.scratch import HipTarget, RuntimePlacer, Scratch, Translator
 from cass_lsp.core import pairs
 from cass_lsp.core.filekinds import COMMAND_UNIT_SUFFIXES, CUDA_HEADER_SUFFIX, HEADER_SUFFIXES, UNIT_SUFFIXES
 
@@ -291,6 +291,35 @@ class Materialized:
         return out
 
 
+def _include_dirs(program: Program) -> list[str]:
+    """The ``-I`` folders of the program's units."""
+    found: dict[str, None] = {}
+    for unit in program.units:
+        for flag in nvcc_flags.split(unit.arguments, unit.directory).nvcc:
+            if flag.startswith("-I"):
+                found.setdefault(flag[2:])
+    return list(found)
+
+
+def _runtime_placed(
+    outputs: list[tuple[str, str, LineMap | None, bool]], place_runtime: RuntimePlacer, include_dirs: list[str]
+) -> list[tuple[str, str, LineMap | None, bool]]:
+    """The rule-translated units the placement gives the runtime include first, with it (their line
+    maps shifted by the inserted line)."""
+    fixes = place_runtime({path: text.encode("utf-8", "surrogateescape") for path, text, _, _ in outputs}, include_dirs)
+    placed = []
+    for path, text, line_map, ruled in outputs:
+        fixed = fixes.get(path) if ruled else None
+        if fixed is not None:
+            before = text.encode("utf-8", "surrogateescape")
+            at = next((i for i, (a, b) in enumerate(zip(before, fixed, strict=False)) if a != b), len(before))
+            text = fixed.decode("utf-8", "surrogateescape")
+            if line_map is not None:
+                line_map = line_map.with_line_inserted(before.count(b"\n", 0, at) + 1)
+        placed.append((path, text, line_map, ruled))
+    return placed
+
+
 def materialize(
     root: str,
     program: Program,
@@ -300,10 +329,14 @@ def materialize(
     translator: Translator,
     translate_to: HipTarget | None = None,
     prepare: Callable[[str], str] | None = None,
+    place_runtime: RuntimePlacer | None = None,
 ) -> Materialized:
     """Write ``program`` into ``root``, mirroring the user's layout below the folder all its files
     share. ``side`` "translation": each unit's translation file, else (with ``translate_to``) its
     rule translation (by ``translator``), and the rule translation of the headers rule-translated units reach.
+    ``place_runtime``: the tree's runtime-include placement, applied to the rule-translated units
+    as a tree translation applies it (a host unit that reaches a header using HIP after its own
+    macros gets the runtime first, where nvcc's implicit include was).
     ``prepare`` rewrites every written unit and header last (the CPU runtime's launches)."""
     unit_paths = [u.original for u in program.units]
     chosen = [u.translation if side == "translation" and u.translation is not None else u.original for u in program.units]
@@ -326,15 +359,16 @@ def materialize(
         return target
 
     unsupported = 0
-    written: list[Path] = []
+    # (path, text, line map, rule-translated) of each unit, then of each header
+    outputs: list[tuple[str, str, LineMap | None, bool]] = []
     for unit, path in zip(program.units, chosen, strict=True):
         text = _read(path, texts)
         if side == "translation" and unit.translation is None and translate_to is not None:
             text_out, line_map, missing = translator(text, translate_to)
             unsupported += missing
-            written.append(write(path, text_out, line_map))
+            outputs.append((path, text_out, line_map, True))
         else:
-            written.append(write(path, text, None))
+            outputs.append((path, text, None, False))
     for header in header_list:
         text = _read(str(header), texts)
         # every local header takes its rule translation, as a unit without a translation file does:
@@ -343,9 +377,14 @@ def materialize(
         if side == "translation" and translate_to is not None:
             text_out, line_map, missing = translator(text, translate_to)
             unsupported += missing
-            write(str(header), text_out, line_map)
+            outputs.append((str(header), text_out, line_map, False))
         else:
-            write(str(header), text, None)
+            outputs.append((str(header), text, None, False))
+    if place_runtime is not None and side == "translation" and translate_to is not None:
+        outputs = _runtime_placed(outputs, place_runtime, _include_dirs(program))
+    written = [write(path, text, mapped) for path, text, mapped, _ in outputs[: len(chosen)]]
+    for path, text, mapped, _ in outputs[len(chosen) :]:
+        write(path, text, mapped)
     if side == "translation" and translate_to is not None and any(u.translation is None for u in program.units):
         notes.append(f"built from the rule translation to HIP (ROCm {translate_to.rocm})")
         if unsupported:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from cass_lsp.compile import commands as ccdb
@@ -51,6 +51,10 @@ Translator = Callable[[str, HipTarget], tuple[str, LineMap, int]]
 """The rule translation of a buffer for a HIP target: (HIP text, its line map, number of untranslatable
 constructs). The engine passes it in (:func:`cass_lsp.translate.buffer.translated`): compiling knows
 no translation engine."""
+RuntimePlacer = Callable[[Mapping[str, bytes], Iterable[str]], Mapping[str, bytes]]
+"""The tree-level placement of the HIP runtime include: the translations of a tree's files and its
+include folders -> the translation units that must include the runtime first, with it added
+(:func:`cass_lsp.translate.placement.tree_fixes`)."""
 
 
 @dataclasses.dataclass

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from cass_lsp.core.filekinds import UNIT_SUFFIXES
 from cass_lsp.translate import headers
@@ -80,6 +81,81 @@ def uses_hip(src: bytes) -> bool:
     return any(not quoted and headers.reverse(path) is not None for quoted, path in _includes(src))
 
 
+class Need(NamedTuple):
+    """Why a translation unit must include the HIP runtime first."""
+
+    include: tuple[int, int] | None
+    """The byte span of the unit's own quoted include that leads to a header using HIP; None: the
+    unit itself uses HIP."""
+    header: str | None
+    """The header (real path) that include reaches and that uses HIP, the first one found."""
+
+
+def runtime_needs(
+    units: Iterable[str],
+    read: Callable[[str], bytes | None],
+    include_dirs: Callable[[str], Sequence[str]] = lambda unit: (),
+    known: Iterable[str] = (),
+    *,
+    uses: Callable[[str, bytes], bool] = lambda path, src: uses_hip(src),
+    cuda: bool = False,
+) -> dict[str, Need]:
+    """The one walk of a tree's includes for the runtime include: the translation units among
+    ``units`` that do not include a runtime first and use HIP themselves or reach, through quoted
+    includes, a header that does (``uses(real_path, text)``; by default: it includes a HIP header).
+
+    ``read`` gives a file's text, None when there is none; a quoted include is looked up beside the
+    including file, then in ``include_dirs(unit)`` (its ``-I`` folders), then as the one of
+    ``known`` whose path ends with it (the build's ``-I`` folders are not always known). ``cuda``:
+    the texts are CUDA, not yet translated (``cuda_runtime.h`` first becomes ``hip_runtime.h`` first)."""
+    first = _ANY_RUNTIME_INCLUDE if cuda else _RUNTIME_INCLUDE
+    everything = [os.path.realpath(path) for path in known]
+    memo: dict[tuple[str, tuple[str, ...]], str | None] = {}
+
+    def resolve(including: str, name: str, folders: tuple[str, ...]) -> tuple[str, bytes] | None:
+        for folder in (os.path.dirname(including), *folders):
+            candidate = os.path.realpath(os.path.join(folder, name))
+            text = read(candidate)
+            if text is not None:
+                return candidate, text
+        suffix = os.sep + os.path.normpath(name)
+        matches = [path for path in everything if path.endswith(suffix)]
+        text = read(matches[0]) if len(matches) == 1 else None
+        return (matches[0], text) if text is not None else None
+
+    def hip_header(path: str, src: bytes, folders: tuple[str, ...]) -> str | None:
+        """The first header using HIP that ``path`` is or reaches."""
+        if (path, folders) in memo:
+            return memo[path, folders]
+        memo[path, folders] = None  # an include cycle adds nothing
+        found = path if uses(path, src) else None
+        for quoted, name in _includes(src) if found is None else ():
+            header = resolve(path, name, folders) if quoted else None
+            found = hip_header(*header, folders) if header is not None else None
+            if found is not None:
+                break
+        memo[path, folders] = found
+        return found
+
+    needs: dict[str, Need] = {}
+    for unit in units:
+        src = read(os.path.realpath(unit))
+        if src is None or not unit.lower().endswith(UNIT_SUFFIXES) or runtime_first(src, first):
+            continue
+        real = os.path.realpath(unit)
+        if uses(real, src):
+            needs[unit] = Need(None, None)
+            continue
+        folders = tuple(os.path.realpath(d) for d in include_dirs(unit))
+        for m in _INCLUDE.finditer(src):
+            header = resolve(real, m[2].decode("utf-8", "surrogateescape"), folders) if m[1] == b'"' else None
+            reached = hip_header(*header, folders) if header is not None else None
+            if reached is not None:
+                needs[unit] = Need(m.span(), reached)
+                break
+    return needs
+
+
 def tree_fixes(translations: Mapping[str, bytes], roots: Iterable[str] = ()) -> dict[str, bytes]:
     """The translation units of a tree that must include the HIP runtime first, with it added.
 
@@ -88,39 +164,14 @@ def tree_fixes(translations: Mapping[str, bytes], roots: Iterable[str] = ()) -> 
     as the one header of the tree whose path ends with it. A
     unit needs the runtime when its translation or a project header it reaches includes a HIP
     header; a ``.cu`` file always does, as nvcc always includes it."""
-    by_path = {os.path.realpath(path): path for path in translations}
-    search = [os.path.realpath(r) for r in roots if os.path.isdir(r)]
-    needs: dict[str, bool] = {}
-
-    def resolve(including: str, name: str) -> str | None:
-        for folder in (os.path.dirname(os.path.realpath(including)), *search):
-            found = by_path.get(os.path.normpath(os.path.join(folder, name)))
-            if found is not None:
-                return found
-        # The build's -I folders are not known: a header of the tree whose path ends so, if only one does.
-        suffix = os.sep + os.path.normpath(name)
-        matches = [path for real, path in by_path.items() if real.endswith(suffix)]
-        return matches[0] if len(matches) == 1 else None
-
-    def reaches_hip(path: str) -> bool:
-        if path in needs:
-            return needs[path]
-        needs[path] = False  # an include cycle adds nothing
-        src = translations[path]
-        found = uses_hip(src)
-        for quoted, name in _includes(src):
-            if found:
-                break
-            header = resolve(path, name) if quoted else None
-            found = header is not None and reaches_hip(header)
-        needs[path] = found
-        return found
-
+    by_path = {os.path.realpath(path): text for path, text in translations.items()}
+    search = [r for r in roots if os.path.isdir(r)]
+    needs = runtime_needs(translations, by_path.get, lambda unit: search, translations)
     fixes: dict[str, bytes] = {}
     for path, src in translations.items():
         if not path.lower().endswith(UNIT_SUFFIXES) or runtime_first(src):
             continue
-        if path.lower().endswith(".cu") or reaches_hip(path):
+        if path.lower().endswith(".cu") or path in needs:
             fixes[path] = with_runtime_first(src)
     return fixes
 
@@ -129,7 +180,7 @@ def units_reaching(header: str, units: Iterable[str], read: Callable[[str], byte
                    include_dirs: Callable[[str], Sequence[str]] = lambda unit: ()) -> dict[str, tuple[int, int]]:
     """The translation units among ``units`` whose quoted includes reach ``header`` (directly or
     through other headers) and that do not already include a runtime first, each with the byte
-    span of its own include directive that leads there.
+    span of its own include directive that leads there (:func:`runtime_needs`, CUDA texts).
 
     Single-file translation puts the HIP runtime include at the top of a header whose translation
     uses HIP; a unit that includes the header after its own macros then gets it after them, where
@@ -137,35 +188,5 @@ def units_reaching(header: str, units: Iterable[str], read: Callable[[str], byte
     text (an editor's unsaved one first), None when there is none; a quoted include is looked up
     beside the including file, then in ``include_dirs(unit)`` (its ``-I`` folders)."""
     target = os.path.realpath(header)
-    found: dict[str, tuple[int, int]] = {}
-    for unit in units:
-        src = read(unit)
-        if src is None or not unit.lower().endswith(UNIT_SUFFIXES) or runtime_first(src, _ANY_RUNTIME_INCLUDE):
-            continue
-        folders = [os.path.realpath(d) for d in include_dirs(unit)]
-        seen: set[str] = set()
-
-        def reaches(path: str, text: bytes, folders: list[str] = folders, seen: set[str] = seen) -> bool:
-            for m in _INCLUDE.finditer(text):
-                if m[1] != b'"':
-                    continue
-                name = m[2].decode("utf-8", "surrogateescape")
-                for folder in (os.path.dirname(path), *folders):
-                    candidate = os.path.realpath(os.path.join(folder, name))
-                    if candidate == target:
-                        return True
-                    if candidate in seen:
-                        break
-                    included = read(candidate)
-                    if included is not None:
-                        seen.add(candidate)
-                        if reaches(candidate, included):
-                            return True
-                        break
-            return False
-
-        for m in _INCLUDE.finditer(src):
-            if m[1] == b'"' and reaches(unit, src[m.start():m.end()]):
-                found[unit] = m.span()
-                break
-    return found
+    needs = runtime_needs(units, read, include_dirs, uses=lambda path, src: path == target, cuda=True)
+    return {unit: need.include for unit, need in needs.items() if need.include is not None}

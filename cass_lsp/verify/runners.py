@@ -31,6 +31,7 @@ from cass_lsp.compile.program import Side
 from cass_lsp.compile.scratch import HipTarget, Scratch
 from cass_lsp.core import proc
 from cass_lsp.toolchains import ToolchainMissing
+from cass_lsp.translate import placement
 from cass_lsp.translate.buffer import translated
 from cass_lsp.verify.stages import Inputs
 
@@ -104,7 +105,8 @@ class Builder:
             from cass_lsp import cpu
 
             written = program_module.materialize(
-                str(workdir / "src"), inputs.program, inputs.texts, side, translator=translated, translate_to=translate_to, prepare=_cpu_source
+                str(workdir / "src"), inputs.program, inputs.texts, side, translator=translated, translate_to=translate_to, prepare=_cpu_source,
+                place_runtime=placement.tree_fixes,
             )
             built = cpu.build_program(
                 written.units,
@@ -120,7 +122,8 @@ class Builder:
             )
             shown = written.scratch.shown(list(built.command))
             return Built(exe if built.ok else None, built.log, shown, written.scratch, built.bound)
-        written = program_module.materialize(str(workdir / "src"), inputs.program, inputs.texts, side, translator=translated, translate_to=translate_to)
+        written = program_module.materialize(str(workdir / "src"), inputs.program, inputs.texts, side, translator=translated, translate_to=translate_to,
+                                               place_runtime=placement.tree_fixes)
         units = [str(u) for u in written.units]
         mapped = written.mapped_flags(self.flags(flags))
         if self.name == "nvidia":

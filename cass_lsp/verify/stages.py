@@ -37,6 +37,7 @@ from cass_lsp.core import proc
 from cass_lsp.core import settings as config
 from cass_lsp.core.pairs import Pair
 from cass_lsp.toolchains import ToolchainMissing
+from cass_lsp.translate import placement
 from cass_lsp.translate.buffer import translated
 from cass_lsp.translate.fingerprint import fingerprint
 from cass_lsp.verify.compare import Mismatch
@@ -266,7 +267,7 @@ def run_compile(
         root = os.path.realpath(tmp)
         built = program_module.materialize(
             os.path.join(root, "src"), plan.inputs.program, plan.inputs.texts, plan.name, translator=translated,
-            translate_to=plan.translate_to
+            translate_to=plan.translate_to, place_runtime=placement.tree_fixes
         )
         scratch = built.scratch
         shown: list[str] = []
