@@ -1,7 +1,9 @@
 """``cass-lsp translate``: rule-based CUDA -> HIP (or HIP -> CUDA) for files and trees.
 
-It enters the engine where the language server does (:func:`cass_lsp.translate.jobs.translate_bytes`,
-with settings from :func:`cass_lsp.translate.rules.engine_settings`). Start-up matters (build scripts
+The files' translation is the use case :mod:`cass_lsp.services.translation` (which enters the engine
+where the language server does, :func:`cass_lsp.translate.jobs.translate_bytes`, with settings from
+:func:`cass_lsp.translate.rules.engine_settings`); this module parses, plans the units and reports.
+Start-up matters (build scripts
 call translators once per file), so the engine is imported only when ``run`` needs it.
 """
 
@@ -14,15 +16,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cass_lsp.buildfiles import files as build_files
 from cass_lsp.core.filekinds import REVERSE_TRANSLATED_SUFFIXES, TRANSLATED_SUFFIXES
+from cass_lsp.services import translation
 from cass_lsp.services import tree as build_tree
-from cass_lsp.services.outputs import BACKUP_SUFFIX, Located, Outcome, Unit, backup, write_atomic
+from cass_lsp.services.outputs import BACKUP_SUFFIX, Located, Outcome, Unit
 
 if TYPE_CHECKING:
     from cass_lsp.core.targets import Target
-    from cass_lsp.translate.rules import RawFinding, Settings
 
 PROG = "cass-lsp translate"
-_PROGRESS_MIN_FILES = 20
 _SHOWN_SEVERITIES = ("error", "warning")
 
 
@@ -170,96 +171,6 @@ def _place_links(args: argparse.Namespace, links: list[Link]) -> list[Outcome]:
     return outcomes
 
 
-def _locate(data: bytes, finding: RawFinding) -> Located:
-    start = finding.start
-    line_start = data.rfind(b"\n", 0, start) + 1
-    return Located(finding.code, finding.severity, finding.message, data.count(b"\n", 0, start) + 1,
-                   start - line_start + 1)
-
-
-_settings: list[Settings] = []  # set once per process (workers get it through the pool initializer)
-
-
-def _configure(settings: Settings) -> None:
-    _settings[:] = [settings]
-
-
-def _translate_unit(unit: Unit) -> Outcome:
-    from cass_lsp.translate.jobs import translate_bytes
-    from cass_lsp.translate.rules import apply
-
-    try:
-        with open(unit.source, "rb") as f:
-            data = f.read()
-        st = os.stat(unit.source)
-    except OSError as e:
-        return Outcome(unit, 0, {}, [], None, f"{unit.source}: {e.strerror or e}")
-    result = translate_bytes(_settings[0], data)
-    output = apply(data, result.edits)
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    found = [_locate(data, f) for f in result.findings]
-    if unit.target is None:
-        return Outcome(unit, lines, result.stats, found, output.decode("utf-8", "surrogateescape"), None)
-    try:
-        if unit.in_place:
-            if result.edits:
-                backup(unit.source)
-                write_atomic(unit.target, output, st.st_mode & 0o7777)
-        else:
-            write_atomic(unit.target, output, None)
-    except OSError as e:
-        return Outcome(unit, lines, result.stats, found, None, f"{unit.target}: {e.strerror or e}")
-    return Outcome(unit, lines, result.stats, found, None, None)
-
-
-def _place_runtime_includes(outcomes: list[Outcome], roots: list[str]) -> None:
-    """nvcc includes cuda_runtime.h first in every translation unit: over a tree, the HIP runtime
-    include goes first in each unit that reaches a header needing it (placement.tree_fixes)."""
-    from cass_lsp.translate import placement
-
-    written = {o.unit.source: o.unit for o in outcomes if o.error is None and o.unit.target is not None}
-    translations: dict[str, bytes] = {}
-    for source, unit in written.items():
-        with open(unit.target or source, "rb") as f:
-            translations[source] = f.read()
-    for source, data in placement.tree_fixes(translations, roots).items():
-        unit = written[source]
-        if unit.in_place:
-            backup(source)
-        write_atomic(unit.target or source, data, os.stat(source).st_mode & 0o7777 if unit.in_place else None)
-
-
-def _execute(units: list[Unit], jobs: int) -> list[Outcome]:
-    from cass_lsp.core.progress import SILENT, TerminalSink
-
-    sink = TerminalSink() if len(units) >= _PROGRESS_MIN_FILES else SILENT
-    progress = sink.begin(f"translating {len(units)} files", None)
-    outcomes: list[Outcome] = []
-
-    def done(outcome: Outcome) -> None:
-        outcomes.append(outcome)
-        progress.report(f"{len(outcomes)}/{len(units)} {outcome.unit.source}", 100 * len(outcomes) // len(units))
-
-    if jobs > 1 and len(units) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        from cass_lsp.translate import rules
-
-        rules.warm_up(_settings[0].reverse)
-
-        context = multiprocessing.get_context("fork")
-        chunk = max(1, len(units) // (jobs * 8))
-        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_configure, initargs=(_settings[0],)) as pool:
-            for outcome in pool.map(_translate_unit, units, chunksize=chunk):
-                done(outcome)
-    else:
-        for unit in units:
-            done(_translate_unit(unit))
-    progress.end()
-    return outcomes
-
-
 def run(args: argparse.Namespace) -> int:
     """The translate verb; returns the exit status.
 
@@ -286,12 +197,11 @@ def run(args: argparse.Namespace) -> int:
     plan = _plan_units(args)
     if isinstance(plan, str):
         return _fail(plan)
-    _configure(settings)
     target = settings.target
     units, build_units = build_tree.split(plan.units)  # build files are ported after the sources
-    outcomes = _execute(units, args.jobs) if units else []
+    outcomes = translation.translate_units(units, settings, args.jobs) if units else []
     if not args.reverse and len(units) > 1:
-        _place_runtime_includes(outcomes, args.paths)
+        translation.place_runtime_includes(outcomes, args.paths)
     if build_units:
         build_settings = build_tree.settings_for(args, ",".join(arches), units, build_units)
         outcomes += build_tree.port(build_units, build_settings, quiet=args.json)
