@@ -20,7 +20,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "verify": ("cass_lsp.cli.verify", "compile (and optionally run and compare) CUDA originals and HIP translations"),
     "models": ("cass_lsp.cli.models", "list, check, add and remove the CASS models (GGUF files)"),
     "doctor": ("cass_lsp.cli.doctor", "report the toolchains, packages and models found, with install hints"),
-    "setup": ("cass_lsp.toolchains.setup", "prepare the user cache (device libraries, HIP headers); no root"),
+    "setup": ("cass_lsp.cli.setup", "prepare the user cache (device libraries, HIP headers); no root"),
     "demo": ("cass_lsp.cli.demo", "walk through the shipped CUDA example"),
     "schema": ("cass_lsp.cli.schema", "print the JSON Schema of the settings"),
 }

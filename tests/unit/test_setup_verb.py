@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp.toolchains import amd, devlibs, distro, setup
+from cass_lsp.cli import setup
+from cass_lsp.toolchains import amd, devlibs, distro
 
 OS_RELEASES = {
     "debian": 'ID=debian\nVERSION_ID="12"\n',
