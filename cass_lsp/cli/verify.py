@@ -18,23 +18,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import get_args
 
 import msgspec
 
-from cass_lsp.core import pairs
 from cass_lsp.core.cache import ResultCache
 from cass_lsp.core.progress import TerminalSink
 from cass_lsp.core.settings import Runner
 from cass_lsp.core.terminal import escape
+from cass_lsp.services import verification as verification_service
 from cass_lsp.services.settings import resolve_cli
 from cass_lsp.toolchains import ToolchainMissing
-from cass_lsp.verify import engine, project
 from cass_lsp.verify.discovery import BuildError
 from cass_lsp.verify.engine import Report
-from cass_lsp.verify.stages import Inputs
 
 _MARK = {"passed": "PASS", "failed": "FAIL", "unverified": "SKIP"}
 _DIAGNOSTICS_SHOWN = 5
@@ -78,36 +75,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="compile and run even when a result is cached")
 
 
-def _pairs(args: argparse.Namespace, patterns: list[str], ignore: list[str]) -> list[tuple[pairs.Pair, bool]]:
-    """The pairs to verify, each with whether it was given explicitly (``--against``)."""
-    path = Path(args.path)
-    if not path.exists():
-        raise ValueError(f"{path}: no such file or folder")
-    if args.against:
-        other = Path(args.against)
-        if not other.is_file():
-            raise ValueError(f"{other}: no such file")
-        originals = [p for p in (path, other) if pairs.is_original(p)]
-        if len(originals) != 1:
-            raise ValueError("give one .cu original and one HIP translation (PATH and --against)")
-        original = originals[0]
-        translation = other if original == path else path
-        return [(pairs.Pair(_absolute(original), _absolute(translation)), True)]
-    if path.is_dir():
-        found = pairs.pairs_under([path], patterns, ignore)
-        if not found:
-            raise ValueError(f"{path}: no .cu files under it")
-        return [(pair, False) for pair in found]
-    pair = pairs.pair_for(path, patterns)
-    if pair is None:
-        raise ValueError(f"{path}: not a .cu file, and no .cu original names it through {patterns}")
-    return [(pair, False)]
-
-
-def _absolute(path: Path) -> str:
-    return os.path.normpath(path.absolute())
-
-
 def run(args: argparse.Namespace) -> int:
     patterns = args.pattern or ["{stem}.hip"]
     verification: dict[str, object] = {
@@ -133,33 +100,19 @@ def run(args: argparse.Namespace) -> int:
         verification["commandDir"] = args.command_dir
     try:
         resolved = resolve_cli(target={"rocm": args.rocm}, verification=verification)
-        found = [] if args.project else _pairs(args, patterns, resolved.verification.ignore)
+        found = [] if args.project else verification_service.pairs_of(args.path, args.against, patterns, resolved)
     except ValueError as error:
         print(escape(f"cass-lsp verify: {error}"), file=sys.stderr)
         return 2
     cache = None if args.no_cache else ResultCache(max_bytes=resolved.cache_max_bytes)
-    if cache is not None:
-        engine.register(cache)
     if args.project:
         return _run_project(args, verification, cache)
     sink = TerminalSink()
     reports: list[Report] = []
-    seen: set[tuple[str, ...]] = set()
-    for index, (pair, explicit) in enumerate(found):
-        progress = sink.begin(f"[{index + 1}/{len(found)}] {pair.describe()}", None)
-        try:
-            inputs = engine.read_inputs(pair, {}, resolved, explicit=explicit)
-            identity = tuple(u.original for u in inputs.program.units)
-            if identity in seen:
-                continue  # another file of a program verified already
-            seen.add(identity)
-            reports.append(engine.verify(inputs, resolved, cache=cache, progress=progress))
-        except OSError as error:
-            reports.append(engine.unreadable(pair, error))
-        finally:
-            progress.end()
+    for report in verification_service.verify_pairs(found, resolved, cache, lambda what: sink.begin(what, None)):
+        reports.append(report)
         if not args.json:
-            print(render(reports[-1]), flush=True)
+            print(render(report), flush=True)
     return _finish(args, reports)
 
 
@@ -171,42 +124,28 @@ def _finish(args: argparse.Namespace, reports: list[Report]) -> int:
 
 
 def _run_project(args: argparse.Namespace, verification: dict[str, object], cache: ResultCache | None) -> int:
-    root = Path(_absolute(Path(args.path)))
-    translation_root = Path(_absolute(Path(args.translation))) if args.translation else None
+    root = Path(os.path.normpath(Path(args.path).absolute()))
+    translation_root = Path(os.path.normpath(Path(args.translation).absolute())) if args.translation else None
     if not root.is_dir() or (translation_root is not None and not translation_root.is_dir()):
         print(f"cass-lsp verify: {args.translation if root.is_dir() else args.path}: not a folder", file=sys.stderr)
         return 2
     sink = TerminalSink()
     reports: list[Report] = []
-    with tempfile.TemporaryDirectory(prefix="cass-project-") as folder:
-        scratch = Path(folder)
-        try:
-            found = project.read(
-                root, run=args.run, system=args.build_system, configure_args=tuple(args.configure_arg),
-                make_args=tuple(args.make_arg), translation_root=translation_root, scratch=scratch,
-            )  # fmt: skip
-        except (BuildError, ToolchainMissing, ValueError) as error:
-            lead = "could not verify: the original's build cannot be read here: " if isinstance(error, BuildError) else ""
-            print(escape(f"cass-lsp verify: {lead}{error}"), file=sys.stderr)
-            if isinstance(error, BuildError) and error.log:
-                print(escape(error.log), file=sys.stderr)
-            return 2
-        build = project.translated_build(found, scratch)
-        if build is not None:
-            reports.append(build)
-            _show(args, build)
-
-        def verify_one(check: project.Check, inputs: Inputs) -> Report:
-            resolved = resolve_cli(target={"rocm": args.rocm}, verification={**verification, "args": list(check.args)})
-            progress = sink.begin(f"{check.name}: {inputs.program.describe()}", None)
-            try:
-                return engine.verify(inputs, resolved, cache=cache, progress=progress)
-            finally:
-                progress.end()
-
-        for report in project.verify_checks(found, verify_one, engine.unreadable):
+    found = verification_service.verify_project(
+        root, translation_root, cache, lambda what: sink.begin(what, None),
+        lambda check: resolve_cli(target={"rocm": args.rocm}, verification={**verification, "args": list(check.args)}),
+        run=args.run, system=args.build_system, configure_args=tuple(args.configure_arg), make_args=tuple(args.make_arg),
+    )  # fmt: skip
+    try:
+        for report in found:
             reports.append(report)
             _show(args, report)
+    except (BuildError, ToolchainMissing, ValueError) as error:
+        lead = "could not verify: the original's build cannot be read here: " if isinstance(error, BuildError) else ""
+        print(escape(f"cass-lsp verify: {lead}{error}"), file=sys.stderr)
+        if isinstance(error, BuildError) and error.log:
+            print(escape(error.log), file=sys.stderr)
+        return 2
     return _finish(args, reports)
 
 
