@@ -6,18 +6,16 @@ import argparse
 import functools
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import msgspec
 
 from cass_lsp.asm.compile import DEFAULT_TARGETS, vendor_of
-from cass_lsp.asm.jobs import build_listing
 from cass_lsp.asm.listing import Listing, TargetResult, find_functions, instructions_at
 from cass_lsp.asm.view import SourceLines, render_results
-from cass_lsp.core.cache import ResultCache
 from cass_lsp.core.progress import TerminalSink
 from cass_lsp.core.terminal import escape
+from cass_lsp.services import listing
 from cass_lsp.services.settings import resolve_cli
 
 
@@ -76,18 +74,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(escape(f"cass-lsp asm: {error}"), file=sys.stderr)
         return 2
-    cache = ResultCache(max_bytes=resolved.cache_max_bytes)
     sink = TerminalSink()
-
-    def one(target: str) -> TargetResult:
-        progress = sink.begin(f"compiling {path.name} for {target}", None)
-        try:
-            return build_listing(resolved, source, str(path), target, cache=cache, use_cache=not args.no_cache)
-        finally:
-            progress.end()
-
-    with ThreadPoolExecutor(max_workers=len(targets)) as pool:
-        results = dict(zip(targets, pool.map(one, targets), strict=True))
+    results = listing.listings(
+        resolved, source, path, targets, use_cache=not args.no_cache,
+        begin=lambda target: sink.begin(f"compiling {path.name} for {target}", None),
+    )  # fmt: skip
     if args.json:
         filtered = [_filtered(r, args.kernel, args.line) for r in results.values()]
         report = AsmReport(file=str(path.absolute()), results=filtered)
