@@ -22,8 +22,6 @@ import msgspec
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from cass_lsp.asm import jobs as asm_jobs
-from cass_lsp.core import jobs as core_jobs
 from cass_lsp.core.cancel import Cancelled, CancelToken
 from cass_lsp.core.progress import Progress
 from cass_lsp.infer import jobs as generate_jobs
@@ -340,36 +338,25 @@ async def predicted_assembly(
     "predicted", with its agreement with the compiled listing when the AMD toolchain made one."""
     if not params.predict:
         return {}
-    settings = ls.resolved.model
-    if settings.assembly_name is None:
-        return {"prediction": None, "predictionNote": "no assembly model: set cass.model.assemblyName"}
+    plan = model_service.prediction_plan(ls.resolved)
+    if isinstance(plan, str):
+        return {"prediction": None, "predictionNote": plan}
     if params.kernel is None:
         return {"prediction": None, "predictionNote": "a prediction is per kernel: pass `kernel`"}
     from cass_lsp.asm.listing import Listing
-    from cass_lsp.asm.predict import predict
-    from cass_lsp.infer.manifest import find
 
-    spec = find(settings.assembly_name)
-    source_target = spec.sass_arch if spec is not None and spec.sass_arch else "sm_80"
+    source_target = plan.source_target
     sass = (await service.assembly.results(doc, [source_target], None))[source_target]
     if not isinstance(sass, Listing):
         return {"prediction": None, "predictionNote": f"no {source_target} listing to predict from: {sass}"}
     compiled = next((r for t, r in results.items() if t.startswith("gfx") and isinstance(r, Listing)), None)
-    model = msgspec.structs.replace(settings, name=settings.assembly_name)
-    generation = generation_params(settings)
-    template, fence = (spec.prompt, spec.answer_fence) if spec is not None else (None, "hipasm")
-    backends, kernel = service.backends, params.kernel
+    resolved, backends, kernel = ls.resolved, service.backends, params.kernel
 
     def work(token: CancelToken, progress: Progress) -> Any:
         streamed = _Streamed(progress)
-        return predict(
-            backends.get(model), sass, kernel, compiled, generation, streamed.add, token, template=template, fence=fence
-        )
+        return model_service.predict(plan, backends.get(plan.model), resolved, sass, kernel, compiled, streamed.add, token)
 
-    # the SASS it reads is the listing of this text under these settings
-    key = generate_jobs.generation_key(
-        model, kernel, source_target, core_jobs.text_digest(doc.text), ls.resolved.digest(asm_jobs.LISTING.reads)
-    )
+    key = model_service.prediction_key(plan, resolved, kernel, doc.text)
     try:
         found = await ls.jobs.run(
             generate_jobs.GENERATE, (doc.uri, "predict"), key, work, title=f"CASS model: predicting {kernel}"

@@ -5,7 +5,10 @@ file-level declarations it names), one region's generation, and the merge with t
 translation of the file outside the regions the model translated, or of one region alone to fall
 back on).
 
-Synchronous: the server runs :func:`translate` as a job of kind ``generate`` and gets the rules'
+And the assembly model's prediction of a kernel's RDNA3 from its SASS (:func:`prediction_plan`,
+:func:`predict`), for the server's ``cass/assembly`` with ``predict``.
+
+Synchronous: the server runs :func:`translate` and :func:`predict` as jobs of kind ``generate`` and gets the rules'
 translations from its ``translate`` jobs; the CLI calls the same functions in place.
 """
 
@@ -18,7 +21,10 @@ from cass_lsp.translate.carry import declarations_for
 from cass_lsp.translate.model import ModelTranslation, estimated_tokens, question_budget, translate_region
 
 if TYPE_CHECKING:
+    from cass_lsp.asm.listing import Listing
+    from cass_lsp.asm.predict import Prediction
     from cass_lsp.core.cancel import CancelToken
+    from cass_lsp.core.settings import ModelSettings
     from cass_lsp.infer.backend import Backend, GenerationParams
     from cass_lsp.services.settings import ResolvedSettings
     from cass_lsp.syntax.document import CudaDocument
@@ -138,3 +144,61 @@ def merged(source: bytes, done: Sequence[tuple[Region, ModelTranslation]], rule_
         at = end
     pieces.append(source[at:])
     return b"".join(pieces)
+
+
+class PredictionPlan(NamedTuple):
+    """How the assembly model predicts a kernel's RDNA3: its settings, the listing it reads, its
+    prompt and answer fence."""
+
+    model: ModelSettings
+    source_target: str
+    template: str | None
+    fence: str
+
+
+def prediction_plan(resolved: ResolvedSettings) -> PredictionPlan | str:
+    """The assembly model's plan, or why there is none (a message for the user)."""
+    import msgspec
+
+    from cass_lsp.infer.manifest import find
+
+    settings = resolved.model
+    if settings.assembly_name is None:
+        return "no assembly model: set cass.model.assemblyName"
+    spec = find(settings.assembly_name)
+    source_target = spec.sass_arch if spec is not None and spec.sass_arch else "sm_80"
+    template, fence = (spec.prompt, spec.answer_fence) if spec is not None else (None, "hipasm")
+    return PredictionPlan(msgspec.structs.replace(settings, name=settings.assembly_name), source_target, template, fence)
+
+
+def prediction_key(plan: PredictionPlan, resolved: ResolvedSettings, kernel: str, text: str) -> str:
+    """The key of the ``generate`` job of a prediction: the SASS it reads is the listing of this
+    text under these settings."""
+    from cass_lsp.asm import jobs as asm_jobs
+    from cass_lsp.core import jobs as core_jobs
+    from cass_lsp.infer import jobs as generate_jobs
+
+    return generate_jobs.generation_key(
+        plan.model, kernel, plan.source_target, core_jobs.text_digest(text), resolved.digest(asm_jobs.LISTING.reads)
+    )
+
+
+def predict(
+    plan: PredictionPlan,
+    backend: Backend,
+    resolved: ResolvedSettings,
+    sass: Listing,
+    kernel: str,
+    compiled: Listing | None,
+    on_text: Callable[[str], None],
+    token: CancelToken,
+) -> Prediction | str:
+    """The assembly model's RDNA3 for ``kernel`` of the ``sass`` listing, with its agreement with the
+    ``compiled`` listing where there is one, or why there is none."""
+    from cass_lsp.asm.predict import predict as predict_listing
+    from cass_lsp.infer.open import generation_params
+
+    params = generation_params(resolved.model)
+    return predict_listing(
+        backend, sass, kernel, compiled, params, on_text, token, template=plan.template, fence=plan.fence
+    )
