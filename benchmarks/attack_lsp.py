@@ -3,7 +3,7 @@ clients against the CLI and the socket server, and what a confined run costs.
 
   .venv/bin/python benchmarks/attack_lsp.py [--rounds 3] [--surface-rounds 1] [--runs 30]
 
-Each attack of tests/unit/sandbox_attacks.py (read a file in $HOME, append to ~/.bashrc, read
+Each attack of tests/toolchain/sandbox_attacks.py (read a file in $HOME, append to ~/.bashrc, read
 /proc/<server>/environ, open /proc/<server>/mem, signal the server, connect to a loopback port, fork
 1,000 times, setsid + kill the parent + keep running; and from issue #26: read the key the server
 holds in its session keyring and plant one, 8 children x 200 MB under memory_mb=256, 3,000 nested
@@ -43,8 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cass_lsp.core import proc
 from cass_lsp.verify import sandbox
-from tests.unit import sandbox_attacks, surface_attacks
-from tests.unit.sandbox_attacks import BLOCKED, ESCAPED
+from tests.toolchain import sandbox_attacks
+from tests.toolchain.sandbox_attacks import BLOCKED
+from tests.unit import surface_attacks
+from tests.unit.sandbox_attacks import ESCAPED
 
 TRUE = "/bin/true"
 

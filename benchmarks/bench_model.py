@@ -37,7 +37,7 @@ from cass_lsp.infer.llama import LlamaBackend
 from cass_lsp.infer.prompts import render_chatml, source_prompt
 from cass_lsp.infer.tiny_model import write_tiny_model
 from cass_lsp.server.convert import json_value
-from tests.unit.test_real_model import smollm2
+from tests.toolchain.test_real_model import smollm2
 
 KERNEL = "__global__ void add(float* a, const float* b, int n) {\n  int i = threadIdx.x;\n  if (i < n) a[i] += b[i];\n}\n"
 TOKENS = 96

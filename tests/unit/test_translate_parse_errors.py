@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cass_lsp.translate import TargetProfile, TranslationResult, translate
-from tests.unit.test_translate_compile import compile_hip, errors
+from tests.toolchain.test_translate_compile import compile_hip, errors
 
 P52 = TargetProfile("gfx1100", "5.2")
 

@@ -22,7 +22,7 @@ import pytest
 
 from cass_lsp.verify import cgroups, sandbox
 from cass_lsp.verify.sandbox import Isolation, Limits
-from tests.unit.sandbox_attacks import leftovers
+from tests.toolchain.sandbox_attacks import leftovers
 
 GCC = "/usr/bin/gcc"
 

@@ -1,4 +1,4 @@
-"""Hostile programs against the sandbox, shared by tests/unit/test_sandbox_levels.py and
+"""Hostile programs against the sandbox, shared by tests/toolchain/test_sandbox_levels.py and
 benchmarks/attack_lsp.py.
 
 One C program, ``attack WHAT ARGS``, tries one escape and says what happened: exit 0 and a line

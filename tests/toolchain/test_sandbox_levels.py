@@ -1,4 +1,4 @@
-"""The sandbox levels against hostile programs (tests/unit/sandbox_attacks.py): at "full" and
+"""The sandbox levels against hostile programs (tests/toolchain/sandbox_attacks.py): at "full" and
 "landlock" every attack fails and nothing outlives the run; "none" refuses to run unless allowed,
 and, allowed, shows that the same attacks get through (so the programs do attack).
 
@@ -17,8 +17,8 @@ import pytest
 from cass_lsp.cli import doctor
 from cass_lsp.verify import sandbox
 from cass_lsp.verify.sandbox import Limits, RunOutcome, SandboxError
-from tests.unit import sandbox_attacks
-from tests.unit.sandbox_attacks import BLOCKED, ESCAPED, SECRET
+from tests.toolchain import sandbox_attacks
+from tests.toolchain.sandbox_attacks import BLOCKED, ESCAPED, SECRET
 
 ATTACKS = ["read", "append", "environ", "mem", "signal", "connect", "fork", "outlive"]
 

@@ -26,7 +26,7 @@ import pytest
 from cass_lsp.core.settings import VerificationSettings
 from cass_lsp.verify import remote, runners, sandbox
 from cass_lsp.verify.runners import CannotRun
-from tests.unit.sandbox_attacks import leftovers
+from tests.toolchain.sandbox_attacks import leftovers
 
 SSHD = "/usr/sbin/sshd"
 GXX = "/usr/bin/g++"
@@ -302,7 +302,7 @@ def test_a_program_is_verified_on_the_host_end_to_end(server: Server, tmp_path: 
     from cass_lsp.core.pairs import Pair
     from cass_lsp.services.settings import resolve_cli
     from cass_lsp.verify import engine
-    from tests.unit.test_verify_programs import PROGRAM as OPS_APP
+    from tests.toolchain.test_verify_programs import PROGRAM as OPS_APP
 
     program = tmp_path / "ops_app"
     shutil.copytree(OPS_APP, program)
