@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 import threading
 import time
 from pathlib import Path
@@ -13,7 +11,7 @@ import pytest
 
 from cass_lsp.asm import jobs as asm_jobs
 from cass_lsp.asm.jobs import LISTING_FIELDS
-from cass_lsp.core import proc, targets
+from cass_lsp.core import targets
 from cass_lsp.core.cache import ResultCache
 from cass_lsp.core.cancel import Cancelled, CancelToken, Superseded
 from cass_lsp.core.jobs import JobKind
@@ -149,30 +147,6 @@ async def test_a_newer_key_in_the_slot_supersedes_the_running_job(tmp_path: Path
     with pytest.raises(Superseded):
         await old
     assert saw_cancel.wait(2)
-
-
-async def test_a_superseded_compile_leaves_no_process(tmp_path: Path) -> None:
-    jobs = scheduler(tmp_path)
-    pids: list[int] = []
-    marker = tmp_path / "pid"
-
-    def compile_like(token: CancelToken, progress: Progress) -> str:
-        script = f"import os, time; open({str(marker)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
-        result = proc.run([sys.executable, "-c", script], timeout=60, cancel=token.event)
-        return "cancelled" if result.cancelled else "finished"
-
-    old = jobs.submit(KIND, ("doc", "sm_90"), "v1", compile_like)
-    for _ in range(200):
-        if marker.exists() and marker.read_text():
-            break
-        await asyncio.sleep(0.02)
-    pids.append(int(marker.read_text()))
-    jobs.submit(KIND, ("doc", "sm_90"), "v2", lambda token, progress: "v2")
-    with pytest.raises(Superseded):
-        await old
-    await asyncio.sleep(0.2)
-    with pytest.raises(ProcessLookupError):
-        os.kill(pids[0], 0)
 
 
 async def test_concurrency_is_bounded_per_kind(tmp_path: Path) -> None:
