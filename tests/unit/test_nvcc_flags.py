@@ -82,18 +82,6 @@ def test_a_host_units_own_flags_reach_nvcc_through_xcompiler() -> None:
     assert flags.gxx == flags.clang == ("-O2", "-fPIE", "-Wall", "-pthread", "-g")
 
 
-def test_the_cuda_toolkits_include_folder_is_nvccs_alone(tmp_path: Path) -> None:
-    """CMake's CUDAToolkit_INCLUDE_DIRS on a target: CUDA's vector_types.h then clashed with HIP's
-    char1 in the translation's compile (NVIDIA's boxFilter and FunctionPointers samples 'failed')."""
-    from cass_lsp.toolchains import nvidia
-
-    toolkit = nvidia.require().nvcc.resolve().parent.parent / "include"
-    assert (toolkit / "cuda_runtime.h").is_file()
-    flags = split([f"-I{toolkit}", "-isystem", str(toolkit), f"-I{tmp_path}"])
-    assert flags.nvcc == (f"-I{toolkit}", "-isystem", str(toolkit), f"-I{tmp_path}")
-    assert flags.clang == flags.gxx == (f"-I{tmp_path}",)
-
-
 ATTACKS = [
     # nvlink's --nvvmpath with -lto loads DIR/lib64/libnvvm.so (issue #26), in every spelling
     ["-Xnvlink", "--nvvmpath=src/EVIL,-lto"],
