@@ -30,7 +30,7 @@ from typing import NamedTuple
 import pytest
 
 from cass_lsp.translate import TargetProfile, TranslateOptions, deliberate, libraries, tables, translate
-from cass_lsp.translate.findings import TranslationResult
+from cass_lsp.translate.findings import Finding, TranslationResult
 
 FAMILIES = ("runtime", "driver", "device", "blas", "sparse", "rand", "fft", "solver", "dnn", "cub", "rtc",
             "complex")
@@ -147,19 +147,31 @@ def _snippets(rows: list[tables.Row]) -> tuple[str, list[Occurrence]]:
     return "".join(parts), occurrences
 
 
-def _miss(result: TranslationResult, source: bytes, occ: Occurrence, starts: list[int]) -> str | None:
-    """What is wrong at one occurrence, or None when the HIP name is there."""
+@functools.cache
+def _alone(name: str) -> re.Pattern[str]:
+    """``name`` not inside a longer word. Not \\b: some ROC names end in a template argument list
+    (rocrand_device::sobol32_engine<false>)."""
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+
+
+@functools.cache
+def _word(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{re.escape(name)}\b")
+
+
+def _miss(result: TranslationResult, errors: list[Finding], source: bytes, occ: Occurrence,
+          starts: list[int]) -> str | None:
+    """What is wrong at one occurrence, or None when the HIP name is there. ``errors``: the result's
+    error findings, in order."""
     cuda, hip = occ.row.cuda, occ.row.hip
-    for f in result.findings:
-        if f.severity == "error" and f.start_byte < occ.end and occ.start < f.end_byte:
+    for f in errors:
+        if f.start_byte < occ.end and occ.start < f.end_byte:
             return f"error finding {f.code}: {f.message}"
     i = bisect.bisect_left(starts, occ.end) - 1  # the last edit starting inside the name or before it
     edit = result.edits[i] if i >= 0 and result.edits[i].end_byte > occ.start else None
     if edit is None:
         return None if hip == cuda else f"left as {cuda}"
-    # Not \b: some ROC names end in a template argument list (rocrand_device::sobol32_engine<false>).
-    if re.search(rf"(?<!\w){re.escape(hip)}(?!\w)", edit.new_text) and (
-            hip == cuda or not re.search(rf"\b{re.escape(cuda)}\b", edit.new_text)):
+    if _alone(hip).search(edit.new_text) and (hip == cuda or not _word(cuda).search(edit.new_text)):
         return None
     old = source[edit.start_byte:edit.end_byte].decode()
     return f"{old!r} -> {edit.new_text!r}"
@@ -170,11 +182,12 @@ def _check(rows: list[tables.Row], rocm: str, library: str) -> dict[str, str]:
     text, occurrences = _snippets(rows)
     result = translate(text, TargetProfile(arch="gfx1100", rocm=rocm), TranslateOptions(libraries=library))
     starts = [e.start_byte for e in result.edits]
+    errors = [f for f in result.findings if f.severity == "error"]
     source = text.encode()
     missed: dict[str, str] = {}
     for occ in occurrences:
         if occ.row.cuda not in missed:
-            problem = _miss(result, source, occ, starts)
+            problem = _miss(result, errors, source, occ, starts)
             if problem is not None:
                 missed[occ.row.cuda] = f"{occ.row.cuda} ({kind_of(occ.row)}): {problem}"
     return missed
