@@ -25,6 +25,13 @@ PROGRAMS: list[tuple[str, int]] = [
 ]  # fmt: skip
 
 
+def need_gxx() -> None:
+    """Fail (never skip) when g++ is missing: scripts/setup.sh installs it (build-essential)."""
+    ok, why = available()
+    if not ok:
+        pytest.fail(f"{why}; ./scripts/setup.sh installs it (apt package build-essential)", pytrace=False)
+
+
 class Corpus:
     def __init__(self, builds: dict[tuple[str, int], BuildResult]) -> None:
         self.builds = builds
@@ -42,9 +49,7 @@ class Corpus:
 
 @pytest.fixture(scope="session")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
-    ok, why = available()
-    if not ok:
-        pytest.skip(why)
+    need_gxx()
     out = tmp_path_factory.mktemp("cpu-corpus")
 
     def one(item: tuple[str, int]) -> BuildResult:

@@ -9,13 +9,13 @@ import pytest
 
 from cass_lsp.cpu import available, build, include_dir, toolchain_version
 from cass_lsp.cpu.build import is_hip
+from tests.cpu.conftest import need_gxx
 
 KERNELS = Path(__file__).parent / "kernels"
 
 
 def test_compile_error_points_at_the_user_line(tmp_path: Path) -> None:
-    if not available()[0]:
-        pytest.skip("no g++")
+    need_gxx()
     source = KERNELS / "compile_error.cu"
     result = build(source, source.read_text(), tmp_path / "prog")
     assert not result.ok and result.exe == ""
@@ -24,8 +24,7 @@ def test_compile_error_points_at_the_user_line(tmp_path: Path) -> None:
 
 
 def test_command_shape(tmp_path: Path) -> None:
-    if not available()[0]:
-        pytest.skip("no g++")
+    need_gxx()
     source = tmp_path / "empty.cu"
     result = build(source, "int main() { return 0; }\n", tmp_path / "out", warp_size=64)
     assert result.ok, result.log

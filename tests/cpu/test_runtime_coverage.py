@@ -20,10 +20,10 @@ import pytest
 
 from cass_lsp import toolchains
 from cass_lsp.core import proc
-from cass_lsp.cpu import BuildResult, available, build, classify, prepare_source
+from cass_lsp.cpu import BuildResult, build, classify, prepare_source
 from cass_lsp.cpu.build import command
 from cass_lsp.cpu.outcome import EXIT_UNSUPPORTED
-from tests.cpu.conftest import KERNELS, RUN_TIMEOUT_S
+from tests.cpu.conftest import KERNELS, RUN_TIMEOUT_S, need_gxx
 
 _NVCC_TIMEOUT_S = 300.0
 
@@ -65,9 +65,7 @@ def _build_with_headers(source: Path, out: Path, platform: Literal["amd", "nvidi
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    ok, why = available()
-    if not ok:
-        pytest.skip(why)
+    need_gxx()
     out = tmp_path_factory.mktemp("cpu-coverage")
     jobs = {
         "coverage.cu": lambda: _build_with_headers(KERNELS / "coverage.cu", out / "cu"),

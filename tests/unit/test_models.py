@@ -3,11 +3,13 @@ llama-cpp-python generation with the tiny model."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
 import struct
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,6 +38,15 @@ def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "config"
     monkeypatch.setenv(dirs.CONFIG_ENV, str(folder))
     return folder
+
+
+def need(module: str, extra: str) -> Any:
+    """A module scripts/setup.sh installs: missing, the test fails with how to install it (never skips)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        pytest.fail(f"{module} does not import ({exc}): it comes with {extra} (scripts/setup.sh installs it)",
+                    pytrace=False)
 
 
 def handmade(metadata: dict[str, str | int | list[str]]) -> bytes:
@@ -110,7 +121,7 @@ def chat(llm: object, code: str, **options: object) -> dict[str, object]:
 def test_llama_cpp_answers_with_the_fixed_text(tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # before the import: OpenMP workers that spin while waiting slow a busy small machine 5-10x
     monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
-    llama_cpp = pytest.importorskip("llama_cpp")
+    llama_cpp = need("llama_cpp", "the model extra: .venv/bin/python -m pip install -e '.[model]'")
     llm = llama_cpp.Llama(model_path=str(tiny), n_ctx=512, n_threads=1, verbose=False)
     answer = chat(llm, CUDA_SAXPY, max_tokens=200)
     assert answer["message"] == {"role": "assistant", "content": DEFAULT_ANSWER}
@@ -198,7 +209,7 @@ def test_what_is_not_a_usable_gguf_is_named(tmp_path: Path, content: bytes, mess
 
 
 def test_the_type_tables_agree_with_the_gguf_package() -> None:
-    gguf = pytest.importorskip("gguf")
+    gguf = need("gguf", "the dev extra: .venv/bin/python -m pip install -e '.[dev]'")
     for number, name in gguf_file.FILE_TYPES.items():
         assert gguf.LlamaFileType(number).name.split("_", 1)[1] == name
     for number, size in gguf_file._BLOCKS.items():
