@@ -15,7 +15,7 @@ outlived it; for the keyring: no key planted either; for the memory: the run was
 run twice: as the server does by default (every run refused), and with ``allow_unconfined`` to show
 what the other levels stop.
 
-Then the attempts of issue #26 outside the sandbox (tests/unit/surface_attacks.py), each a real
+Then the attempts of issue #26 outside the sandbox (tests/toolchain/surface_attacks.py), each a real
 repository or client against the real command, ``--surface-rounds`` times: nvlink's --nvvmpath
 loading the repository's libnvvm.so, ``#include "/dev/zero"``, the response file @/dev/stdin,
 ``-Xptxas --options-file``, a ``kernels.cu -> secret`` link under translate, 100 unauthenticated 1 MB
@@ -43,10 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cass_lsp.core import proc
 from cass_lsp.verify import sandbox
-from tests.toolchain import sandbox_attacks
-from tests.toolchain.sandbox_attacks import BLOCKED
-from tests.unit import surface_attacks
-from tests.unit.sandbox_attacks import ESCAPED
+from tests.toolchain import sandbox_attacks, surface_attacks
+from tests.toolchain.sandbox_attacks import BLOCKED, ESCAPED
 
 TRUE = "/bin/true"
 

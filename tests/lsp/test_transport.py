@@ -25,7 +25,7 @@ import pytest
 
 from tests.fuzz.wire import ROOT, encode, frame
 from tests.lsp import plugin
-from tests.unit import surface_attacks
+from tests.toolchain import surface_attacks
 
 SERVER = [sys.executable, "-m", "cass_lsp", "--log-level", "info", "serve"]
 COMPILE_TIMEOUT_S = 240.0

@@ -96,37 +96,3 @@ def test_units_reaching_a_header_through_quoted_includes(tmp_path: Path) -> None
                                      lambda unit: [str(tmp_path / "inc")])
     src = files["a.cpp"]
     assert found == {str(tmp_path / "a.cpp"): (src.index(b'#include "all.h"'), len(src) - 1)}
-
-
-def test_a_program_verified_from_its_rule_translation_gets_the_tree_placement(tmp_path: Path) -> None:
-    """Verification's materialize places the runtime as a tree translation does: the host driver
-    rule-translated on its own kept the header's include after ``#define T`` (clang rejected the
-    translation where nvcc, which includes cuda_runtime.h first, took the original)."""
-    from cass_lsp.compile import program as program_module
-    from cass_lsp.compile.scratch import HipTarget
-    from cass_lsp.translate.buffer import translated
-
-    src = tmp_path / "cuda"
-    shutil.copytree(TREE, src)
-    units = tuple(program_module.Unit(str(src / "src" / name), None, ("-I../include",), str(src / "src"))
-                  for name in ("driver.cpp", "solver.cu"))
-    program = program_module.Program(str(src / "src"), units, "test", str(src / "src/driver.cpp"))
-    target = HipTarget("gfx1100", "5.2")
-    compiler = toolchains.hip_invocation("gfx1100", "5.2")
-
-    def compiles(root: Path, placed: bool) -> tuple[program_module.Materialized, bool]:
-        built = program_module.materialize(str(root), program, {}, "translation", translator=translated,
-                                           translate_to=target,
-                                           place_runtime=placement.tree_fixes if placed else None)
-        driver = built.units[0]
-        result = proc.run([*compiler.argv, "-fsyntax-only", "-w", *built.mapped_flags([f"-I{src / 'include'}"]),
-                           str(driver)], timeout=_TIMEOUT_S, env=compiler.env)
-        return built, result.ok
-
-    built, ok = compiles(tmp_path / "placed", True)
-    assert ok and placement.runtime_first(built.units[0].read_bytes())
-    assert built.units[0].read_text().startswith("// Host driver")  # after the leading comment
-    # the inserted line maps where the line after it came from; the rest move down by one
-    line_map = built.scratch.line_maps[str(src / "src/driver.cpp")]
-    assert [line_map.original(n) for n in (1, 2, 3, 4)] == [1, 2, 2, 3]
-    assert not compiles(tmp_path / "as-before", False)[1]  # one file at a time: the failure it fixes

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from cass_lsp.verify import sandbox, seccomp
-from tests.unit.sandbox_attacks import BLOCKED, ESCAPED, GCC
+from tests.toolchain.sandbox_attacks import BLOCKED, ESCAPED, GCC
 
 SOURCE = r"""
 #define _GNU_SOURCE

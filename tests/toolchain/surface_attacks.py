@@ -1,5 +1,5 @@
 """Hostile repositories and clients of issue #26 against the CLI and the socket server, outside the
-run sandbox (tests/unit/sandbox_attacks.py has those inside it): shared by the tests and
+run sandbox (tests/toolchain/sandbox_attacks.py has those inside it): shared by the tests and
 benchmarks/attack_lsp.py.
 
 Each ``*_attack`` function builds a real repository (or connects real clients), runs the real

@@ -16,7 +16,7 @@ import pytest
 from cass_lsp.cli import doctor
 from cass_lsp.verify import cgroups, sandbox
 from cass_lsp.verify.sandbox import Limits
-from tests.unit.sandbox_attacks import GCC
+from tests.toolchain.sandbox_attacks import GCC
 
 CHILD_MB = 200
 CHILDREN = 8

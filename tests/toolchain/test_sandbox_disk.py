@@ -20,7 +20,7 @@ import pytest
 from cass_lsp.verify import sandbox
 from cass_lsp.verify.confine import NOBODY, PR_SET_DUMPABLE
 from cass_lsp.verify.sandbox import Limits
-from tests.unit.sandbox_attacks import GCC
+from tests.toolchain.sandbox_attacks import GCC
 
 # Past Python's recursion limit (1,000) and PATH_MAX (4,096 bytes of "d/d/...").
 DEPTH = 2100
