@@ -224,6 +224,8 @@ class Pass:
 
     def find(self, code: str, severity: Severity, message: str, start: int, end: int, *,
              fix: tuple[RawEdit, ...] = (), name: str = "", family: str = "") -> None:
+        if self.is_macro:  # a macro body is parsed inside a wrapper: a node may reach into it
+            start, end = max(start, self.lo), min(end, self.hi)
         self.eng.findings.append(RawFinding(code, severity, message, self.base + start, self.base + end,
                                             fix, name, family))
 

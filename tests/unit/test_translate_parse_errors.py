@@ -92,3 +92,12 @@ def test_a_kept_api_name_with_no_finding_gets_one() -> None:
     assert [(f.code, f.severity) for f in kept] == [("untranslated", "warning")]
     assert "translate this use by hand" in kept[0].message
     assert src[kept[0].start_byte:kept[0].end_byte] == "__shfl_down"
+
+
+def test_a_parse_error_in_a_macro_body_stays_inside_the_file() -> None:
+    """Hypothesis found it: a directive's text is parsed as a macro body inside a wrapper, and the
+    error node reached into the wrapper (bytes 6-30 of a 28-byte file)."""
+    source = "#endif\u00c0 t.meta_group_rank()"
+    result = translate(source, TargetProfile("gfx1100", "5.2"))
+    size = len(source.encode())
+    assert result.findings and all(0 <= f.start_byte <= f.end_byte <= size for f in result.findings), result.findings
