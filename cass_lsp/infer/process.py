@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from cass_lsp.infer import cpu
-from cass_lsp.infer.backend import Generation, GenerationParams, Message, ModelError
+from cass_lsp.infer.backend import FinishReason, Generation, GenerationParams, Message, ModelError
 from cass_lsp.infer.worker import Cancel, Failed, Finished, Frames, Generate, Load, Loaded, Piece, Reply, frame
 from cass_lsp.jobs.cancel import CancelToken
 
@@ -44,8 +44,9 @@ STOP_GRACE_S = 2.0
 """How long a worker may take to stop after its deadline or a cancel before it is killed."""
 _POLL_S = 0.05
 """How often a waiting generation looks at its cancel token (a cancel is sent within this)."""
-_STDERR_KEPT = 20
-"""The worker's last stderr lines, quoted when it dies (a failed GGML_ASSERT says why)."""
+_STDERR_KEPT = 100
+"""The worker's last stderr lines, quoted when it dies (a failed GGML_ASSERT says why; the Python
+fault handler's report of every thread follows it)."""
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 
@@ -261,7 +262,7 @@ class ProcessBackend:
                     # it did not stop (native code that checks no abort flag): the worker goes
                     log.warning("model worker %d did not stop within %.0f s: killed", worker.pid, STOP_GRACE_S)
                     self._discard(worker)
-                    reason = "cancelled" if token.cancelled else "timeout"
+                    reason: FinishReason = "cancelled" if token.cancelled else "timeout"
                     return Generation("".join(pieces), reason, len(pieces), now - started, self.label)
                 reply = worker.receive(min(_POLL_S, give_up - now))
                 if isinstance(reply, Piece) and reply.id == request:
@@ -273,8 +274,9 @@ class ProcessBackend:
                 elif isinstance(reply, Failed) and reply.id == request:
                     raise ModelError(reply.message)
         except WorkerDied as died:
+            closed = worker.stopping  # closed under it (the server is shutting down): no crash
             self._forget(worker)
-            if worker.stopping:  # closed under it (the server is shutting down)
+            if closed:
                 return Generation("".join(pieces), "cancelled", len(pieces), time.monotonic() - started, self.label)
             raise ModelError(died_message(self.label, died, "generating", worker.load.extra_buffer_types)) from None
 
@@ -291,8 +293,9 @@ class ProcessBackend:
             try:
                 reply = worker.receive(_POLL_S)
             except WorkerDied as died:
+                closed = worker.stopping  # closed while it loaded (the server is shutting down)
                 self._forget(worker)
-                if worker.stopping:  # closed while it loaded (the server is shutting down)
+                if closed:
                     return None
                 if not worker.load.probe:
                     raise ModelError(died_message(self.label, died, "loading the model", worker.load.extra_buffer_types)) from None
@@ -442,8 +445,20 @@ def died_message(label: str, died: WorkerDied, doing: str, extra_buffer_types: b
     else:
         cause = "it exited by itself"
     what = f"died of {signal_name(code)}" if number is not None else f"ended with {signal_name(code)}"
-    said = f"; its last words: {died.stderr[-1][:300]}" if died.stderr else ""
+    said = _last_words(died.stderr)
     return (
         f"{label}: the model's worker process {what} while {doing}: {cause}{said}."
         " The server is unaffected: the next request starts a fresh worker"
     )
+
+
+def _last_words(stderr: list[str]) -> str:
+    """What the worker's stderr says about its end: the last line before Python's fault handler
+    report (llama.cpp's own, such as a failed GGML_ASSERT), and where the crashed thread was."""
+    report = next((i for i, line in enumerate(stderr) if line.startswith("Fatal Python error")), len(stderr))
+    before = [line for line in stderr[:report] if not line.startswith("worker: ")]  # its own log
+    said = f"; its last words: {before[-1][:300]}" if before else ""
+    current = next((i for i, line in enumerate(stderr) if line.startswith("Current thread")), None)
+    if current is not None and current + 1 < len(stderr):
+        said += f" (in Python: {stderr[current + 1].strip()[:300]})"
+    return said

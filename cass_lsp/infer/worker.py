@@ -105,7 +105,7 @@ class Frames:
     """Splits a byte stream into messages of type ``kind``."""
 
     def __init__(self, kind: type[Request] | type[Reply]) -> None:
-        self._decoder: msgspec.msgpack.Decoder[Request | Reply] = msgspec.msgpack.Decoder(kind)  # type: ignore[arg-type]
+        self._decoder: msgspec.msgpack.Decoder[Request | Reply] = msgspec.msgpack.Decoder(kind)
         self._buffer = bytearray()
 
     def feed(self, data: bytes) -> list[Request | Reply]:
