@@ -21,7 +21,7 @@ _PACKAGES: tuple[tuple[str, str], ...] = (
     ("watchdog", "pip install watchdog"),
     ("msgspec", "pip install msgspec"),
     ("platformdirs", "pip install platformdirs"),
-    ("llama-cpp-python", "pip install 'cass-lsp[model]'  (builds llama.cpp from source, several minutes)"),
+    ("llama-cpp-python", "scripts/llama_wheel.sh PYTHON  (a portable llama.cpp build for any x86-64 CPU; pip's own is native)"),
 )
 
 

@@ -23,7 +23,7 @@ import msgspec
 from cass_lsp.infer.backend import ModelError
 
 _CPU = 0  # GGML_BACKEND_DEVICE_TYPE_CPU
-_INSTALL = "pip install 'cass-lsp[model]' (./scripts/setup.sh builds it portably)"
+_INSTALL = "scripts/llama_wheel.sh PYTHON (./scripts/setup.sh runs it: a portable build)"
 
 
 class _Feature(ctypes.Structure):
