@@ -21,7 +21,7 @@ log() { printf '\033[1m[llama]\033[0m %s\n' "$*" >&2; }
 key=$(printf '%s\n' "$VERSION" "$BUILD_ARGS" "$(cc --version | head -1)" "$(c++ --version | head -1)" "$(uname -m)" \
   | sha256sum | cut -c1-16)
 cache=${CASS_LSP_WHEEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cass-lsp/wheels}/llama-cpp-python-$VERSION-$key
-wheel=$(find "$cache" -maxdepth 1 -name 'llama_cpp_python-*.whl' 2>/dev/null | head -1)
+wheel=$(find "$cache" -maxdepth 1 -name 'llama_cpp_python-*.whl' 2>/dev/null | head -1 || true)
 if [ -z "$wheel" ]; then
   log "building llama-cpp-python $VERSION portably (all x86-64 CPU variants; about 25 min on 2 cores)"
   scratch=$(mktemp -d)

@@ -69,13 +69,13 @@ class WorkerDied(Exception):
 class _Worker:
     """One worker process: its pipes, the replies read so far, its stderr's last lines."""
 
-    def __init__(self, load: Load, python: str, env: Mapping[str, str]) -> None:
+    def __init__(self, load: Load, env: Mapping[str, str]) -> None:
         self.load = load
         self.loaded = False
         self.stopping = False  # closed on purpose: its end is no crash
         self._stopped = False
         self.proc = subprocess.Popen(
-            [python, "-m", "cass_lsp.infer.worker"],
+            [sys.executable, "-m", "cass_lsp.infer.worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -179,10 +179,9 @@ class ProcessBackend:
         extra_buffer_types: cpu.ExtraBufferTypes = "auto",
         this_cpu: cpu.CpuInfo | None = None,
         env: Mapping[str, str] | None = None,
-        python: str = sys.executable,
     ) -> None:
         """``this_cpu``: what the extra buffer types are decided for (default: this machine's);
-        ``env``: more environment for the worker; ``python``: the interpreter it runs under."""
+        ``env``: more environment for the worker."""
         self.path = path
         self._name = name
         self._n_threads = n_threads
@@ -191,7 +190,6 @@ class ProcessBackend:
         self._idle_unload_s = idle_unload_s
         self._extra_buffer_types = extra_buffer_types
         self._cpu = this_cpu
-        self._python = python
         self._env = worker_env(env)
         self._worker: _Worker | None = None
         self._lock = threading.Lock()
@@ -355,7 +353,7 @@ class ProcessBackend:
             probe=choice.probe,
         )
         try:
-            self._worker = _Worker(load, self._python, self._env)
+            self._worker = _Worker(load, self._env)
         except OSError as error:
             raise ModelError(f"{self.label}: could not start the model's worker process: {error}") from error
         return self._worker

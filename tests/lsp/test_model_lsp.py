@@ -1,5 +1,6 @@
 """The CASS model path end to end through the real server over stdio, with the tiny GGUF the
-project generates, loaded by the real llama-cpp-python and compiled with the real clang-19."""
+project generates, loaded by the real llama-cpp-python in the server's model worker process, and
+compiled with the real clang-19; the worker killed by real signals mid-generation."""
 
 from __future__ import annotations
 
