@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 # llama.cpp's ggml_abort_callback: bool (*)(void * data)
 _ABORT_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_bool, ctypes.c_void_p)
+_NO_ABORT = _ABORT_CALLBACK()  # NULL: llama.cpp then asks nothing
 
 
 def default_threads() -> int:
@@ -108,6 +109,9 @@ class LlamaBackend:
                 f" tokens, the context {llm.n_ctx()} (cass.model.nCtx); translate a smaller region or raise nCtx"
             )
         self._abort = (token, deadline)
+        import llama_cpp
+
+        llama_cpp.llama_set_abort_callback(llm._ctx.ctx, self._abort_callback, None)
         pieces: list[str] = []
         finish = "stop"
         from llama_cpp import StoppingCriteriaList
@@ -122,6 +126,12 @@ class LlamaBackend:
                 stopping_criteria=StoppingCriteriaList([stop]),
             )
             for chunk in stream:
+                if self._abort is not None:
+                    # the prompt is evaluated: the stopping criterion checks every token from here
+                    # on, and llama.cpp would call the abort callback, in Python, after every node
+                    # of every token's graph (a few percent of the time of a small model)
+                    self._abort = None
+                    llama_cpp.llama_set_abort_callback(llm._ctx.ctx, _NO_ABORT, None)
                 choice = chunk["choices"][0]
                 if choice["text"]:
                     pieces.append(choice["text"])
@@ -169,7 +179,6 @@ class LlamaBackend:
                 )
         except (ValueError, RuntimeError) as error:
             raise ModelError(f"{self.label}: llama.cpp could not load {self.path}: {error}") from error
-        llama_cpp.llama_set_abort_callback(self._llm._ctx.ctx, self._abort_callback, None)
         log.info(
             "loaded %s in %.1f s (extra buffer types %s)",
             self.path,
