@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from cass_lsp.infer.backend import Generation, GenerationParams, Message, ModelError
-from cass_lsp.infer.llama import LlamaBackend, default_threads
+from cass_lsp.infer.llama import default_threads
+from cass_lsp.infer.process import ProcessBackend
 from cass_lsp.infer.tiny_model import write_tiny_model
 from cass_lsp.jobs.cancel import CancelToken
 from cass_lsp.jobs.kinds import engine_settings
@@ -81,7 +82,7 @@ def passive_openmp(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_model_that_rambles_stops_at_the_region_budget(endless: Path) -> None:
-    backend = LlamaBackend(str(endless), name="endless", n_threads=1, n_ctx=8192, idle_unload_s=0)
+    backend = ProcessBackend(str(endless), name="endless", n_threads=1, n_ctx=8192, idle_unload_s=0)
     try:
         translated = translate_region(
             backend, KERNEL, SETTINGS, GenerationParams(max_tokens=4096), lambda _: None, CancelToken()
@@ -94,7 +95,7 @@ def test_a_model_that_rambles_stops_at_the_region_budget(endless: Path) -> None:
 
 
 def test_a_prompt_longer_than_the_context_is_a_clear_error(endless: Path) -> None:
-    backend = LlamaBackend(str(endless), name="endless", n_threads=1, n_ctx=256, idle_unload_s=0)
+    backend = ProcessBackend(str(endless), name="endless", n_threads=1, n_ctx=256, idle_unload_s=0)
     long_region = KERNEL + "\n" + "// a note\n" * 100
     try:
         with pytest.raises(
