@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from cass_lsp.jobs.cancel import CancelToken
     from cass_lsp.jobs.resolved import ResolvedSettings
 
-SCHEMA = 2
+SCHEMA = 3
 """Part of every stage key: bump when a stage's commands or its result's layout change."""
 Outcome = Literal["passed", "failed", "skipped", "unavailable", "cancelled"]
 _OUTPUT_TAIL = 4000
