@@ -1,7 +1,7 @@
 """The private temp dir a compile of an editor buffer runs in, and the way back to the user's files.
 
-The buffer is compiled, not the file on disk: it is written into the temp dir under its own name,
-next to its local headers (translated when the buffer is CUDA compiled as HIP), and ``-I<the file's
+The buffer is compiled, not the file on disk: it is written into the temp dir under its own name
+(or an inert one, below), next to its local headers (translated when the buffer is CUDA compiled as HIP), and ``-I<the file's
 dir>`` keeps its other quote includes working. Listings and verification both compile this way, and
 both map every path and line a compiler prints back to the user's file with :class:`Scratch`.
 
