@@ -157,15 +157,12 @@ class Scratch:
         if INERT.fullmatch(text):
             return text
         require_inert(self.root)
-        for name in _inert_names(os.path.basename(text)):
-            link = os.path.join(self.root, name)
-            if self.links.get(link) == text:
-                return link
-            if not os.path.lexists(link):
-                os.symlink(text, link)
-                self.links[link] = text
-                return link
-        raise AssertionError("unreachable: the names never end")  # pragma: no cover
+        candidates = (os.path.join(self.root, name) for name in _inert_names(os.path.basename(text)))
+        link = next(c for c in candidates if self.links.get(c) == text or not os.path.lexists(c))
+        if link not in self.links:
+            os.symlink(text, link)
+            self.links[link] = text
+        return link
 
     def map_path(self, printed: str) -> str:
         path = self._through_links(os.path.normpath(os.path.join(self.root, printed)))
