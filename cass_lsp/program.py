@@ -15,8 +15,8 @@ Which units make the program of a file:
 Each unit takes the translation file a pattern of ``cass.verification.translationPatterns`` names
 (``foo.hip`` beside ``foo.cu``), else its rule translation. :func:`materialize` writes a program
 into a scratch folder as written, translated, or prepared for the CPU runtime, with its local headers
-(:func:`headers`) laid out as in the user's tree, and maps what compilers print back to the user's
-files.
+(:func:`headers`) laid out as in the user's tree (units and folders under names no shell acts on,
+:class:`cass_lsp.asm.scratch.Layout`), and maps what compilers print back to the user's files.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import msgspec
 from cass_lsp.asm import compile_commands as ccdb
 from cass_lsp.asm import includes
 from cass_lsp.asm.linemap import LineMap
-from cass_lsp.asm.scratch import HipTarget, Scratch, translated
+from cass_lsp.asm.scratch import HipTarget, Layout, Scratch, require_inert, translated
 from cass_lsp.build import nvcc_flags
 from cass_lsp.build.nvcc_flags import Flags
 from cass_lsp.verify import pairs
@@ -276,9 +276,9 @@ class Materialized:
 
     scratch: Scratch
     units: list[Path]
-    """The units to compile, in the scratch folder, in the program's order."""
+    """The units to compile, in the scratch folder, in the program's order (their paths inert)."""
     include_dirs: dict[str, str]
-    """User include folder → its copy in the scratch folder (for -I flags)."""
+    """User include folder → its copy in the scratch folder (for -I flags; its path inert)."""
 
     def mapped_flags(self, flags: Iterable[str]) -> list[str]:
         """``-I`` flags into the copied folders point at the copies first (translated headers win),
@@ -304,7 +304,9 @@ def materialize(
     """Write ``program`` into ``root``, mirroring the user's layout below the folder all its files
     share. ``side`` "translation": each unit's translation file, else (with ``translate_to``) its
     rule translation, and the rule translation of the headers rule-translated units reach.
-    ``prepare`` rewrites every written unit and header last (the CPU runtime's launches)."""
+    ``prepare`` rewrites every written unit and header last (the CPU runtime's launches). Raises
+    :class:`cass_lsp.asm.scratch.UnsafeName` for a ``root`` whose own name a shell would act on."""
+    require_inert(root)
     unit_paths = [u.original for u in program.units]
     chosen = [u.translation if side == "translation" and u.translation is not None else u.original for u in program.units]
     header_list = headers(program, texts, side)
@@ -312,9 +314,16 @@ def materialize(
     base = Path(os.path.commonpath([os.path.dirname(p) for p in everything]))
     scratch = Scratch(root, base, {})
     notes: list[str] = []
+    folders = {str(Path(p).parent) for p in everything}
+    # a header that is also a unit takes the unit's name, and a link under its own
+    layout = Layout(
+        {**{os.path.relpath(h, base): False for h in header_list}, **{os.path.relpath(c, base): True for c in chosen}},
+        [os.path.relpath(f, base) for f in folders],
+    )
+    layout.write(scratch)
 
     def place(path: str) -> Path:
-        target = Path(root, os.path.relpath(path, base))
+        target = Path(root, layout.place(os.path.relpath(path, base)))
         target.parent.mkdir(parents=True, exist_ok=True)
         return target
 
@@ -351,6 +360,5 @@ def materialize(
         if unsupported:
             notes.append(f"{unsupported} construct(s) could not be translated")
     scratch.note = "; ".join(notes) or None
-    folders = {str(Path(p).parent) for p in everything}
-    include_dirs = {folder: str(Path(root, os.path.relpath(folder, base))) for folder in folders}
+    include_dirs = {folder: os.path.normpath(Path(root, layout.place(os.path.relpath(folder, base)))) for folder in folders}
     return Materialized(scratch, written, include_dirs)

@@ -29,7 +29,7 @@ from cass_lsp import config, proc, toolchains
 from cass_lsp import program as program_module
 from cass_lsp.asm import diagnostics, includes
 from cass_lsp.asm.listing import CompilerDiagnostic
-from cass_lsp.asm.scratch import HipTarget, Scratch
+from cass_lsp.asm.scratch import HipTarget, Scratch, UnsafeName
 from cass_lsp.build import nvcc_flags
 from cass_lsp.build.nvcc_flags import Flags
 from cass_lsp.program import Program, Side
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from cass_lsp.jobs.cancel import CancelToken
     from cass_lsp.jobs.resolved import ResolvedSettings
 
-SCHEMA = 2
+SCHEMA = 3
 """Part of every stage key: bump when a stage's commands or its result's layout change."""
 Outcome = Literal["passed", "failed", "skipped", "unavailable", "cancelled"]
 _OUTPUT_TAIL = 4000
@@ -261,9 +261,13 @@ def run_compile(
     cancel = token.event if token is not None else None
     with tempfile.TemporaryDirectory(prefix="cass-verify-") as tmp:
         root = os.path.realpath(tmp)
-        built = program_module.materialize(
-            os.path.join(root, "src"), plan.inputs.program, plan.inputs.texts, plan.name, translate_to=plan.translate_to
-        )
+        try:
+            built = program_module.materialize(
+                os.path.join(root, "src"), plan.inputs.program, plan.inputs.texts, plan.name, translate_to=plan.translate_to
+            )
+        except UnsafeName as error:
+            # this machine's temp dir, not the code: nothing was compiled
+            return StageResult(plan.name, plan.target, "unavailable", str(error), file=plan.file, cacheable=False, tool=plan.tool)
         scratch = built.scratch
         shown: list[str] = []
         for argv in plan.steps(built, root):
@@ -353,7 +357,7 @@ def _failed(
         message,
         diagnostics=found,
         command=shown,
-        output=output.replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
+        output=scratch.unlinked(output).replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
         duration=duration,
         file=plan.file,
         cacheable=not (defect or absent),
