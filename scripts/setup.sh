@@ -29,9 +29,9 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-# llama-cpp-python builds from source (no wheel for this platform); pip keeps the built wheel in its
-# cache, so later runs reuse it.
-log "installing cass-lsp with its NVIDIA, model and dev extras (first run: llama.cpp builds, several minutes)"
+# llama-cpp-python: built portably (any x86-64 CPU), kept in the project's wheel cache (see the script)
+scripts/llama_wheel.sh .venv/bin/python
+log "installing cass-lsp with its NVIDIA, model and dev extras"
 .venv/bin/python -m pip install -q -e '.[nvidia,model,dev]'
 
 log "preparing the AMD device libraries, the ROCm 7.1 headers and the HIP library headers (Debian 13)"

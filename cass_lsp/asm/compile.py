@@ -6,7 +6,9 @@ file goes through the HIP-on-NVIDIA shim header. AMD targets (``gfxNNNN``): ``cl
 rewritten by the rule translation (in memory, its local headers too) and lines are mapped back.
 
 The buffer text is compiled, not the file on disk, in a private temp dir (:mod:`.scratch`), and every
-path and line in the output is mapped back to the user's file. Compiler errors come back as a
+path and line in the output is mapped back to the user's file. The file and its folder reach the
+compiler under names no shell acts on (:meth:`.scratch.Scratch.inert`): nvcc's sub-tools run through
+``sh``. Compiler errors come back as a
 :class:`CompileFailure` with parsed diagnostics; a missing tool raises ``ToolchainMissing``.
 """
 
@@ -42,6 +44,9 @@ SCHEMA = 1
 """Part of every cache key: bump when parsing or the Listing layout changes."""
 DEFAULT_TARGETS = ("sm_90", "gfx1100")
 _WORK = "@@CASS_WORK@@"
+# the buffer's copy and the file's folder, named in the argv only once the temp dir holds their links
+_UNIT = "@@CASS_UNIT@@"
+_FOLDER = "@@CASS_FOLDER@@"
 _OUTPUT_TAIL = 4000
 Vendor = Literal["nvidia", "amd"]
 
@@ -68,7 +73,8 @@ class Job:
     vendor: Vendor
     rocm: str
     argv: tuple[str, ...]
-    """Compiler argv; ``_WORK`` stands for the temp dir."""
+    """Compiler argv; ``_WORK`` stands for the temp dir, ``_UNIT`` for the buffer's copy in it and
+    ``_FOLDER`` for the file's folder."""
     env: dict[str, str]
     disassembler: str | None
     headers: tuple[Path, ...]
@@ -96,8 +102,7 @@ def prepare(
     file = Path(os.path.normpath(Path(path).expanduser().absolute()))
     vendor = vendor_of(target)
     project_flags, headers, refused = project_inputs(source, file, compile_commands, extra_args)
-    common = [*project_flags, *extra_args]
-    name = f"{_WORK}/{file.name}"
+    common = [f"-I{_FOLDER}", *project_flags, *extra_args]
     disassembler: str | None = None
     translate = False
     if vendor == "nvidia":
@@ -117,7 +122,7 @@ def prepare(
             *common,
             "-o",
             f"{_WORK}/listing.cubin",
-            name,
+            _UNIT,
         ]
         versions = {**invocation.versions, "nvdisasm": nvidia.disassembler_version(toolchain, "nvdisasm") or "?"}
     else:
@@ -136,7 +141,7 @@ def prepare(
             *common,
             "-o",
             f"{_WORK}/listing.s",
-            name,
+            _UNIT,
         ]
         versions = dict(invocation.versions)
     toolchain_text = "; ".join(f"{k} {v.split(' ')[0]}" for k, v in sorted(versions.items()))
@@ -182,14 +187,16 @@ def run(
     """Compile (and disassemble) ``job`` in a fresh temp dir and parse the result; ``nice`` lowers
     the tools' CPU priority (see :func:`cass_lsp.core.proc.run`), ``limits`` bound every process of
     the tools (default: ``cass.compilerLimits``'s defaults). A job with a refused include runs
-    nothing and fails with an error on each such line."""
+    nothing and fails with an error on each such line. Raises :class:`.scratch.UnsafeName` when
+    the temp dir's own name is one a shell acts on (nothing runs)."""
     if job.refused:
         return _refused(job)
     limits = limits or config.CompilerLimits().bounds()
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="cass-asm-") as root:
-        workspace = _materialize(job, os.path.realpath(root))
-        argv = [a.replace(_WORK, workspace.root) for a in job.argv]
+        workspace, unit = _materialize(job, os.path.realpath(root))
+        folder = workspace.inert(job.path.parent)
+        argv = [a.replace(_UNIT, str(unit)).replace(_FOLDER, folder).replace(_WORK, workspace.root) for a in job.argv]
         compiled = proc.run(
             argv, timeout=timeout, env=job.env, cwd=workspace.root, cancel=cancel, nice=nice, limits=limits
         )
@@ -261,7 +268,7 @@ def _failure(
         target=job.target,
         source=str(job.path),
         diagnostics=diags,
-        output=output.replace(workspace.root, "<tmp>")[-_OUTPUT_TAIL:],
+        output=workspace.unlinked(output).replace(workspace.root, "<tmp>")[-_OUTPUT_TAIL:],
         command=workspace.shown(argv),
         timed_out=result.timed_out,
         cancelled=result.cancelled,
@@ -282,8 +289,9 @@ def _refused(job: Job) -> CompileFailure:
     )
 
 
-def _materialize(job: Job, root: str) -> Scratch:
-    """Write the source (translated for the AMD side of a CUDA file) and its translated headers."""
+def _materialize(job: Job, root: str) -> tuple[Scratch, Path]:
+    """Write the source (translated for the AMD side of a CUDA file) and its translated headers;
+    returns the scratch folder and the source's copy."""
     target = HipTarget(job.target, job.rocm, job.translate_options) if job.translate else None
     return materialize(root, job.source, job.path, job.headers, target, translated)
 

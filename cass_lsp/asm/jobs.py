@@ -46,6 +46,7 @@ def build_listing(
     ``background`` compiles at a lower CPU priority, so the process that asked stays responsive."""
     from cass_lsp.asm import compile as asm_compile
     from cass_lsp.asm.listing import CompileFailure, Unavailable
+    from cass_lsp.compile.scratch import UnsafeName
     from cass_lsp.toolchains import ToolchainMissing
 
     try:
@@ -78,6 +79,9 @@ def build_listing(
             nice=BACKGROUND_NICE if background else 0,
             limits=resolved.compiler_limits,
         )
+    except UnsafeName as error:
+        # nothing ran: the temp dir's name is this machine's, not the file's (not cached)
+        return Unavailable(target=target, message=f"not compiled: {error}")
     except (OSError, ValueError) as error:
         # a compiler that exits 0 without writing its listing, or writes one that cannot be read:
         # a failure of the tool, said as such (not a job that failed, which the editor would

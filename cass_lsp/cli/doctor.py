@@ -22,7 +22,7 @@ _PACKAGES: tuple[tuple[str, str], ...] = (
     ("watchdog", "pip install watchdog"),
     ("msgspec", "pip install msgspec"),
     ("platformdirs", "pip install platformdirs"),
-    ("llama-cpp-python", "pip install 'cass-lsp[model]'  (builds llama.cpp from source, several minutes)"),
+    ("llama-cpp-python", "scripts/llama_wheel.sh PYTHON  (a portable llama.cpp build for any x86-64 CPU; pip's own is native)"),
 )
 
 
@@ -87,6 +87,38 @@ def _model(label: str, name: str) -> ToolStatus:
     return ToolStatus(name=f"model {found.name}", found=True, version=version, path=found.path)
 
 
+def model_runtime_status() -> list[ToolStatus]:
+    """What llama.cpp computes with here, as a model's worker process finds it (asked of one: a
+    llama.cpp that crashes on load must not take the doctor along), and whether the extra buffer
+    types (weight repacking) are used by default."""
+    from cass_lsp.core import proc
+    from cass_lsp.infer import cpu, process
+    from cass_lsp.infer.runtime import CpuBackend
+
+    name = "llama.cpp CPU backend"
+    argv = [sys.executable, "-m", "cass_lsp.infer.worker", "--describe"]
+    result = proc.run(argv, timeout=120, env=process.worker_env())
+    if not result.ok:
+        why = result.stderr.decode(errors="replace").strip().splitlines()[-1:] or [f"exit status {result.returncode}"]
+        if result.returncode < 0:
+            why = [f"llama.cpp crashed while loading: {process.signal_name(result.returncode)}", *why]
+        return [ToolStatus(name=name, found=False, hint="; ".join(why))]
+    backend = msgspec.json.decode(result.stdout, type=CpuBackend)
+    build = "portable build, the variant for this CPU" if backend.portable else "native build: only for CPUs like the one that built it"
+    statuses = [ToolStatus(name=name, found=True, version=f"{backend.library} ({build}): {' '.join(backend.features)}")]
+    this = cpu.this_cpu()
+    offered = ", ".join(backend.extra_buffer_types) or "none offered"
+    decision = cpu.choose("auto", this, None)
+    if this.has_amx:
+        answers = [f"{key.rsplit(' | ', 1)[-1]} {'on' if passed else 'off'}" for key, passed in cpu.all_probed().items()
+                   if key.startswith(f"{this.model} | llama-cpp-python ")]
+        default = f"auto: AMX on this CPU, probed once per model type ({', '.join(answers) or 'none probed yet'})"
+    else:
+        default = f"{decision.reason}: on"
+    statuses.append(ToolStatus(name="llama.cpp extra buffer types", found=True, version=f"{offered}; {default}"))
+    return statuses
+
+
 def verification_status() -> list[ToolStatus]:
     """What can run programs for run-verification here, and how the sandbox isolates them."""
     from cass_lsp.verify import cgroups, runners, sandbox
@@ -130,7 +162,7 @@ def collect(model_path: str | None) -> DoctorReport:
     from cass_lsp.buildfiles import tools as build_tools
 
     tools = [*python_packages(), *toolchains.report(), *verification_status(), *model_status(model_path),
-             *build_tools.status()]
+             *model_runtime_status(), *build_tools.status()]
     tools = [msgspec.structs.replace(t, optional=_optional(t)) for t in tools]
     required = [t for t in tools if not t.found and not t.optional]
     return DoctorReport(tools=tools, missing=len(required))

@@ -15,8 +15,8 @@ Which units make the program of a file:
 Each unit takes the translation file a pattern of ``cass.verification.translationPatterns`` names
 (``foo.hip`` beside ``foo.cu``), else its rule translation. :func:`materialize` writes a program
 into a scratch folder as written, translated, or prepared for the CPU runtime, with its local headers
-(:func:`headers`) laid out as in the user's tree, and maps what compilers print back to the user's
-files.
+(:func:`headers`) laid out as in the user's tree (units and folders under names no shell acts on,
+:class:`cass_lsp.compile.scratch.Layout`), and maps what compilers print back to the user's files.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from cass_lsp.compile import commands as ccdb
 from cass_lsp.compile import includes, nvcc_flags
 from cass_lsp.compile.linemap import LineMap
 from cass_lsp.compile.nvcc_flags import Flags
-from cass_lsp.compile.scratch import HipTarget, RuntimePlacer, Scratch, Translator
+from cass_lsp.compile.scratch import HipTarget, Layout, RuntimePlacer, Scratch, Translator, require_inert
 from cass_lsp.core import pairs
 from cass_lsp.core.filekinds import COMMAND_UNIT_SUFFIXES, CUDA_HEADER_SUFFIX, HEADER_SUFFIXES, UNIT_SUFFIXES
 
@@ -275,9 +275,9 @@ class Materialized:
 
     scratch: Scratch
     units: list[Path]
-    """The units to compile, in the scratch folder, in the program's order."""
+    """The units to compile, in the scratch folder, in the program's order (their paths inert)."""
     include_dirs: dict[str, str]
-    """User include folder → its copy in the scratch folder (for -I flags)."""
+    """User include folder → its copy in the scratch folder (for -I flags; its path inert)."""
 
     def mapped_flags(self, flags: Iterable[str]) -> list[str]:
         """``-I`` flags into the copied folders point at the copies first (translated headers win),
@@ -337,7 +337,9 @@ def materialize(
     ``place_runtime``: the tree's runtime-include placement, applied to the rule-translated units
     as a tree translation applies it (a host unit that reaches a header using HIP after its own
     macros gets the runtime first, where nvcc's implicit include was).
-    ``prepare`` rewrites every written unit and header last (the CPU runtime's launches)."""
+    ``prepare`` rewrites every written unit and header last (the CPU runtime's launches). Raises
+    :class:`cass_lsp.compile.scratch.UnsafeName` for a ``root`` whose own name a shell would act on."""
+    require_inert(root)
     unit_paths = [u.original for u in program.units]
     chosen = [u.translation if side == "translation" and u.translation is not None else u.original for u in program.units]
     header_list = headers(program, texts, side)
@@ -345,9 +347,16 @@ def materialize(
     base = Path(os.path.commonpath([os.path.dirname(p) for p in everything]))
     scratch = Scratch(root, base, {})
     notes: list[str] = []
+    folders = {str(Path(p).parent) for p in everything}
+    # a header that is also a unit takes the unit's name, and a link under its own
+    layout = Layout(
+        {**{os.path.relpath(h, base): False for h in header_list}, **{os.path.relpath(c, base): True for c in chosen}},
+        [os.path.relpath(f, base) for f in folders],
+    )
+    layout.write(scratch)
 
     def place(path: str) -> Path:
-        target = Path(root, os.path.relpath(path, base))
+        target = Path(root, layout.place(os.path.relpath(path, base)))
         target.parent.mkdir(parents=True, exist_ok=True)
         return target
 
@@ -390,6 +399,5 @@ def materialize(
         if unsupported:
             notes.append(f"{unsupported} construct(s) could not be translated")
     scratch.note = "; ".join(notes) or None
-    folders = {str(Path(p).parent) for p in everything}
-    include_dirs = {folder: str(Path(root, os.path.relpath(folder, base))) for folder in folders}
+    include_dirs = {folder: os.path.normpath(Path(root, layout.place(os.path.relpath(folder, base)))) for folder in folders}
     return Materialized(scratch, written, include_dirs)

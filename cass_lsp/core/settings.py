@@ -60,6 +60,10 @@ class ModelSettings(msgspec.Struct, rename="camel", forbid_unknown_fields=True, 
     region's tokens plus a margin (a model that rambles)."""
     timeout_seconds: float = 600.0
     idle_unload_seconds: float = 600.0
+    """A local model runs in a worker process of its own; the worker exits after this long unused."""
+    extra_buffer_types: Literal["auto", "on", "off"] = "auto"
+    """llama.cpp's extra buffer types (weight repacking for the CPU's own kernels, AMX on a current
+    Xeon). auto: on, except on a CPU with AMX where a one-time probe found the AMX path crashing."""
     endpoint: str | None = None
     """For backend "openai": the server's base URL, e.g. http://gpu-box:8000/v1."""
     api_key_env: str | None = None

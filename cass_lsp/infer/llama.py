@@ -1,11 +1,11 @@
-"""llama-cpp-python on a local GGUF file: the default, offline backend.
+"""llama-cpp-python on a local GGUF file, in the process that calls it.
 
-The model loads on first use (on the calling worker thread) and unloads after an idle period.
-One generation runs at a time per model (a lock; the job layer's ``generate`` pool also has one
-worker). Cancellation is checked after every token (a stopping criterion) and during prompt
-evaluation (llama.cpp's abort callback), so a cancel stops the work within one token or one
-evaluation batch. The prompt is rendered as ChatML (:func:`cass_lsp.infer.prompts.render_chatml`),
-the format the CASS models were fine-tuned with.
+This is the engine the model's worker process runs (:mod:`cass_lsp.infer.worker`); the server
+itself never loads llama.cpp but talks to a worker through :class:`cass_lsp.infer.process.ProcessBackend`,
+so a native crash takes only the worker. The model loads on first use. Cancellation is checked
+after every token (a stopping criterion) and during prompt evaluation (llama.cpp's abort callback),
+so a cancel stops the work within one token or one evaluation batch. The prompt is rendered as
+ChatML (:func:`cass_lsp.infer.prompts.render_chatml`), the format the CASS models were fine-tuned with.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from cass_lsp.core.cancel import CancelToken
@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 # llama.cpp's ggml_abort_callback: bool (*)(void * data)
 _ABORT_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_bool, ctypes.c_void_p)
+_NO_ABORT = _ABORT_CALLBACK()  # NULL: llama.cpp then asks nothing
 
 
 def default_threads() -> int:
@@ -44,17 +45,15 @@ class LlamaBackend:
         n_threads: int = 0,
         n_ctx: int = 8192,
         n_gpu_layers: int = 0,
-        idle_unload_s: float = 600.0,
+        extra_buffer_types: bool = True,
     ) -> None:
         self.path = path
         self._name = name
         self._n_threads = n_threads or default_threads()
         self._n_ctx = n_ctx
         self._n_gpu_layers = n_gpu_layers
-        self._idle_unload_s = idle_unload_s
+        self._extra_buffer_types = extra_buffer_types
         self._llm: Any = None
-        self._lock = threading.Lock()
-        self._unload_timer: threading.Timer | None = None
         self._abort: tuple[CancelToken, float] | None = None  # the running generation's token, deadline
         self._abort_callback = _ABORT_CALLBACK(self._should_abort)  # kept alive with the backend
 
@@ -77,16 +76,13 @@ class LlamaBackend:
 
         started = time.monotonic()
         deadline = started + params.timeout_s
-        with self._lock:
-            self._cancel_unload()
-            try:
-                llm = self._load()
-                if token.cancelled:
-                    return Generation("", "cancelled", 0, 0.0, self.label)
-                return self._stream(llm, render_chatml(messages), params, on_text, token, started, deadline)
-            finally:
-                self._abort = None
-                self._schedule_unload()
+        try:
+            llm = self.load()
+            if token.cancelled:
+                return Generation("", "cancelled", 0, 0.0, self.label)
+            return self._stream(llm, render_chatml(messages), params, on_text, token, started, deadline)
+        finally:
+            self._abort = None
 
     def _stream(
         self,
@@ -113,6 +109,9 @@ class LlamaBackend:
                 f" tokens, the context {llm.n_ctx()} (cass.model.nCtx); translate a smaller region or raise nCtx"
             )
         self._abort = (token, deadline)
+        import llama_cpp
+
+        llama_cpp.llama_set_abort_callback(llm._ctx.ctx, self._abort_callback, None)
         pieces: list[str] = []
         finish = "stop"
         from llama_cpp import StoppingCriteriaList
@@ -127,6 +126,12 @@ class LlamaBackend:
                 stopping_criteria=StoppingCriteriaList([stop]),
             )
             for chunk in stream:
+                if self._abort is not None:
+                    # the prompt is evaluated: the stopping criterion checks every token from here
+                    # on, and llama.cpp would call the abort callback, in Python, after every node
+                    # of every token's graph (a few percent of the time of a small model)
+                    self._abort = None
+                    llama_cpp.llama_set_abort_callback(llm._ctx.ctx, _NO_ABORT, None)
                 choice = chunk["choices"][0]
                 if choice["text"]:
                     pieces.append(choice["text"])
@@ -149,10 +154,11 @@ class LlamaBackend:
         return Generation("".join(pieces), finish, len(pieces), time.monotonic() - started, self.label)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ loading
-    def _load(self) -> Any:
+    def load(self) -> Any:
+        """The loaded ``llama_cpp.Llama`` (loading it the first time); ModelError when it cannot be."""
         if self._llm is not None:
             return self._llm
-        from cass_lsp.infer import gguf_file
+        from cass_lsp.infer import gguf_file, runtime
 
         try:
             gguf_file.read(self.path)
@@ -160,26 +166,34 @@ class LlamaBackend:
             raise ModelError(f"{self.label}: {error}") from error
         # OpenMP workers that spin while waiting slow generation 5-10x on a busy small machine
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-        try:
-            import llama_cpp
-        except ImportError as error:
-            raise ModelError(
-                "llama-cpp-python is not installed: pip install 'cass-lsp[model]' (./scripts/setup.sh does)"
-            ) from error
+        llama_cpp = runtime.load()
         started = time.monotonic()
         try:
-            self._llm = llama_cpp.Llama(
-                model_path=self.path,
-                n_ctx=self._n_ctx,
-                n_threads=self._n_threads,
-                n_gpu_layers=self._n_gpu_layers,
-                verbose=False,
-            )
+            with model_params(llama_cpp, use_extra_bufts=self._extra_buffer_types):
+                self._llm = llama_cpp.Llama(
+                    model_path=self.path,
+                    n_ctx=self._n_ctx,
+                    n_threads=self._n_threads,
+                    n_gpu_layers=self._n_gpu_layers,
+                    verbose=False,
+                )
         except (ValueError, RuntimeError) as error:
             raise ModelError(f"{self.label}: llama.cpp could not load {self.path}: {error}") from error
-        llama_cpp.llama_set_abort_callback(self._llm._ctx.ctx, self._abort_callback, None)
-        log.info("loaded %s in %.1f s", self.path, time.monotonic() - started)
+        log.info(
+            "loaded %s in %.1f s (extra buffer types %s)",
+            self.path,
+            time.monotonic() - started,
+            "on" if self._llm.model_params.use_extra_bufts else "off",
+        )
         return self._llm
+
+    def probe(self) -> None:
+        """Decode a multi-token batch and forget it: where llama.cpp's AMX path is broken, this is
+        where it crashes (a one-token decode works), before a user's request does."""
+        llm = self.load()
+        tokens = llm.tokenize(_PROBE_TEXT.encode(), add_bos=True, special=False)[: llm.n_ctx() - 1]
+        llm.eval(tokens)
+        llm.reset()
 
     def _should_abort(self, data: Any) -> bool:
         """llama.cpp asks this during prompt evaluation too, where no token comes to stop at."""
@@ -187,32 +201,33 @@ class LlamaBackend:
         return abort is not None and (abort[0].cancelled or time.monotonic() > abort[1])
 
     def close(self) -> None:
-        with self._lock:
-            self._cancel_unload()
-            self._unload()
-
-    def _unload(self) -> None:
         if self._llm is not None:
             with contextlib.suppress(Exception):
                 self._llm.close()
             self._llm = None
             log.info("unloaded %s", self.path)
 
-    def _schedule_unload(self) -> None:
-        if self._idle_unload_s <= 0:
-            return
-        self._unload_timer = threading.Timer(self._idle_unload_s, self._idle)
-        self._unload_timer.daemon = True
-        self._unload_timer.start()
 
-    def _cancel_unload(self) -> None:
-        if self._unload_timer is not None:
-            self._unload_timer.cancel()
-            self._unload_timer = None
+# More than a 68-token prompt, the shortest known to crash llama.cpp's AMX path with a Q4_1 model.
+_PROBE_TEXT = " ".join(f"__global__ void kernel{i}(float* a) {{ a[threadIdx.x] += {i}.0f; }}" for i in range(12))
 
-    def _idle(self) -> None:
-        if self._lock.acquire(blocking=False):
-            try:
-                self._unload()
-            finally:
-                self._lock.release()
+
+@contextlib.contextmanager
+def model_params(llama_cpp: Any, *, use_extra_bufts: bool) -> Iterator[None]:
+    """``Llama()`` inside loads with ``use_extra_bufts`` set: llama-cpp-python's ``Llama()`` (0.3.36)
+    takes no argument for it and fills its model parameters from ``llama_model_default_params()``
+    inside the constructor, so that function answers with the field set meanwhile (a worker loads
+    one model, on one thread)."""
+    module = llama_cpp.llama_cpp
+    defaults = module.llama_model_default_params
+
+    def params() -> Any:
+        chosen = defaults()
+        chosen.use_extra_bufts = use_extra_bufts
+        return chosen
+
+    module.llama_model_default_params = params
+    try:
+        yield
+    finally:
+        module.llama_model_default_params = defaults

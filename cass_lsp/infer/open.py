@@ -13,7 +13,7 @@ from cass_lsp.infer.backend import Backend, GenerationParams, ModelError
 class Backends:
     """One backend per model identity, the two most recently used kept (a source model and an
     assembly model): a changed setting that affects loading (the model, threads, context, GPU
-    layers, endpoint) gives a new one and closes the oldest; generation settings (max tokens,
+    layers, extra buffer types, endpoint) gives a new one and closes the oldest; generation settings (max tokens,
     temperature, timeout) do not."""
 
     KEPT = 2
@@ -58,18 +58,19 @@ def open_backend(settings: ModelSettings) -> Backend:
             raise ModelError('cass.model.backend is "openai" but cass.model.endpoint is not set')
         return OpenAIBackend(settings.endpoint, settings.name or "default", api_key_env=settings.api_key_env)
     from cass_lsp.infer import registry
-    from cass_lsp.infer.llama import LlamaBackend
+    from cass_lsp.infer.process import ProcessBackend
 
     assert settings.name is not None
     try:
         found = registry.resolve(settings.name)
     except registry.RegistryError as error:
         raise ModelError(str(error)) from error
-    return LlamaBackend(
+    return ProcessBackend(
         found.path,
         name=found.name,
         n_threads=settings.n_threads,
         n_ctx=settings.n_ctx,
         n_gpu_layers=settings.n_gpu_layers,
         idle_unload_s=settings.idle_unload_seconds,
+        extra_buffer_types=settings.extra_buffer_types,
     )

@@ -259,7 +259,7 @@ class _StageRun:
             failed = builder.name != "cpu" and side == "translation"
             first = next((line for line in built.log.splitlines() if ": error" in line or "error:" in line), built.log.strip()[-300:])
             if built.scratch is not None:
-                first = first.replace(built.scratch.root + "/", str(built.scratch.base) + "/")
+                first = built.scratch.unlinked(first).replace(built.scratch.root + "/", str(built.scratch.base) + "/")
             why = f"building the {side} for the {builder.name} runner failed: {first}"
             if not failed:
                 why = f"{why}; the translation was not judged" if side == "original" else f"{why} (the CPU runtime may lack something)"

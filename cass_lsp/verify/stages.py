@@ -32,7 +32,7 @@ from cass_lsp.compile import program as program_module
 from cass_lsp.compile.diagnostic import CompilerDiagnostic
 from cass_lsp.compile.nvcc_flags import Flags
 from cass_lsp.compile.program import Program, Side
-from cass_lsp.compile.scratch import HipTarget, Scratch
+from cass_lsp.compile.scratch import HipTarget, Scratch, UnsafeName
 from cass_lsp.core import proc
 from cass_lsp.core import settings as config
 from cass_lsp.core.pairs import Pair
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from cass_lsp.core.cancel import CancelToken
     from cass_lsp.services.settings import ResolvedSettings
 
-SCHEMA = 2
+SCHEMA = 3
 """Part of every stage key: bump when a stage's commands or its result's layout change."""
 Outcome = Literal["passed", "failed", "skipped", "unavailable", "cancelled"]
 _OUTPUT_TAIL = 4000
@@ -265,10 +265,14 @@ def run_compile(
     cancel = token.event if token is not None else None
     with tempfile.TemporaryDirectory(prefix="cass-verify-") as tmp:
         root = os.path.realpath(tmp)
-        built = program_module.materialize(
-            os.path.join(root, "src"), plan.inputs.program, plan.inputs.texts, plan.name, translator=translated,
-            translate_to=plan.translate_to, place_runtime=placement.tree_fixes
-        )
+        try:
+            built = program_module.materialize(
+                os.path.join(root, "src"), plan.inputs.program, plan.inputs.texts, plan.name, translator=translated,
+                translate_to=plan.translate_to, place_runtime=placement.tree_fixes
+            )
+        except UnsafeName as error:
+            # this machine's temp dir, not the code: nothing was compiled
+            return StageResult(plan.name, plan.target, "unavailable", str(error), file=plan.file, cacheable=False, tool=plan.tool)
         scratch = built.scratch
         shown: list[str] = []
         for argv in plan.steps(built, root):
@@ -358,7 +362,7 @@ def _failed(
         message,
         diagnostics=found,
         command=shown,
-        output=output.replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
+        output=scratch.unlinked(output).replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
         duration=duration,
         file=plan.file,
         cacheable=not (defect or absent),

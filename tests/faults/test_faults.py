@@ -328,3 +328,24 @@ def test_sigterm_during_a_compile_ends_the_server_and_the_compile(tmp_path: Path
     assert code in (0, -signal.SIGTERM, 128 + signal.SIGTERM), code
     assert server.leftovers(wait_s=10) == []
     assert server.temp_files() == []
+
+
+def test_a_server_killed_mid_generation_takes_its_model_worker_along(tmp_path: Path, workspace: Path) -> None:
+    from cass_lsp.infer.tiny_model import write_tiny_model
+
+    model = tmp_path / "cass-tiny-endless.gguf"
+    write_tiny_model(model, "```amd\nloop\n```", endless=True)
+    settings = {**ASM, "model": {"name": str(model), "nThreads": 1, "nCtx": 32768, "maxTokens": 100000}}
+    server = start(tmp_path, workspace, settings, trusted=True)  # a model file's path applies only when trusted
+    uri = (workspace / "long.cu").as_uri()
+    # an answer may take about twice the region's tokens: a long region streams for seconds
+    text = KERNEL.format(tag="a long note " * 400)
+    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": text}})
+    request = {"uri": uri, "version": 1, "start": 0, "end": len(text.encode()), "scope": "file"}
+    server.request("cass/translateWithModel", request)
+    streaming = server.wait_notification(
+        "$/progress", lambda p: isinstance(p.get("value"), dict) and p["value"].get("kind") == "report", 120)
+    assert streaming is not None, server.stderr()[-3000:]
+    assert any("cass_lsp.infer.worker" in p for p in server.leftovers(0))
+    server.kill(signal.SIGKILL)  # no shutdown, no cleanup: the server is simply gone
+    assert server.leftovers(wait_s=10) == []

@@ -120,6 +120,21 @@ async def test_assembly_request_returns_structured_listings(tmp_path: Path) -> N
         assert "s_barrier" in shown["text"]
 
 
+async def test_opening_a_file_named_like_a_command_lists_it_and_runs_nothing(tmp_path: Path) -> None:
+    """nvcc runs its sub-tools through sh with the unit's name on the line: opening ``j$(touch $M).cu``
+    (defaults, workspace untrusted) ran ``touch``. ``$M`` is the marker's path (a name holds no /)."""
+    marker = tmp_path / "shell-ran"
+    path = tmp_path / "j$(touch $M).cu"
+    path.write_text(KERNEL.format(tag=uuid.uuid4()))
+    async with session({"asm": {"targets": ["sm_90"]}}, env={**os.environ, "M": str(marker)}) as client:
+        open_document(client, path.as_uri(), path.read_text())
+        reply = json_value(await client.protocol.send_request_async("cass/assembly", {"uri": path.as_uri(), "line": SYNC_LINE}))
+        assert not marker.exists()
+        listing = next(r for r in reply["results"] if r["target"] == "sm_90")
+        assert listing["kind"] == "listing", listing
+        assert {i.get("file") for f in listing["functions"] for i in f["instructions"]} >= {str(path)}
+
+
 async def test_compile_errors_become_diagnostics_on_their_line(tmp_path: Path) -> None:
     uri = write(tmp_path, "broken.cu", BROKEN)
     async with session({"asm": {"targets": ["sm_90", "gfx1100"]}}) as client:

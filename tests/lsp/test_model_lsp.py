@@ -1,11 +1,13 @@
 """The CASS model path end to end through the real server over stdio, with the tiny GGUF the
-project generates, loaded by the real llama-cpp-python and compiled with the real clang-19."""
+project generates, loaded by the real llama-cpp-python in the server's model worker process, and
+compiled with the real clang-19; the worker killed by real signals mid-generation."""
 
 from __future__ import annotations
 
 import ast
 import asyncio
 import os
+import signal
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -447,3 +449,52 @@ async def test_the_openai_backend_serves_the_same_flow(tmp_path: Path, monkeypat
         assert body["model"] == "cass-src-7b" and body["stream"] is True
         assert "Convert the following CUDA code to AMD GPU code" in body["messages"][-1]["content"]
     assert client.texts[uri].count(HIP_KERNEL) == 1  # type: ignore[attr-defined]
+
+
+def model_workers(tmp_path: Path) -> list[int]:
+    """The model worker processes of the session's server (they inherit its config folder)."""
+    from tests.fuzz.wire import processes_marked
+
+    marker = str(tmp_path / "config")
+    found = processes_marked(marker, marker, exclude={os.getpid()})
+    return [int(line.split()[0]) for line in found if "cass_lsp.infer.worker" in line]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGSEGV, signal.SIGKILL])
+async def test_a_crash_of_the_model_is_one_error_and_the_server_answers_on(
+    tmp_path: Path, models: dict[str, Path], sig: signal.Signals
+) -> None:
+    """The model runs in a worker process: it dying mid-generation (a segfault in llama.cpp, the
+    out-of-memory killer) ends that request with an error naming the signal, and nothing else."""
+    async with session(tmp_path, model_settings(models["endless"], maxTokens=100000, nCtx=32768)) as client:
+        uri = open_cuda(client, tmp_path, text=LONG_CUDA)
+        action = await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)")
+        running = asyncio.ensure_future(execute(client, action))
+        for _ in range(600):
+            if any(isinstance(r, types.WorkDoneProgressReport) for rs in client.progress_reports.values() for r in rs):
+                break
+            await asyncio.sleep(0.05)
+        (worker,) = model_workers(tmp_path)
+        os.kill(worker, sig)
+        result = await asyncio.wait_for(running, 10)
+        assert result["applied"] is False and f"died of {sig.name}" in result["reason"], result
+        errors = [m.message for m in client.messages if m.type == types.MessageType.Error]
+        assert len(errors) == 1 and f"died of {sig.name} while generating" in errors[0], errors
+        assert "the next request starts a fresh worker" in errors[0]
+        assert client.applied == []  # type: ignore[attr-defined]
+        # the server answered on: the rules' action, and the model again, in a fresh worker
+        rules = await model_action(client, uri, "Translate file to HIP")
+        assert isinstance(rules, types.CodeAction)
+        client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"cass": {"model": {"maxTokens": 30}}})
+        )
+        await asyncio.sleep(0.3)
+        again = await execute(client, await model_action(client, uri, "Translate kernel saxpy to HIP (CASS model)"))
+        assert again == {"applied": False, "reason": "length"}
+        assert model_workers(tmp_path) not in ([], [worker])
+        assert len([m for m in client.messages if m.type == types.MessageType.Error]) == 1
+    for _ in range(100):  # the shutdown ended the worker too
+        if not model_workers(tmp_path):
+            break
+        await asyncio.sleep(0.05)
+    assert model_workers(tmp_path) == []

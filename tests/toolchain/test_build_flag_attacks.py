@@ -127,8 +127,8 @@ def test_a_projects_response_files_are_read_from_its_own_build_folder(tmp_path: 
 def test_a_listings_flags_pass_the_same_filter(tmp_path: Path) -> None:
     """Listings took -D values from compile_commands.json as they were: nvcc's shell ran a $(...) in one
     on opening the file, workspace trusted or not."""
+    from cass_lsp.asm import jobs as asm_jobs
     from cass_lsp.asm.listing import Listing
-    from cass_lsp.core import jobs as kinds
     from cass_lsp.services.settings import resolve_cli
 
     marker = tmp_path / "shell-ran"
@@ -136,6 +136,6 @@ def test_a_listings_flags_pass_the_same_filter(tmp_path: Path) -> None:
     (tmp_path / "k.cu").write_text(source)
     arguments = ["nvcc", "-DSCALE=2.0f", f"-DSHELL=$(touch {marker})", "-c", "k.cu"]
     (tmp_path / "compile_commands.json").write_text(json.dumps([{"directory": str(tmp_path), "file": "k.cu", "arguments": arguments}]))
-    result = kinds.build_listing(resolve_cli(asm={"timeoutSeconds": 300}), source, str(tmp_path / "k.cu"), "sm_90")
+    result = asm_jobs.build_listing(resolve_cli(asm={"timeoutSeconds": 300}), source, str(tmp_path / "k.cu"), "sm_90")
     assert isinstance(result, Listing), result
     assert not marker.exists()

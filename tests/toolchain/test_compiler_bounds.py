@@ -22,11 +22,11 @@ import pytest
 
 from cass_lsp import cpu
 from cass_lsp.asm import compile as asm_compile
+from cass_lsp.asm import jobs as asm_jobs
 from cass_lsp.asm.listing import CompileFailure
 from cass_lsp.cli import main as cli
 from cass_lsp.compile import includes
 from cass_lsp.compile.program import of_file
-from cass_lsp.core import jobs as kinds
 from cass_lsp.core.cache import ResultCache
 from cass_lsp.core.pairs import Pair
 from cass_lsp.core.settings import CompilerLimits
@@ -107,7 +107,7 @@ def test_a_header_and_the_build_flags_are_followed(tmp_path: Path) -> None:
 
 def listing(source: str, path: Path, target: str) -> object:
     resolved = resolve_cli(asm={"timeoutSeconds": TIMEOUT})
-    return kinds.build_listing(resolved, source, str(path), target)
+    return asm_jobs.build_listing(resolved, source, str(path), target)
 
 
 @pytest.mark.parametrize("target", ["sm_90", "gfx1100"])
@@ -170,11 +170,11 @@ TIGHT = {"memoryMb": 300, "cpuSeconds": 60}
 def test_a_listing_stopped_by_the_memory_bound_names_the_setting_and_is_not_cached(tmp_path: Path) -> None:
     resolved = resolve_cli(asm={"timeoutSeconds": TIMEOUT}, compilerLimits=TIGHT)
     cache = ResultCache(tmp_path / "cache")
-    result = kinds.build_listing(resolved, ZERO_BY_MACRO, str(tmp_path / "k.cu"), "sm_90", cache=cache)
+    result = asm_jobs.build_listing(resolved, ZERO_BY_MACRO, str(tmp_path / "k.cu"), "sm_90", cache=cache)
     assert isinstance(result, CompileFailure) and result.bounded and not result.timed_out, result
     assert result.note == "the compiler ran out of memory at its bound of 300 MB (cass.compilerLimits.memoryMb)"
     job = asm_compile.prepare(ZERO_BY_MACRO, tmp_path / "k.cu", "sm_90")
-    assert cache.get(kinds.LISTING.name, job.key) is None  # the bound is this setting's, not the code's
+    assert cache.get(asm_jobs.LISTING.name, job.key) is None  # the bound is this setting's, not the code's
 
 
 def test_a_verification_compile_stopped_by_a_bound_is_could_not_verify(tmp_path: Path) -> None:
@@ -209,5 +209,5 @@ def test_an_error_of_the_code_that_reads_like_a_bound_is_the_codes(tmp_path: Pat
     inputs = Inputs(Pair(str(original), None), of_file(str(original), ["{stem}.hip"]), {str(original): text})
     result = stages.run_compile(stages.plan_original(inputs, resolve_cli()), timeout=TIMEOUT)
     assert result.outcome == "failed" and result.cacheable, result
-    listed = kinds.build_listing(resolve_cli(), text, str(original), "sm_90")
+    listed = asm_jobs.build_listing(resolve_cli(), text, str(original), "sm_90")
     assert isinstance(listed, CompileFailure) and not listed.bounded, listed

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from cass_lsp.core.cancel import CancelToken
-from cass_lsp.infer.backend import Generation, GenerationParams, Message, ModelError
-from cass_lsp.infer.llama import LlamaBackend, default_threads
-from cass_lsp.infer.tiny_model import write_tiny_model
+from cass_lsp.infer.backend import Generation, GenerationParams, Message
+from cass_lsp.infer.llama import default_threads
 from cass_lsp.translate.model import ANSWER_MARGIN, answer_budget, question_budget, translate_region
 from cass_lsp.translate.rules import engine_settings
 
@@ -65,47 +63,6 @@ def test_the_carried_declarations_count_in_the_budget() -> None:
     context = "__constant__ float table[] = {" + ", ".join(["1.0f"] * 500) + "};\n"
     assert answer_budget(f"{context}\n{KERNEL}", 100_000) > answer_budget(KERNEL, 100_000) + len(context) // 2
     assert question_budget(8192) == (8192 - 64 - ANSWER_MARGIN) // 2
-
-
-@pytest.fixture(scope="module")
-def endless(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("models") / "endless.gguf"
-    write_tiny_model(path, f"```amd\n{KERNEL}\n```", endless=True)
-    return path
-
-
-@pytest.fixture(autouse=True)
-def passive_openmp(monkeypatch: pytest.MonkeyPatch) -> None:
-    # OpenMP workers that spin while waiting slow a busy small machine 5-10x
-    monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
-
-
-def test_a_model_that_rambles_stops_at_the_region_budget(endless: Path) -> None:
-    backend = LlamaBackend(str(endless), name="endless", n_threads=1, n_ctx=8192, idle_unload_s=0)
-    try:
-        translated = translate_region(
-            backend, KERNEL, SETTINGS, GenerationParams(max_tokens=4096), lambda _: None, CancelToken()
-        )
-    finally:
-        backend.close()
-    generation = translated.generation
-    assert generation.finish_reason == "length" and not translated.complete
-    assert generation.tokens <= answer_budget(KERNEL, 4096) < 4096 / 4
-
-
-def test_a_prompt_longer_than_the_context_is_a_clear_error(endless: Path) -> None:
-    backend = LlamaBackend(str(endless), name="endless", n_threads=1, n_ctx=256, idle_unload_s=0)
-    long_region = KERNEL + "\n" + "// a note\n" * 100
-    try:
-        with pytest.raises(
-            ModelError, match=r"too long for the model's context: the prompt is \d+ tokens, the context 256"
-        ):
-            translate_region(backend, long_region, SETTINGS, GenerationParams(), lambda _: None, CancelToken())
-        # the model stays usable for a region that fits
-        short = backend.generate([Message("user", "hi")], GenerationParams(max_tokens=3), lambda _: None, CancelToken())
-        assert short.tokens == 3
-    finally:
-        backend.close()
 
 
 @pytest.mark.parametrize(("cores", "threads"), [(1, 1), (2, 2), (3, 2), (4, 3), (16, 15)])

@@ -15,7 +15,7 @@ import pytest
 
 from cass_lsp.cli.main import main
 from cass_lsp.core import dirs
-from cass_lsp.infer import gguf_file, registry
+from cass_lsp.infer import gguf_file, registry, runtime
 from cass_lsp.infer.gguf_file import GgufError, read, validate
 from cass_lsp.infer.manifest import load_manifest
 from cass_lsp.infer.tiny_model import DEFAULT_ANSWER, split_answer, write_tiny_model
@@ -121,7 +121,8 @@ def chat(llm: object, code: str, **options: object) -> dict[str, object]:
 def test_llama_cpp_answers_with_the_fixed_text(tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # before the import: OpenMP workers that spin while waiting slow a busy small machine 5-10x
     monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
-    llama_cpp = need("llama_cpp", "the model extra: .venv/bin/python -m pip install -e '.[model]'")
+    need("llama_cpp", "the model extra: .venv/bin/python -m pip install -e '.[model]'")
+    llama_cpp = runtime.load()  # a portable build's CPU backend must be loaded first
     llm = llama_cpp.Llama(model_path=str(tiny), n_ctx=512, n_threads=1, verbose=False)
     answer = chat(llm, CUDA_SAXPY, max_tokens=200)
     assert answer["message"] == {"role": "assistant", "content": DEFAULT_ANSWER}
