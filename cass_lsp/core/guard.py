@@ -20,13 +20,13 @@ written on it is the errno of a failed exec, which ``proc.run`` raises as ``Pope
 ``nice`` (the priority to run at, or null), ``memoryBytes`` and ``cpuSeconds`` (null: unbounded).
 
 ``-I -S`` keep the environment and any site-packages from deciding what the launcher imports; the
-package itself is then unimportable, so this file uses the standard library only.
+package itself is then unimportable, so this file uses the standard library and its sibling
+:mod:`.reaper` (loaded from this folder) only.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
 import os
 import resource
@@ -34,47 +34,14 @@ import signal
 import sys
 from typing import Any, NoReturn
 
-PR_SET_PDEATHSIG = 1
-PR_SET_CHILD_SUBREAPER = 36
+try:
+    from cass_lsp.core.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, kill_descendants, prctl
+except ImportError:  # run as the launcher: -I leaves this folder off sys.path; appended, the stdlib still wins
+    sys.path.append(os.path.dirname(os.path.abspath(__file__)))
+    from reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, kill_descendants, prctl  # type: ignore[no-redef]
+
 # The exit status of a program that could not be executed (the shell's).
 COULD_NOT_RUN = 127
-
-_libc = ctypes.CDLL(None, use_errno=True)
-
-
-def _prctl(option: int, value: int) -> None:
-    if _libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, os.strerror(err))
-
-
-def _children(parent: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            if ppid == parent:
-                found.append(int(entry))
-    return found
-
-
-def kill_descendants() -> None:
-    """Kill every child of this subreaper until none is left: killing a parent hands its children
-    to us, so repeat until wait() says there are no children at all."""
-    me = os.getpid()
-    while True:
-        for pid in _children(me):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        try:
-            os.waitpid(-1, 0)
-        except ChildProcessError:
-            return
-
 
 def _die_like(wait_status: int) -> NoReturn:
     """Leave as the program did: the same exit code, or death by the same signal (what
@@ -117,7 +84,7 @@ def _exec(spec: dict[str, Any], program: list[str], status_fd: int) -> NoReturn:
             # a compiler that aborts at its bound would otherwise write a core file of that size
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         # Kept across exec: should the launcher itself be killed, the program goes with it.
-        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         os.execvp(program[0], program)
     except OSError as e:
         with contextlib.suppress(OSError):
@@ -133,10 +100,10 @@ def main(argv: list[str]) -> NoReturn:
     os.set_inheritable(status_fd, False)  # the program's exec closes it: that is the "started" signal
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, _on_stop)
-    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != spec["parent"]:
         os._exit(COULD_NOT_RUN)  # the server died before the signal was armed: start nothing
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
     if spec["nice"] is not None:
         os.setpriority(os.PRIO_PROCESS, 0, spec["nice"])
     pid = os.fork()

@@ -6,7 +6,8 @@ as unsafe there, so it starts this fresh, single-threaded interpreter instead (t
 measured by ``benchmarks/attack_lsp.py``). ``-I -S`` keep the scrubbed environment and any
 site-packages from deciding what the launcher imports; that leaves the package itself
 unimportable, hence a file path and the standard library only (the sibling modules
-:mod:`.mounts`, :mod:`.landlock` and :mod:`.seccomp` are loaded from this folder).
+:mod:`.mounts`, :mod:`.landlock` and :mod:`.seccomp` are loaded from this folder, and
+:mod:`cass_lsp.core.reaper`, which :mod:`cass_lsp.core.guard` shares, from the core folder).
 
 PLAN is a JSON object written by :mod:`cass_lsp.verify.sandbox`: the level ("full", "landlock" or
 "none"), the limits, the number of the status pipe, whether the program may use the network, the
@@ -49,20 +50,21 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 try:
+    from cass_lsp.core.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, kill_descendants, prctl
     from cass_lsp.verify import landlock, mounts, seccomp
-except ImportError:  # run as the launcher: -I leaves this folder off sys.path; appended, the stdlib still wins
-    sys.path.append(os.path.dirname(os.path.abspath(__file__)))
+except ImportError:  # run as the launcher: -I leaves these folders off sys.path; appended, the stdlib still wins
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path += [_here, os.path.join(os.path.dirname(_here), "core")]
     import landlock  # type: ignore[no-redef]
     import mounts  # type: ignore[no-redef]
     import seccomp  # type: ignore[no-redef]
+    from reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, kill_descendants, prctl  # type: ignore[no-redef]
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWNET = 0x40000000
-PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
-PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 KEYCTL_JOIN_SESSION_KEYRING = 1
 # uid/gid "nobody": root is exempt from RLIMIT_NPROC, so a fork bomb is only capped once the program
@@ -80,13 +82,6 @@ NS_OVERHEAD = 2
 COULD_NOT_RUN = 126
 
 _libc = ctypes.CDLL(None, use_errno=True)
-
-
-def _prctl(option: int, value: int) -> None:
-    if _libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, os.strerror(err))
-
 
 def _status(fd: int, **fields: Any) -> None:
     # One write per line: well under PIPE_BUF, so it cannot interleave or block.
@@ -136,7 +131,7 @@ def _unshare(network: bool) -> None:
     it has exec'd) inside and is an ordinary user towards files."""
     uid, gid = os.getuid(), os.getgid()
     # Changing uid made us non-dumpable, which hands /proc/self to root: we could not write our maps.
-    _prctl(PR_SET_DUMPABLE, 1)
+    prctl(PR_SET_DUMPABLE, 1)
     if _libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | (0 if network else CLONE_NEWNET)) != 0:
         err = ctypes.get_errno()
         raise OSError(err, f"unshare: {os.strerror(err)}")
@@ -198,9 +193,9 @@ def _confine_program(plan: dict[str, Any], nproc: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
     # setuid binaries (su, sudo, ping) must not hand back what was dropped; Landlock and seccomp
     # need it from an unprivileged process.
-    _prctl(PR_SET_NO_NEW_PRIVS, 1)
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
     # Kept across exec: a launcher that dies takes the program along.
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if plan["level"] == "landlock":
         _landlock(plan)
     seccomp.install(sockets=plan["network"])
@@ -220,34 +215,6 @@ def _exec(plan: dict[str, Any], program: list[str], nproc: int | None, status_fd
     except OSError as e:
         os.write(2, f"cass-sandbox: cannot run {program[0]!r}: {e.strerror}\n".encode())
         os._exit(127 if e.errno == errno.ENOENT else COULD_NOT_RUN)
-
-
-def _children(parent: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            if ppid == parent:
-                found.append(int(entry))
-    return found
-
-
-def _kill_descendants() -> None:
-    """Kill every process reparented to this subreaper until none is left; killing a parent hands
-    its children to us, so repeat until wait() says there are no children at all."""
-    me = os.getpid()
-    while True:
-        for pid in _children(me):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        try:
-            os.waitpid(-1, 0)
-        except ChildProcessError:
-            return
 
 
 def _supervise(plan: dict[str, Any], program: list[str], nproc: int | None, status_fd: int) -> int:
@@ -272,7 +239,7 @@ def _supervise(plan: dict[str, Any], program: list[str], nproc: int | None, stat
 
 
 def _on_term(signum: int, frame: object) -> None:
-    _kill_descendants()
+    kill_descendants()
     os._exit(128 + signum)
 
 
@@ -332,14 +299,14 @@ def _run(plan: dict[str, Any], program: list[str], status_fd: int) -> int:
     # The program runs as our uid and could ptrace this launcher (and the init), which stand outside
     # its confinement; only CAP_SYS_PTRACE may trace a non-dumpable process. The forks inherit it,
     # the program's exec resets it.
-    _prctl(PR_SET_DUMPABLE, 0)
+    prctl(PR_SET_DUMPABLE, 0)
     # If the server dies the run must die with it (set late: credential changes clear it).
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if level != "full":
-        _prctl(PR_SET_CHILD_SUBREAPER, 1)
+        prctl(PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGTERM, _on_term)
         code = _supervise(plan, program, nproc, status_fd)
-        _kill_descendants()
+        kill_descendants()
         return code
     # The group-wide SIGTERM of a stopped run ends the program, then the init; the launcher stays to
     # reap the init, whose zombie would otherwise keep the group looking alive (a container's PID 1
@@ -354,7 +321,7 @@ def _run(plan: dict[str, Any], program: list[str], status_fd: int) -> int:
 def _init(plan: dict[str, Any], program: list[str], nproc: int | None, status_fd: int) -> int:
     """PID 1 of the new namespace. Leaving ends the namespace: the kernel kills whatever the
     program left behind."""
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     mounts.fresh_proc()
     return _supervise(plan, program, nproc, status_fd)
 
