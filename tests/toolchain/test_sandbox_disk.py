@@ -8,11 +8,10 @@ size limit. The work folder's removal is also tried on trees made here, a mount 
 from __future__ import annotations
 
 import ctypes
-import functools
 import os
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -76,16 +75,6 @@ def binaries(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (out / f"{name}.c").write_text(source)
         subprocess.run([GCC, "-O1", "-o", str(out / name), str(out / f"{name}.c")], check=True, timeout=120)
     return out
-
-
-@pytest.fixture(params=sandbox.LEVELS)
-def level(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv(sandbox.LEVEL_ENV, request.param)
-    got = sandbox.isolation()
-    if got.level != request.param:
-        pytest.skip(f"this kernel has no {request.param} level: {got.note}")
-    monkeypatch.setattr(sandbox, "run", functools.partial(sandbox.run, allow_unconfined=True))
-    yield request.param
 
 
 def test_a_deep_read_only_tree_left_by_the_program_is_removed(level: str, binaries: Path) -> None:

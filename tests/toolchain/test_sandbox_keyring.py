@@ -9,11 +9,9 @@ plant a key of its own that would outlive the run.
 from __future__ import annotations
 
 import ctypes
-import functools
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -108,16 +106,6 @@ def server_key() -> int:
     key = _syscall("add_key", b"user", DESCRIPTION.encode(), PAYLOAD, len(PAYLOAD), KEY_SPEC_SESSION_KEYRING)
     _syscall("keyctl", KEYCTL_SETPERM, key, KEY_POS_ALL)
     return key
-
-
-@pytest.fixture(params=sandbox.LEVELS)
-def level(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv(sandbox.LEVEL_ENV, request.param)
-    got = sandbox.isolation()
-    if got.level != request.param:
-        pytest.skip(f"this kernel has no {request.param} level: {got.note}")
-    monkeypatch.setattr(sandbox, "run", functools.partial(sandbox.run, allow_unconfined=True))
-    yield request.param
 
 
 def _keys() -> str:

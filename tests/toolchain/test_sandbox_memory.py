@@ -4,11 +4,9 @@ fallback forced (``CASS_LSP_MEMORY_BOUND=process``: RLIMIT_AS and a small proces
 
 from __future__ import annotations
 
-import functools
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -78,16 +76,6 @@ def forker(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (out / "forker.c").write_text(SOURCE)
     subprocess.run([GCC, "-O1", "-o", str(out / "forker"), str(out / "forker.c")], check=True, timeout=120)
     return out / "forker"
-
-
-@pytest.fixture(params=sandbox.LEVELS)
-def level(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    monkeypatch.setenv(sandbox.LEVEL_ENV, request.param)
-    got = sandbox.isolation()
-    if got.level != request.param:
-        pytest.skip(f"this kernel has no {request.param} level: {got.note}")
-    monkeypatch.setattr(sandbox, "run", functools.partial(sandbox.run, allow_unconfined=True))
-    yield request.param
 
 
 def _run(forker: Path) -> sandbox.RunOutcome:
