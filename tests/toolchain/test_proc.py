@@ -128,7 +128,7 @@ print(*bounds(), helper.stdout.strip())
 # A "server": runs SPAWNER through proc.run on a worker thread, as the language server runs compiles.
 SERVER = """
 import sys, threading
-from cass_lsp import proc
+from cass_lsp.core import proc
 worker = threading.Thread(target=proc.run, args=([sys.executable, "-c", sys.argv[1], sys.argv[2], "300"],),
                           kwargs={"timeout": 300})
 worker.start()

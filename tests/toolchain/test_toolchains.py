@@ -183,7 +183,7 @@ def test_devlibs_folder_is_built_once_atomically(tmp_path: Path, monkeypatch: py
 def test_setup_entry_point_is_idempotent(tmp_path: Path) -> None:
     env = {**os.environ, "CASS_LSP_CACHE_DIR": str(tmp_path)}
     first = subprocess.run(
-        [sys.executable, "-m", "cass_lsp.toolchains", "setup"],
+        [sys.executable, "-m", "cass_lsp", "setup", "--only", "devlibs"],
         env=env,
         capture_output=True,
         text=True,
@@ -192,7 +192,7 @@ def test_setup_entry_point_is_idempotent(tmp_path: Path) -> None:
     )
     assert "generated ISA bitcode" in first.stdout
     second = subprocess.run(
-        [sys.executable, "-m", "cass_lsp.toolchains", "setup"],
+        [sys.executable, "-m", "cass_lsp", "setup", "--only", "devlibs"],
         env=env,
         capture_output=True,
         text=True,
@@ -426,7 +426,7 @@ def test_setup_fetches_hip_libs_atomically_with_a_private_apt_state(tmp_path: Pa
     env = {**os.environ, "CASS_LSP_CACHE_DIR": str(tmp_path)}
     system_lists = Path("/var/lib/apt/lists")
     before = system_lists.stat().st_mtime_ns if system_lists.is_dir() else None
-    argv = [sys.executable, "-m", "cass_lsp.toolchains", "setup", "--hip-libs"]
+    argv = [sys.executable, "-m", "cass_lsp", "setup", "--only", "hip-libs"]
     first = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=900, check=False)
     assert first.returncode == 0, first.stdout + first.stderr
     assert "HIP library headers: trixie: libhipblas-dev 5.5." in first.stdout
