@@ -190,7 +190,7 @@ def test_setup_entry_point_is_idempotent(tmp_path: Path) -> None:
         timeout=300,
         check=True,
     )
-    assert "generated ISA bitcode" in first.stdout
+    assert "generated ISA bitcode" in first.stderr
     second = subprocess.run(
         [sys.executable, "-m", "cass_lsp", "setup", "--only", "devlibs"],
         env=env,
@@ -199,8 +199,8 @@ def test_setup_entry_point_is_idempotent(tmp_path: Path) -> None:
         timeout=300,
         check=True,
     )
-    assert "generated" not in second.stdout and "device libraries: already in" in second.stdout
-    assert "[1/1 gfx11/gfx12/gfx942 device libraries: ready]" in second.stdout
+    assert "generated" not in second.stderr and "device libraries: already in" in second.stderr
+    assert "[1/1 gfx11/gfx12/gfx942 device libraries: ready]" in second.stderr
 
 
 def test_rocm71_missing_says_how_to_fetch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -428,10 +428,10 @@ def test_setup_fetches_hip_libs_atomically_with_a_private_apt_state(tmp_path: Pa
     before = system_lists.stat().st_mtime_ns if system_lists.is_dir() else None
     argv = [sys.executable, "-m", "cass_lsp", "setup", "--only", "hip-libs"]
     first = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=900, check=False)
-    assert first.returncode == 0, first.stdout + first.stderr
-    assert "HIP library headers: trixie: libhipblas-dev 5.5." in first.stdout
+    assert first.returncode == 0, first.stderr
+    assert "HIP library headers: trixie: libhipblas-dev 5.5." in first.stderr
     assert [p.name for p in (tmp_path / "hip-libs").iterdir()] == ["trixie"]  # no staging or apt state left
     assert (tmp_path / "hip-libs" / "trixie" / "rocm5.2" / "include" / "thrust" / "sort.h").is_file()
     assert (system_lists.stat().st_mtime_ns if system_lists.is_dir() else None) == before
     second = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300, check=True)
-    assert "HIP library headers: already in" in second.stdout
+    assert "HIP library headers: already in" in second.stderr
