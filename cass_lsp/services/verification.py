@@ -53,13 +53,13 @@ def settings_digest(resolved: ResolvedSettings) -> str:
     return resolved.digest(VERIFICATION_FIELDS)
 
 
-def in_place(cache: ResultCache | None, *, token: CancelToken | None = None) -> Submit:
+def in_place(cache: ResultCache | None) -> Submit:
     """Each stage computed in this thread, through ``cache`` when given: the CLI's way."""
     if cache is not None:
         engine.register(cache)
 
     async def submit(stage: Stage) -> StageResult:
-        return engine.run_one(stage, cache=cache, token=token)
+        return engine.run_one(stage, cache=cache, token=None)
 
     return submit
 
@@ -77,7 +77,7 @@ def scheduled(scheduler: Scheduler, owner: str) -> Submit:
         kind = VERIFY_RUN if stage.name == "run" else VERIFY_COMPILE
 
         def work(token: CancelToken, progress: Progress) -> StageResult:
-            return engine.run_one(stage, cache=cache, token=token)
+            return engine.run_one(stage, cache=cache, token=None)
 
         return await scheduler.run(kind, (owner, stage.name, stage.target), stage.key, work, title=stage.title)
 
