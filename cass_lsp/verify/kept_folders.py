@@ -82,6 +82,11 @@ class _GatheringInotifyFD(InotifyFD):
     a build) to queue: one wake-up per burst, not one per file, which would take the GIL from the
     writer at every event."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        # watchdog opens it without close-on-exec: no compiler or program started later may inherit it.
+        os.set_inheritable(self._inotify_fd, False)
+
     def read_events(self, *, event_buffer_size: int = DEFAULT_EVENT_BUFFER_SIZE) -> list[InotifyEvent]:
         events = super().read_events(event_buffer_size=event_buffer_size)
         if events:
