@@ -16,42 +16,39 @@ Per application (one row each), five steps, each "ok", "FAIL" or "-" (not reache
 4. verify: ``cass-lsp verify --project SRC --translation PORT --runner cpu`` (``--run`` the
    application's command with small, GPU-shaped arguments; the original's CUDA-only options as
    ``--configure-arg``); the verdicts, counted;
-5. hand edits: the steps that failed, each a hand edit still needed (goal: none); the first error
-   line of each failed step is printed below the table.
+5. hand edits: whether the port needed any before it built (goal: none); the first error line of
+   each failed step is printed below the table. Where the first failure is a library this machine
+   lacks (Debian 12 packages no hipBLAS library), the row names the package instead.
 
-A step that fails because this machine lacks a library (Debian 12 packages no hipBLAS library)
-says so: the first error line names the package.
+The corpus, read from bare git mirrors (``--mirrors`` holds ``OWNER+NAME/repo``; a missing one is
+named with how to fetch it), only the listed paths extracted (``git archive``). Each repository was
+checked to ship no HIP port (no ``hip/`` folder, ``*.hip`` file, HIP include or HIP CMake model) and
+none is a GPU benchmark suite that pairs CUDA programs with HIP ports:
 
-The corpus, read from bare git mirrors (``fetch`` them first: ``--mirrors`` holds
-``OWNER+NAME/repo``), only the listed paths extracted (``git archive``). Each was checked to ship
-no HIP port (no ``hip/`` folder, ``*.hip`` file, HIP include or HIP CMake model); none is a GPU
-benchmark suite that pairs CUDA with HIP ports:
+- alalvarez29/Pi-Kernel @ 3b62dfd78d8b6c132fe2852a514ddfead02b4c0c: ``pikernel``, a multi-model CMake
+  benchmark (``-DMODEL=cuda``; Kokkos, RAJA, OpenMP and SYCL models beside it) with BabelStream-style
+  macros (``register_flag_required(CUDA_ARCH ...)``, ``CMAKE_CUDA_FLAGS_${BUILD_TYPE}``,
+  ``-forward-unknown-to-host-compiler``). The only multi-model CMake benchmark found that ships no HIP
+  model: BabelStream, miniBUDE, CloverLeaf and TeaLeaf do, and are reserved for independent evaluation;
+- karpathy/llm.c @ f1e2ace651495b74ae22d45d1723443fd00ecd3a: ``llmc-dev``, ``dev/cuda``'s Makefile
+  (``%: %.cu`` pattern rule, ``NVCC := $(shell which nvcc 2>/dev/null)``, ``-lcublas -lcublasLt``),
+  two of its targets;
+- siboehm/SGEMM_CUDA @ 60cba6f9b20a198116c76f18de8047f44df8c8b8: ``sgemm``, CMake with FindCUDA's
+  variables (``CUDA_CUBLAS_LIBRARIES``), ``aux_source_directory``, cuBLAS and libcu++;
+- NVIDIA/cuda-samples @ c94ff366aed18c797b8a85dfaac7817b0228b420 (each sample with ``Common/`` and
+  ``cmake/``, configured from its own folder): ``simpleCUBLAS`` (``CUDA::cudart CUDA::cublas``) and
+  ``radixSortThrust`` (Thrust);
+- NVIDIA/multi-gpu-programming-models @ 9a600f5ea8f5e53614e30b7b36e9136107178dd8: ``jacobi``
+  (``single_gpu``: Makefile, CUB's ``BlockReduce``, NVTX, ``-Xcompiler -fopenmp``, ``-Xptxas``);
+- NVIDIA-developer-blog/code-samples @ 72d62ec464442786a36754508bcb1094d197d6a5: ``gups``
+  (``posts/gups``: ``$(CUDA_HOME)/bin/nvcc``, ``%.o: %.cu`` and ``%.d`` rules, targets from
+  ``$(foreach)``) and ``sepcomp`` (``posts/separate-compilation-linking``: ``nvcc -x cu -dc`` of
+  ``.cpp`` units and nvcc's device link).
 
-=======================================================  ==========  ===========================================
-repository @ commit                                      project     what it exercises
-=======================================================  ==========  ===========================================
-alalvarez29/Pi-Kernel @ 3b62dfd78d8b6c132fe2852a514ddfead02b4c0c     pikernel    multi-model CMake (``-DMODEL=cuda``; kokkos,
-                                                                     raja, omp, sycl beside it), BabelStream-style
-                                                                     macros, ``CMAKE_CUDA_FLAGS_${BUILD_TYPE}``,
-                                                                     ``-forward-unknown-to-host-compiler``
-karpathy/llm.c @ f1e2ace651495b74ae22d45d1723443fd00ecd3a            llmc-dev    Makefile with ``%: %.cu`` pattern rules,
-                                                                     ``NVCC := $(shell which nvcc)``, cuBLAS(Lt)
-siboehm/SGEMM_CUDA @ 60cba6f9b20a198116c76f18de8047f44df8c8b8        sgemm       CMake with FindCUDA variables
-                                                                     (``CUDA_CUBLAS_LIBRARIES``), ``aux_source_directory``
-NVIDIA/cuda-samples @ c94ff366aed18c797b8a85dfaac7817b0228b420       simpleCUBLAS  CMake linking ``CUDA::cudart CUDA::cublas``
-                                                                     radixSortThrust  CMake, Thrust sort
-NVIDIA/multi-gpu-programming-models @ 9a600f5ea8f5e53614e30b7b36e9136107178dd8
-                                                                     jacobi      Makefile, CUB ``BlockReduce``, NVTX,
-                                                                     ``-Xcompiler -fopenmp``
-NVIDIA-developer-blog/code-samples @ 72d62ec464442786a36754508bcb1094d197d6a5
-                                                                     gups        Makefile, ``$(CUDA_HOME)/bin/nvcc``,
-                                                                     ``%.o: %.cu`` and ``%.d`` rules
-                                                                     sepcomp     Makefile, ``nvcc -x cu -dc`` of ``.cpp``
-                                                                     units, device link
-=======================================================  ==========  ===========================================
-
-No multi-model CMake benchmark without a HIP port beside its CUDA code was found but Pi-Kernel
-(BabelStream, miniBUDE, CloverLeaf, TeaLeaf ship HIP models: reserved for independent evaluation).
+The columns: translate (exit 0, no traceback), unported (the constructs the translation reports it
+could not port: error findings), configure, build, verify (the worst verdict), hand edits ("none";
+"needs X": the first failure is a library X this machine lacks that the port's sources use; "yes";
+"yes (unused X)": the port's build asks for a package its sources never use).
 
 Usage:
 
@@ -148,7 +145,8 @@ class Result(NamedTuple):
     app: App
     steps: dict[str, Step]
     unsupported: int  # constructs the translation reports it could not port
-    verdicts: str  # "passed 1, unverified 2" or why verify did not run
+    verdicts: str
+    uses: dict[str, bool]  # each package a failed step says is missing: whether the port's sources use it  # "passed 1, unverified 2" or why verify did not run
 
 
 SKIPPED = Step("-", 0.0, "")
@@ -173,8 +171,7 @@ def extract(mirrors: Path, app: App, into: Path) -> str | None:
     """The app's paths at its commit written under ``into``; None, else why not."""
     repo = mirrors / app.mirror / "repo"
     if not (repo / "objects").is_dir():
-        return (f"no mirror of {app.url} at {repo}: fetch it (the `fetch` tool, github:{app.mirror.replace('+', '/')}) "
-                f"or `git clone --mirror {app.url} {repo}`")
+        return f"no mirror of {app.url} at {repo}: fetch it with `git clone --mirror {app.url} {repo}`"
     archive = proc.run(["git", f"--git-dir={repo}", "archive", "--format=tar", app.commit, "--", *app.paths],
                        timeout=TRANSLATE_TIMEOUT_S)
     if not archive.ok:
@@ -269,7 +266,10 @@ def measure(mirrors: Path, app: App, work: Path) -> Result | str:
         steps["verify"], verdicts = verify(app, source, port)
     else:
         steps["verify"] = SKIPPED
-    return Result(app, steps, unsupported, verdicts)
+    # a header or library the compiler or linker misses is one the sources name; a CMake package may not be
+    asked = (_CMAKE_PACKAGE.search(steps[s].first_error) for s in STEPS[:3] if steps[s].outcome == "FAIL")
+    uses = {package: sources_use(port, package) for m in asked if m and (package := m["a"] or m["b"])}
+    return Result(app, steps, unsupported, verdicts, uses)
 
 
 STEPS = ("translate", "configure", "build", "verify")
@@ -293,13 +293,26 @@ def missing_package(error: str) -> str | None:
     return None
 
 
+_SOURCE_SUFFIXES = {".hip", ".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".cxx"}
+
+
+def sources_use(port: Path, package: str) -> bool:
+    """Whether a source file of the port's project folder names ``package`` (its headers, its API)."""
+    word = package.lower().removeprefix("lib")
+    return any(word in path.read_text(errors="replace").lower()
+               for path in port.rglob("*") if path.suffix in _SOURCE_SUFFIXES and path.is_file())
+
+
 def hand_edits(result: Result) -> str:
-    """none; else the package the first failure names (where the machine lacks a library); else yes."""
+    """none; else the package the first failure names where the machine lacks a library the port's
+    sources use; else yes (a library its sources never name is the build files' fault, not the machine's)."""
     failed = next((result.steps[s] for s in STEPS[:3] if result.steps[s].outcome != "ok"), None)
     if failed is None:
         return "none"
     package = missing_package(failed.first_error)
-    return f"needs {package}" if package else "yes"
+    if package is None:
+        return "yes"
+    return f"needs {package}" if result.uses.get(package, True) else f"yes (unused {package})"
 
 
 def verify_cell(result: Result) -> str:
@@ -352,7 +365,8 @@ def main() -> int:
                   flush=True)
             if args.keep:
                 shutil.copytree(work, args.keep / app.name, symlinks=True, dirs_exist_ok=True)
-    print_table(results)
+    if results:
+        print_table(results)
     for line in missing:
         print(f"not measured: {line}")
     return 0
