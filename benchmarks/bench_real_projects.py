@@ -277,7 +277,8 @@ _CMAKE_PACKAGE = re.compile(r'By not providing "Find(?P<a>[\w-]+)\.cmake"|provid
 _MISSING_HEADER = re.compile(r"fatal error: '(?P<h>[^']+)' file not found")
 _MISSING_LIBRARY = re.compile(r"cannot find -l(?P<l>[\w-]+)")
 # headers of libraries a Debian 12 machine may lack: the header's prefix -> the package to install
-_LIBRARY_HEADERS = {"omp.h": "libomp-15-dev (LLVM's OpenMP, for -fopenmp under clang)", "hipcub/": "hipCUB",
+# (omp.h: LLVM's OpenMP for hipcc's clang-15, which -Xcompiler -fopenmp becomes)
+_LIBRARY_HEADERS = {"omp.h": "libomp-15-dev", "hipcub/": "hipCUB",
                     "thrust/": "rocThrust", "rocprim/": "rocPRIM", "hipblas": "hipBLAS", "hipblaslt": "hipBLASLt",
                     "hiprand/": "hipRAND", "hipfft/": "hipFFT"}
 
@@ -322,12 +323,12 @@ def verify_cell(result: Result) -> str:
 
 
 def print_table(results: list[Result]) -> None:
-    header = (f"{'project':<16} {'what it exercises':<36} {'translate':>9} {'unported':>8} {'configure':>9} "
+    header = (f"{'project':<16} {'what it exercises':<42} {'translate':>9} {'unported':>8} {'configure':>9} "
               f"{'build':>5} {'verify':>10}  {'hand edits':<18} verdicts")
     print("\n" + header + "\n" + "-" * len(header))
     for r in results:
         t, c, b = (r.steps[s].outcome for s in STEPS[:3])
-        print(f"{r.app.name:<16} {r.app.kind:<36} {t:>9} {r.unsupported:>8} {c:>9} {b:>5} {verify_cell(r):>10}  "
+        print(f"{r.app.name:<16} {r.app.kind:<42} {t:>9} {r.unsupported:>8} {c:>9} {b:>5} {verify_cell(r):>10}  "
               f"{hand_edits(r):<18} {r.verdicts}")
     clean = sum(hand_edits(r) == "none" for r in results)
     blocked = sum(hand_edits(r).startswith("needs") for r in results)
