@@ -90,8 +90,11 @@ else()
     file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/cass-hip")
     file(CREATE_LINK "${_cass_clang_lib}" "${CMAKE_BINARY_DIR}/cass-hip/lib" SYMBOLIC)
   endif()
-  file(CONFIGURE OUTPUT "${_cass_wrapper}" CONTENT
-       "#!/bin/sh\n# clang-15 with the flags Debian's ROCm packages need (cass-lsp's hip-debian.cmake)\nexec \"${_cass_clang}\" ${_cass_flags} \"$@\"\n")
+  file(CONFIGURE OUTPUT "${_cass_wrapper}" CONTENT [=[#!/bin/sh
+# written by cass-lsp's hip-debian.cmake: hip-clang++ with this build's clang and device libraries
+export CASS_HIP_CLANG="@_cass_clang@" CASS_HIP_DEVICE_LIB_PATH="@CASS_HIP_DEVICE_LIB_PATH@"
+exec /bin/sh "@CMAKE_CURRENT_LIST_DIR@/hip-clang++" "$@"
+]=] @ONLY)
   file(CHMOD "${_cass_wrapper}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
        WORLD_READ WORLD_EXECUTE)
   set(CMAKE_HIP_COMPILER "${_cass_wrapper}" CACHE FILEPATH "clang-15 with Debian's ROCm flags (cass-lsp)")
