@@ -505,13 +505,17 @@ def _project_flags(port: _Port, command: Command, values: list[Argument], new: l
         texts = [new[at[id(a)]] or "" for a in group]
         tokens = [t for text in texts for t in _split_flags(text)]
         ported = nvcc_flags.port(tokens, port.settings.arches, offload=False)
-        if ported.flags == tokens and not ported.notes and not ported.nvidia_targets:
+        flags = [f for f in ported.flags if f]  # an option whose value is missing stays as it was
+        if flags == tokens and not ported.notes and not ported.nvidia_targets:
             continue
         changed = True
-        _flags(port, command, tokens)
-        separator = ";" if ";" in group[0].text and " " not in group[0].text else " "
-        new[at[id(group[0])]] = separator.join(ported.flags) or (None if command.name == "list" or len(values) > 1
-                                                                 else "")
+        flags = [f for f in _flags(port, command, tokens) if f]
+        first = texts[0]
+        separator = ";" if ";" in first and " " not in first else " "
+        joined = separator.join(flags)
+        if joined:  # string(APPEND X " -flag") keeps its blanks
+            joined = first[: len(first) - len(first.lstrip())] + joined + first[len(first.rstrip()):]
+        new[at[id(group[0])]] = joined or (None if command.name == "list" or len(values) > 1 else "")
         for extra in group[1:]:
             new[at[id(extra)]] = None
     if not changed:
