@@ -10,12 +10,18 @@ as written. What it does:
   ``-gencode`` become ``CMAKE_HIP_ARCHITECTURES`` / ``HIP_ARCHITECTURES`` with the configured AMD
   targets (a file that names none gets them as a cache default before its ``project``);
 * sources: ``.cu`` names become the translation's ``.hip`` names (``renamed_sources``), or, for
-  sources that keep their names, ``set_source_files_properties(... LANGUAGE HIP)``;
+  sources that keep their names, ``set_source_files_properties(... LANGUAGE HIP)`` (also after a
+  call of the project's own function that takes them);
 * properties, variables and generator expressions of the CUDA language become HIP's
   (:data:`VARIABLES`, :data:`PROPERTIES`, :data:`GENEX`); ``CUDA_SEPARABLE_COMPILATION`` becomes
   ``-fgpu-rdc`` compile and link options;
 * nvcc flags (``CMAKE_CUDA_FLAGS*``, ``CUDA_NVCC_FLAGS``, ``target_compile_options``, …) through
-  :func:`cass_lsp.compile.nvcc_flags.port`;
+  :func:`cass_lsp.compile.nvcc_flags.port`, and nvcc's options among the values of the project's own
+  variables (``set``, ``list(APPEND)``, ``string(APPEND)``); a flags variable named through another
+  (``CMAKE_CUDA_FLAGS_${BUILD_TYPE}``) maps by its prefix;
+* a chosen CUDA compiler (``set(CMAKE_CUDA_COMPILER nvcc)``, ``CMAKE_CUDA_HOST_COMPILER``) is
+  commented out, never made the HIP compiler; a variable that chose NVIDIA targets is reported
+  as no longer read;
 * packages and targets: ``find_package(CUDAToolkit)`` / ``find_package(CUDA)`` -> ``find_package(hip)``
   plus a ``find_package`` per library the tree uses (:mod:`cass_lsp.buildfiles.libraries`), ``CUDA::x``
   and FindCUDA's ``CUDA_*_LIBRARIES`` -> the HIP targets;
@@ -175,6 +181,7 @@ class _Port(Rewriter):
         self.families = families
         self.sets_architectures = "CUDA_ARCHITECTURES" in text or "-arch" in text or "-gencode" in text
         self.architectures_placed = False
+        self.first_language: Command | None = None  # the first command enabling the language
         self.targets_seen = False  # the last flags ported named NVIDIA targets
         self.arch_variables: set[str] = set()  # project variables that held NVIDIA targets (reported once)
         # HIP targets need their package found where nothing finds the toolkit (a CUDA-language
@@ -349,6 +356,8 @@ def _language(port: _Port, command: Command) -> None:
             new[i] = "HIP"
     if any(a.text == "CUDA" for a in command.args):
         port.find(command.start, "info", TOOLCHAIN_NOTE)
+        if command.name != "check_language" and port.first_language is None:
+            port.first_language = command
         if not port.sets_architectures and not port.architectures_placed and command.name != "check_language":
             port.before(command, [f'set(CMAKE_HIP_ARCHITECTURES "{port.arch_list}" CACHE STRING '
                                   '"AMD targets (cass.target.arch)")'], "architectures")
@@ -435,14 +444,23 @@ def _legacy_setting(port: _Port, command: Command, name: str) -> None:
 
 
 def _architectures(port: _Port, command: Command, values: list[Argument], head: str, tail: str) -> None:
-    rest = [a.text for a in values if a.text in ("CACHE", "STRING", "PARENT_SCOPE", "FORCE")
-            or (values and a is not values[0] and a.quoted and " " in a.text)]
-    shown = " ".join(a.text for a in values if a.text not in rest) or "(none)"
+    # everything from CACHE on (its type, its docstring, FORCE) or PARENT_SCOPE stays as written
+    scope = next((i for i, a in enumerate(values) if a.text in ("CACHE", "PARENT_SCOPE")), len(values))
+    rest = [a.text for a in values[scope:]]
+    shown = " ".join(a.text for a in values[:scope]) or "(none)"
     port.find(command.start, "info", f"NVIDIA architectures {shown} -> {', '.join(port.settings.arches)} "
               "(cass.target.arch)")
-    extra = " ".join(_quote(r) for r in rest)
+    extra = " ".join(f'"{a.text}"' if a.quoted else a.text for a in values[scope:])
     port.replace(command.start, command.end, f'{head} "{port.arch_list}"{" " + extra if extra else ""}{tail}',
                  "architectures")
+    if "CACHE" in rest and "FORCE" not in rest and port.first_language is not None and not port.architectures_placed:
+        # enabling the language wrote the cache entry (CMake's default target), so this set is a no-op,
+        # as it was for CUDA: the AMD targets go before the language instead
+        port.before(port.first_language, [f'set(CMAKE_HIP_ARCHITECTURES "{port.arch_list}" CACHE STRING '
+                                          '"AMD targets (cass.target.arch)")'], "architectures")
+        port.architectures_placed = True
+        port.find(command.start, "warning", "a cache entry set after the language is enabled does nothing (CMake "
+                  "sets it when enabling the language, for CUDA too): the AMD targets are set before it")
 
 
 def _flag_variable(port: _Port, command: Command, name: str, values: list[str]) -> None:

@@ -245,3 +245,13 @@ def test_nvml_in_a_build_file_is_named_with_rocm_smi() -> None:
     assert [(f.line, f.severity, f.code) for f in findings] == [(1, "error", "build-unmapped")] + [
         (2, "error", "build-unmapped")] * 2
     assert all("rocm_smi64" in f.message and "rsmi_dev_gpu_clk_freq_get" in f.message for f in findings)
+
+
+def test_targets_cached_after_the_language_is_enabled_go_before_it() -> None:
+    """Enabling the language writes CMAKE_HIP_ARCHITECTURES's cache entry (CMake's default, gfx803 for
+    clang-15), so a later ``set(... CACHE STRING)`` did nothing and the port built for the wrong target."""
+    text = 'project(p LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 70 80 CACHE STRING "targets")\n'
+    out, findings = _port(text)
+    assert out == ('set(CMAKE_HIP_ARCHITECTURES "gfx1030" CACHE STRING "AMD targets (cass.target.arch)")\n'
+                   'project(p LANGUAGES CXX HIP)\nset(CMAKE_HIP_ARCHITECTURES "gfx1030" CACHE STRING "targets")\n')
+    assert [(f.line, f.severity) for f in findings][-1] == (2, "warning")

@@ -71,7 +71,8 @@ if(EXISTS "/usr/lib/${_cass_multiarch}/amdgcn/bitcode")
       "ROCm device libraries clang-15 reads")
   set(_cass_flags "--rocm-path=/usr --hip-device-lib-path=${CASS_HIP_DEVICE_LIB_PATH}")
 endif()
-if(DEFINED CACHE{CMAKE_HIP_COMPILER} OR NOT _cass_flags)
+if((DEFINED CACHE{CMAKE_HIP_COMPILER} AND NOT CMAKE_HIP_COMPILER MATCHES "/cass-hip/bin/clang\\+\\+$")
+   OR NOT _cass_flags)
   # a compiler of the user's choosing (or Debian 13's clang, which needs no flags): the flags as the
   # initial CMAKE_HIP_FLAGS, which a project that sets CMAKE_HIP_FLAGS itself overrides
   find_program(CMAKE_HIP_COMPILER NAMES clang++-15 clang++-17 REQUIRED)
