@@ -71,8 +71,9 @@ if(EXISTS "/usr/lib/${_cass_multiarch}/amdgcn/bitcode")
       "ROCm device libraries clang-15 reads")
   set(_cass_flags "--rocm-path=/usr --hip-device-lib-path=${CASS_HIP_DEVICE_LIB_PATH}")
 endif()
+find_program(_cass_clang NAMES clang++-15)
 if((DEFINED CACHE{CMAKE_HIP_COMPILER} AND NOT CMAKE_HIP_COMPILER MATCHES "/cass-hip/bin/clang\\+\\+$")
-   OR NOT _cass_flags)
+   OR NOT _cass_flags OR NOT _cass_clang)
   # a compiler of the user's choosing (or Debian 13's clang, which needs no flags): the flags as the
   # initial CMAKE_HIP_FLAGS, which a project that sets CMAKE_HIP_FLAGS itself overrides
   find_program(CMAKE_HIP_COMPILER NAMES clang++-15 clang++-17 REQUIRED)
@@ -83,7 +84,6 @@ else()
   # CMAKE_HIP_FLAGS_INIT, so flags there are lost in the compiler check
   # hip-lang's config finds clang's runtime library in <compiler folder>/../lib/clang: the wrapper's
   # folder gets a lib/ that is clang's own
-  find_program(_cass_clang NAMES clang++-15 REQUIRED)
   get_filename_component(_cass_clang_lib "${_cass_clang}" REALPATH)
   get_filename_component(_cass_clang_lib "${_cass_clang_lib}/../../lib" ABSOLUTE)
   set(_cass_wrapper "${CMAKE_BINARY_DIR}/cass-hip/bin/clang++")
