@@ -426,7 +426,7 @@ def _set(port: _Port, command: Command) -> None:
         _legacy_setting(port, command, name)
         return
     new = _rewrite_args(port, command)
-    if _project_flags(port, command, command.args[1:], new):
+    if not name.startswith("CMAKE_") and _project_flags(port, command, command.args[1:], new):
         return
     _edit_in_place(port, command, new, "variables")
 
@@ -499,15 +499,17 @@ def _string_or_list(port: _Port, command: Command) -> None:
         _flag_variable(port, command, name, values)
         return
     new = _rewrite_args(port, command)
-    if len(args) >= 2 and args[0].text in ("APPEND", "PREPEND") and _project_flags(port, command, args[2:], new):
+    if (len(args) >= 2 and args[0].text in ("APPEND", "PREPEND") and not args[1].text.startswith("CMAKE_")
+            and _project_flags(port, command, args[2:], new)):
         return
     _edit_in_place(port, command, new, "variables")
 
 
 def _project_flags(port: _Port, command: Command, values: list[Argument], new: list[str | None]) -> bool:
     """nvcc options among the values of a project's own variable (``set(EXTRA -restrict)``,
-    ``list(APPEND NVCC_OPTS --expt-relaxed-constexpr)``) ported where they stand, since the variable
-    ends up on a HIP command line; False when no value is an nvcc option (nothing done). ``new``: the
+    ``list(APPEND NVCC_OPTS --expt-relaxed-constexpr)``; CMake's own variables, the host compilers'
+    flags among them, are not the project's) ported where they stand, since the variable ends up on
+    a HIP command line; False when no value is an nvcc option (nothing done). ``new``: the
     command's arguments renamed (:func:`_rewrite_args`), edited here."""
     at = {id(a): i for i, a in enumerate(command.args)}
     changed = False

@@ -255,3 +255,8 @@ def test_targets_cached_after_the_language_is_enabled_go_before_it() -> None:
     assert out == ('set(CMAKE_HIP_ARCHITECTURES "gfx1030" CACHE STRING "AMD targets (cass.target.arch)")\n'
                    'project(p LANGUAGES CXX HIP)\nset(CMAKE_HIP_ARCHITECTURES "gfx1030" CACHE STRING "targets")\n')
     assert [(f.line, f.severity) for f in findings][-1] == (2, "warning")
+
+
+def test_the_host_compilers_flags_are_not_taken_for_nvcc_options() -> None:
+    text = 'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -G -t")\nlist(APPEND CMAKE_EXE_LINKER_FLAGS -t)\n'
+    assert _port(text) == (text, [])
