@@ -86,8 +86,7 @@ struct Block {
   unsigned nwarps;
   Context sched;
   Context plain;         // where the plain loop starts
-  unsigned plain_at;     // the position (in run order) of the thread the plain loop runs
-  bool as_fibers;        // the plain loop handed over: every thread not ended has its own fiber
+  bool settled;          // the plain loop's ended threads are counted out: the block goes on as fibers
   bool reverse;          // CASS_CPU_ORDER=reverse
   bool aborted;  // a thread failed an assert or trapped: the rest of the block does not run
   uint3 idx;
@@ -151,6 +150,34 @@ inline int g_sticky_error = 0;
   _exit(CASS_CPU_EXIT_DEADLOCK);
 }
 
+// The thread at position p of the block's run order, and the position of a thread.
+inline Fiber& thread_at(Block& b, unsigned p) { return b.fibers[b.reverse ? b.n - 1 - p : p]; }
+inline unsigned position(const Block& b, const Fiber* f) {
+  unsigned i = static_cast<unsigned>(f - b.fibers);
+  return b.reverse ? b.n - 1 - i : i;
+}
+
+// The plain loop keeps no books per thread (that would cost more than a small kernel's body): the
+// threads before the running one (t_fiber) ended, and the first yield point, or anything that asks
+// which threads are live, counts them out here, once per block, before it looks.
+inline void settle(Block& b) {
+  if (b.settled) return;
+  b.settled = true;
+  const unsigned running = position(b, t_fiber);
+  for (unsigned p = 0; p < b.n; ++p) {
+    Fiber& g = thread_at(b, p);
+    g.warp_ops = 0;
+    if (p >= running) {
+      g.state = State::Runnable;
+      continue;
+    }
+    g.state = State::Done;
+    b.warps[g.warp].live &= ~(1ull << g.lane);
+  }
+  b.live = b.n - running;
+  b.done = running;
+}
+
 inline void yield(Fiber* f) {
   CASS_CPU_COUNT(f->block->worker->stats.switches);
   ctx_switch(f->ctx, f->block->sched);
@@ -169,7 +196,10 @@ inline void yield(Fiber* f) {
 // A spinning thread (failed CAS, __nanosleep) lets the others of its block run: without preemption
 // a lock holder in the same block would otherwise never get to release the lock.
 inline void spin_hint() {
-  if (Fiber* f = t_fiber) yield(f);
+  if (Fiber* f = t_fiber) {
+    settle(*f->block);
+    yield(f);
+  }
 }
 
 inline void release_barrier(Block& b) {
@@ -187,6 +217,7 @@ inline void release_barrier(Block& b) {
 inline unsigned block_barrier(int pred, unsigned* arrived = nullptr) {
   Fiber* f = t_fiber;
   Block& b = *f->block;
+  settle(b);
 #ifndef CASS_CPU_EXITED_THREADS_ARRIVE
   if (b.done != 0) deadlock(b, f, "__syncthreads reached after other threads of the block exited");
 #endif
@@ -235,6 +266,7 @@ struct Exchange {
 inline Exchange warp_exchange(unsigned long long mine, lanemask mask) {
   Fiber* f = t_fiber;
   Block& b = *f->block;
+  settle(b);
   Warp& w = b.warps[f->warp];
   unsigned par = f->warp_ops++ & 1;
   w.slot[par][f->lane] = mine;
@@ -256,9 +288,6 @@ inline Exchange warp_exchange(unsigned long long mine, lanemask mask) {
   }
   return Exchange{w.slot[par], want};
 }
-
-// The thread at position p of the block's run order.
-inline Fiber& thread_at(Block& b, unsigned p) { return b.fibers[b.reverse ? b.n - 1 - p : p]; }
 
 // A thread returned from the kernel: it leaves its warp and the block.
 inline void end_thread(Fiber* f) {
@@ -294,15 +323,25 @@ template <class LaunchType>
 void plain_loop(void* arg) {
   Block& b = *static_cast<Block*>(arg);
   const LaunchType& L = *static_cast<const LaunchType*>(b.launch);
+  // Read once: the kernel's stores might alias the block for all the compiler knows, and reloading
+  // these after each thread lengthens the chain a small kernel's threads wait on.
+  Fiber* const fibers = b.fibers;
+  const unsigned n = b.n;
+  const bool reverse = b.reverse;
   Fiber* f = nullptr;
-  for (unsigned p = 0; p < b.n; ++p) {
-    f = &thread_at(b, p);
-    b.plain_at = p;
+  for (unsigned p = 0; p < n; ++p) {
+    f = &fibers[reverse ? n - 1 - p : p];
     t_fiber = f;
     threadIdx = f->tid;
     LaunchType::call(L);  // inlined: the kernel is called in the loop, not through a pointer
-    end_thread(f);
-    if (b.as_fibers) break;
+    if (b.settled) {  // this thread yielded and became a fiber: the loop ends with it
+      end_thread(f);
+      break;
+    }
+  }
+  if (!b.settled) {
+    b.live = 0;
+    b.done = b.n;
   }
   ctx_switch(f->ctx, b.sched);  // never resumed
   __builtin_unreachable();
@@ -423,6 +462,16 @@ inline bool prepare(Worker& wk, const LaunchBase& L) {
     wk.warps = new Warp[nwarps];
     wk.warp_capacity = nwarps;
   }
+  // What does not change from block to block, set once per launch (the divisions cost more than
+  // a barrier-free block's threads).
+  const unsigned bx = L.block.x, by = L.block.y;
+  for (unsigned i = 0; i < n; ++i) {
+    Fiber& f = wk.fibers[i];
+    f.tid = uint3{i % bx, (i / bx) % by, i / (bx * by)};
+    f.lane = i % CASS_CPU_WARP_SIZE;
+    f.warp = i / CASS_CPU_WARP_SIZE;
+    f.block = &wk.block;
+  }
   if (L.shmem > wk.dyn_capacity) {
     std::free(wk.dyn_shared);
     wk.dyn_shared = std::aligned_alloc(256, (L.shmem + 255) & ~std::size_t(255));
@@ -457,7 +506,7 @@ inline bool run_reversed() {
 }
 
 inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear) {
-  const unsigned bx = L.block.x, by = L.block.y, n = L.block.x * L.block.y * L.block.z;
+  const unsigned n = L.block.x * L.block.y * L.block.z;
   const unsigned nwarps = (n + CASS_CPU_WARP_SIZE - 1) / CASS_CPU_WARP_SIZE;
   Block& b = wk.block;
   const unsigned long long gx = L.grid.x, gy = L.grid.y;
@@ -467,7 +516,7 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
   b.done = b.at_barrier = b.bar_gen = 0;
   b.bar_pred[0] = b.bar_pred[1] = b.bar_arrived[0] = b.bar_arrived[1] = 0;
   b.aborted = false;
-  b.as_fibers = false;
+  b.settled = false;
   b.reverse = run_reversed();
   b.warps = wk.warps;
   b.nwarps = nwarps;
@@ -485,15 +534,6 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
     // Lanes beyond the block read as 0 from shuffles (what AMD's ds_bpermute gives for them).
     for (unsigned l = lanes; l < CASS_CPU_WARP_SIZE; ++l) w.slot[0][l] = w.slot[1][l] = 0;
   }
-  for (unsigned i = 0; i < n; ++i) {
-    Fiber& f = b.fibers[i];
-    f.tid = uint3{i % bx, (i / bx) % by, i / (bx * by)};
-    f.lane = i % CASS_CPU_WARP_SIZE;
-    f.warp = i / CASS_CPU_WARP_SIZE;
-    f.state = State::Runnable;
-    f.warp_ops = 0;
-    f.block = &b;
-  }
   ctx_init(b.plain, wk.stacks.stack(0), wk.stacks.size(), L.run_plain, &b);
   CASS_CPU_COUNT(wk.stats.switches);
   ctx_switch(b.sched, b.plain);
@@ -503,8 +543,7 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
     // A thread yielded: it keeps the plain loop's stack (stack 0), the threads after it in run
     // order get stacks 1, 2, ... Their tops are staggered by a cache line per fiber: page-aligned
     // tops would all map to the same L1 sets, and the switch touches every fiber's top in turn.
-    b.as_fibers = true;
-    for (unsigned p = b.plain_at + 1; p < n; ++p)
+    for (unsigned p = position(b, t_fiber) + 1; p < n; ++p)
       ctx_init(thread_at(b, p).ctx, wk.stacks.stack(p), wk.stacks.size() - (p % 64) * 64, &fiber_main, &thread_at(b, p));
   }
   while (b.live != 0 && !b.aborted) {
