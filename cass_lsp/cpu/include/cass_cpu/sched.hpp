@@ -10,7 +10,8 @@
 //
 // CASS_CPU_ORDER=reverse runs the threads of each block in reverse order (last thread first, and
 // so at every step between barriers): a thread that reads another's shared store without a barrier
-// between then sees it unwritten in one of the two orders (verification runs both).
+// between then sees it unwritten in one of the two orders (verification runs both). With
+// CASS_CPU_ORDER_KERNEL=<name> only that kernel's launches run reversed (which kernel races).
 //
 // A block runs start to finish on one worker, so per-worker (thread_local) storage is per-block
 // storage while the block runs: that is what makes `__shared__` = `static thread_local` correct.
@@ -70,6 +71,7 @@ struct LaunchBase {
   const char* name;
   dim3 grid, block;
   std::size_t shmem;
+  bool reverse;  // its blocks' threads run last-first (CASS_CPU_ORDER)
 };
 
 struct Stats {
@@ -505,6 +507,22 @@ inline bool run_reversed() {
   return reverse;
 }
 
+inline bool identifier_char(char c) { return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'); }
+
+// Whether this launch's blocks run reversed: all with CASS_CPU_ORDER=reverse, or only a kernel whose
+// launch text (`k`, `ns::k<float>`, `HIP_KERNEL_NAME(k<T>)`) names CASS_CPU_ORDER_KERNEL as a word.
+inline bool reversed_for(const char* launch_name) {
+  if (!run_reversed()) return false;
+  static const char* const only = std::getenv("CASS_CPU_ORDER_KERNEL");
+  if (only == nullptr || *only == '\0') return true;
+  const std::size_t len = std::strlen(only);
+  for (const char* at = std::strstr(launch_name, only); at != nullptr; at = std::strstr(at + 1, only)) {
+    bool starts = at == launch_name || !identifier_char(at[-1]);
+    if (starts && !identifier_char(at[len])) return true;
+  }
+  return false;
+}
+
 inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear) {
   const unsigned n = L.block.x * L.block.y * L.block.z;
   const unsigned nwarps = (n + CASS_CPU_WARP_SIZE - 1) / CASS_CPU_WARP_SIZE;
@@ -517,7 +535,7 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
   b.bar_pred[0] = b.bar_pred[1] = b.bar_arrived[0] = b.bar_arrived[1] = 0;
   b.aborted = false;
   b.settled = false;
-  b.reverse = run_reversed();
+  b.reverse = L.reverse;
   b.warps = wk.warps;
   b.nwarps = nwarps;
   b.launch = &L;
@@ -715,6 +733,7 @@ struct Launcher {
     L.grid = grid;
     L.block = block;
     L.shmem = shmem;
+    L.reverse = reversed_for(name);
     L.body = &body;
     L.params = &params;
     if (t_fiber != nullptr) cannot_run("kernel launch from device code (dynamic parallelism)");
