@@ -161,9 +161,9 @@ inline unsigned position(const Block& b, const Fiber* f) {
 
 // The plain loop keeps no books per thread (that would cost more than a small kernel's body): the
 // threads before the running one (t_fiber) ended, and the first yield point, or anything that asks
-// which threads are live, counts them out here, once per block, before it looks.
-inline void settle(Block& b) {
-  if (b.settled) return;
+// which threads are live, counts them out (settle), once per block, before it looks. Out of line,
+// so that the barriers it sits in stay small enough to be inlined into kernels.
+[[gnu::noinline]] inline void count_out_ended(Block& b) {
   b.settled = true;
   const unsigned running = position(b, t_fiber);
   for (unsigned p = 0; p < b.n; ++p) {
@@ -178,6 +178,10 @@ inline void settle(Block& b) {
   }
   b.live = b.n - running;
   b.done = running;
+}
+
+inline void settle(Block& b) {
+  if (__builtin_expect(!b.settled, 0)) count_out_ended(b);
 }
 
 inline void yield(Fiber* f) {
