@@ -13,7 +13,8 @@ cases (README, "Compatibility helpers"):
 * HIP -> CUDA 12.8+: ``__atomic_load_n`` in device code becomes CUDA's ``__nv_atomic_load_n``
   (which takes no pointer to const: ``cass_unconst`` drops it).
 * HIP -> CUDA: the arithmetic and comparison operators a file applies to HIP's vector types
-  (``float4 + float4``, ``float4 * float``, ``==``), which CUDA's structs lack (:mod:`.vectors`).
+  (``float4 + float4``, ``float4 * float``, ``==``), which CUDA's structs lack, and the one-scalar
+  construction ``float4(f(x))`` as ``cass_splat_float4(f(x))``, which evaluates ``f(x)`` once (:mod:`.vectors`).
 * HIP -> CUDA 13+: ``hipDeviceProp_t`` fields CUDA 13 removed (``clockRate``, ``computeMode``, ...)
   are read with ``cudaDeviceGetAttribute`` through ``cass_device_attribute``.
 
