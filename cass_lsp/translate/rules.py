@@ -30,6 +30,7 @@ from cass_lsp.translate import (
     libraries,
     placement,
     portability,
+    relevance,
     tables,
     vectors,
     warp,
@@ -100,6 +101,27 @@ def _candidates(reverse: bool) -> frozenset[bytes]:
     names = tables.reverse_names() if reverse else tables.action_names()
     special = _REVERSE_SPECIAL if reverse else _FORWARD_SPECIAL
     return frozenset(n.encode() for n in (*names, *special))
+
+
+@functools.cache
+def _platform_names(reverse: bool) -> frozenset[bytes]:
+    """Names that make a file CUDA (HIP in reverse): the candidates, less HIP's vector types (SYCL
+    and OpenCL spell theirs alike)."""
+    vector_types = frozenset(t.encode() for t in vectors.TYPES) if reverse else frozenset()
+    return _candidates(reverse) - vector_types
+
+
+def uses_source_api(source: bytes, settings: Settings) -> bool:
+    """Whether the file uses CUDA (HIP in reverse) at all (:mod:`.relevance`); one that does not is
+    left as it is, with no finding."""
+    if settings.reverse:
+        def maps(path: str) -> bool:
+            return headers.reverse(path) is not None
+    else:
+        def maps(path: str) -> bool:
+            return libraries.forward_header(path, settings.target.rocm, settings.libraries) is not None
+    return relevance.uses_api(source, _platform_names(settings.reverse), maps, reverse=settings.reverse,
+                              in_comments_too=settings.rewrite_opaque)
 
 
 def warm_up(reverse: bool) -> None:
@@ -910,9 +932,12 @@ class Outcome(NamedTuple):
 
 def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None = None,
         tree: tree_sitter.Tree | None = None, check_cancelled: Callable[[], None] | None = None) -> Outcome:
-    """The engine on UTF-8 bytes (``translate`` is the public, Struct-returning form).
+    """The engine on UTF-8 bytes (``translate`` is the public, Struct-returning form). A file that
+    uses no CUDA (no HIP in reverse: :func:`uses_source_api`) gets no edit and no finding.
 
     ``check_cancelled`` is called between passes and raises to abandon the translation."""
+    if not uses_source_api(source, settings):
+        return Outcome([], [], {})
     check = check_cancelled or _not_cancelled
     parser = syntax.new_parser()
     macros = prepass.scan(source)
