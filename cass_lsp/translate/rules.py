@@ -13,7 +13,7 @@ import bisect
 import functools
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter
@@ -931,16 +931,19 @@ class Outcome(NamedTuple):
 
 
 def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None = None,
-        tree: tree_sitter.Tree | None = None, check_cancelled: Callable[[], None] | None = None) -> Outcome:
+        tree: tree_sitter.Tree | None = None, check_cancelled: Callable[[], None] | None = None,
+        headers: Sequence[bytes] = ()) -> Outcome:
     """The engine on UTF-8 bytes (``translate`` is the public, Struct-returning form). A file that
     uses no CUDA (no HIP in reverse: :func:`uses_source_api`) gets no edit and no finding.
 
-    ``check_cancelled`` is called between passes and raises to abandon the translation."""
+    ``check_cancelled`` is called between passes and raises to abandon the translation.
+    ``headers``: the texts of the project headers the file includes, whose macros the pre-pass
+    reads (``prepass.scan``); ``tree``, when given, must come from the same preparation."""
     if not uses_source_api(source, settings):
         return Outcome([], [], {})
     check = check_cancelled or _not_cancelled
     parser = syntax.new_parser()
-    macros = prepass.scan(source)
+    macros = prepass.scan(source, headers)
     prepared = prepass.prepare(source, macros)
     if tree is None:
         tree = parser.parse(prepared)
@@ -1002,18 +1005,21 @@ def settings_of(profile: TargetProfile | None, options: TranslateOptions | None,
 def translate(source: str, profile: TargetProfile | None = None, options: TranslateOptions | None = None, *,
               reverse: bool = False, byte_range: tuple[int, int] | None = None,
               tree: tree_sitter.Tree | None = None,
-              check_cancelled: Callable[[], None] | None = None) -> TranslationResult:
+              check_cancelled: Callable[[], None] | None = None,
+              headers: Sequence[str] = ()) -> TranslationResult:
     """Translate CUDA to HIP (or HIP to CUDA with ``reverse``); offsets are UTF-8 byte offsets.
 
     ``byte_range`` limits rewriting to a region, save the edits elsewhere that the region's code
     needs to compile: the body of a ``#define`` lane mask it uses, the type of a mask variable it
     assigns, the HIP runtime include where the file has no runtime include (a CUDA runtime include
     outside the region is reported, with the fix). ``tree`` is an existing parse of ``source``.
-    ``check_cancelled`` is called between passes and may raise to stop the work.
+    ``check_cancelled`` is called between passes and may raise to stop the work. ``headers``: the
+    texts of the project headers ``source`` includes; the macros they define (attribute macros such as
+    ``RAJA_HOST_DEVICE``, statement macros such as ``CHECK(call)``) are read as the file's own are.
     """
     data = source.encode("utf-8", "surrogateescape")
     out = run(data, settings_of(profile, options, reverse), byte_range=byte_range, tree=tree,
-              check_cancelled=check_cancelled)
+              check_cancelled=check_cancelled, headers=[h.encode("utf-8", "surrogateescape") for h in headers])
     return result_of(data, out)
 
 
