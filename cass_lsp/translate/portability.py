@@ -55,6 +55,21 @@ def inline_asm(p: RuleContext, asm: tree_sitter.Node) -> None:
     p.find(fc.INLINE_PTX, "warning", message, asm.start_byte, asm.end_byte, name="asm")
 
 
+GRID_CONSTANT = "__grid_constant__"
+
+
+def grid_constant(p: RuleContext, start: int, end: int) -> bool:
+    """``__grid_constant__`` (CUDA 11.7: a const kernel parameter whose address is taken is not
+    copied) has no HIP spelling; AMD passes kernel arguments in a constant segment anyway, so the
+    qualifier is removed."""
+    while end < p.hi and p.src[end:end + 1] in (b" ", b"\t"):
+        end += 1
+    p.edit(start, end, "", "nvcc-ism")
+    p.find(fc.NVCC_ISM, "info", "__grid_constant__ has no HIP spelling (AMD passes kernel arguments in a "
+           "constant segment): removed", start, start + len(GRID_CONSTANT), name=GRID_CONSTANT)
+    return True
+
+
 def launch_bounds(p: RuleContext, bounds: tree_sitter.Node) -> None:
     if len([c for c in bounds.named_children if c.type != nodes.COMMENT]) >= 2:
         p.find(fc.NVCC_ISM, "info", "HIP reads the second __launch_bounds__ argument as the minimum waves per "

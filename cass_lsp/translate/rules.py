@@ -61,7 +61,7 @@ _MAX_PARSE_FINDINGS = 20
 _FEW_WORDS = 4000
 
 _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "asm", "__asm__", "__asm",
-                    "__CUDA_ARCH__", "__launch_bounds__", *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
+                    "__CUDA_ARCH__", "__launch_bounds__", portability.GRID_CONSTANT, *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
                     *portability.VERSION_MACROS}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
@@ -469,6 +469,9 @@ class Pass:
         if name == "CUDART_CB" and not self.reverse:
             portability.callback_convention(self, start, end)  # needs no tree
             return
+        if name == portability.GRID_CONSTANT and not self.reverse:
+            portability.grid_constant(self, start, end)
+            return
         found = None if self.reverse else tables.row(name)
         if found is not None:
             self.find(fc.UNTRANSLATED, "warning", f"{name} is in code the parser could not read, and its "
@@ -519,6 +522,8 @@ class Pass:
             portability.inline_asm(self, parent)
         elif name == "__launch_bounds__" and parent.type == nodes.LAUNCH_BOUNDS and not self.reverse:
             portability.launch_bounds(self, parent)
+        elif name == portability.GRID_CONSTANT and not self.reverse and self.inside(node):
+            portability.grid_constant(self, node.start_byte, node.end_byte)
 
     def _forward_special(self, name: str, node: tree_sitter.Node) -> bool:
         """Rules that replace the table for a name; True when the name is handled."""
@@ -528,6 +533,8 @@ class Pass:
             return calls.handle(self, name, node)
         if name == "CUDART_CB":
             return portability.callback_convention(self, node.start_byte, node.end_byte)
+        if name == portability.GRID_CONSTANT:
+            return portability.grid_constant(self, node.start_byte, node.end_byte)
         if name in compat.FORWARD_NAMES:
             return compat.forward(self, name, node)
         if name == collisions.MAKE_UINT3:

@@ -422,3 +422,14 @@ def test_auto_rocm_follows_hip_path(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert TargetProfile().resolved_rocm() == "6.4"
     finally:
         targets.detect_rocm.cache_clear()
+
+
+def test_grid_constant_is_removed_where_it_stands_and_in_a_macro() -> None:
+    """clang's HIP mode has no __grid_constant__ (AMD passes kernel arguments in a constant
+    segment): a kernel parameter or a library's macro spelling it would not compile."""
+    src = ("#define LIB_GRID_CONSTANT __grid_constant__\n"
+           "__global__ void k(const Args __grid_constant__ a) {}\n"
+           "__global__ void q(const Args LIB_GRID_CONSTANT a) {}\n")
+    out = translate(src, P52)
+    assert "__grid_constant__" not in out.text and "__global__ void k(const Args a) {}" in out.text
+    assert [f.severity for f in out.findings if f.code == "nvcc-ism"] == ["info", "info"]
