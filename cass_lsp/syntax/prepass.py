@@ -137,6 +137,9 @@ _STATEMENT_BODY = (rb"(?s)^\s*(?:\{.*\}|do\b.*\bwhile\s*\(\s*(?:0|false)\s*\)|(?
                    rb"|.*;)\s*$")
 _DIRECTIVE = rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b"
 _PAIRS = ((b"{", b"}"), (b"(", b")"))
+_EMPTY_DEFAULT = rb"[\w>&*]\s+\w+\s*=\s*(\{\})(?=\s*[,)])"
+_CONDITION_LINE = rb"(?m)^[ \t]*#[ \t]*(?:if|elif)\b([^\n]*)"
+_OPERATORS = {b"or": b"||", b"and": b"&& ", b"not": b"!  "}
 # What ends the code before a conditional group that stands inside an expression or a list.
 _OPEN_EXPRESSION = (b",", b"(", b"=", b"?", b"&&", b"||", b"+", b"-", b"|", b"&", b"<<", b">>")
 _COMMENTS = rb"(?s)//[^\n]*|/\*.*?\*/"
@@ -259,9 +262,10 @@ def _headers_found(headers: tuple[bytes, ...]) -> _Found:
 def _classify(definitions: Iterable[tuple[bytes, bytes | None, bytes]], found: _Found) -> None:
     attributes, statements, declarations, calls, refused = found
     for name, params, body in definitions:
-        if params is not None and (re.compile(_DECLARATION_BODY).match(body)
-                                   or body.split(b"(", 1)[0].strip() in declarations):  # made of them
-            declarations.add(name)
+        if ((params is not None and (re.compile(_DECLARATION_BODY).match(body)
+                                     or body.split(b"(", 1)[0].strip() in declarations))  # made of them
+                or (params is None and re.compile(_DECLARATION_BODY).match(body) and b";" in body)):
+            declarations.add(name)  # an object-like one holds a declaration: ``using T = ...; f();``
         elif body and (re.compile(_STATEMENT_BODY).match(body)
                        or body.split(b"(", 1)[0].strip() in statements):  # made of statement macros
             statements[name] = params is not None
@@ -313,7 +317,11 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
         # a declaration macro invoked first on its line (or after ``extern``, or after another one
         # on its line): the grammar cannot read a declaration it does not see, so it is left out
         lead = source[_line_start(source, start):start]
-        end = _call_end(source, start + len(_name_at(source, start)))
+        name_end = start + len(_name_at(source, start))
+        end = _call_end(source, name_end)
+        line_end = source.find(b"\n", name_end)
+        if end is None and not source[name_end:len(source) if line_end == -1 else line_end].strip():
+            end = name_end  # an object-like one, alone on its line
         after_one = blanked_to >= 0 and not source[blanked_to:start].strip(b" \t")
         if end is not None and (lead.strip(b" \t") in (b"", b"extern") or after_one):
             begin = start if after_one else start - len(lead.lstrip(b" \t"))
@@ -321,6 +329,20 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
             blanked_to = end
     for start, end in _file_scope_invocations(source, macros):
         put(start, _blank(source[start:end]))
+    if b"unsigned(" in source:
+        for start in _occurrences(source, b"unsigned"):
+            end = _call_end(source, start + len(b"unsigned"))
+            after = source[end:end + 40].lstrip(b" \t") if end is not None else b""
+            before = source[max(0, start - 12):start].rstrip()
+            if source[start + len(b"unsigned"):start + len(b"unsigned") + 1] == b"(" and (
+                    (after[:1] == b"<" and after[:2] != b"<<") or re.compile(rb"\breturn$").search(before)):
+                # ``if (unsigned(e) < n)``, ``return unsigned(a + b);``: the grammar reads a
+                # declaration there; a call reads right
+                put(start, b"U")
+    if b"{}" in source:
+        for m in re.compile(_EMPTY_DEFAULT).finditer(source):
+            # ``const std::vector<int>& v = {}``: a default argument the grammar does not take
+            put(m.start(1), b"0 ")
     if b"typeid" in source:
         for m in re.compile(_TYPEID).finditer(source):
             # ``typeid(double) == ...``: the grammar takes a type there only as a name
@@ -341,6 +363,12 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
                 put(at, b";")
     for start, end in _split_groups(source):
         put(start, _blank(source[start:end]))
+    if b"#" in source:
+        for line in re.compile(_CONDITION_LINE).finditer(source):
+            # ``#if defined(_WIN32) or defined(__APPLE__)``: C++'s spellings of || && !, which the
+            # grammar does not take in a directive
+            for m in re.compile(rb"\b(?:or|and|not)\b").finditer(source, line.start(1), line.end()):
+                put(m.start(), _OPERATORS[m[0]])
     return source if out is None else bytes(out)
 
 
@@ -411,6 +439,8 @@ def _splits(source: bytes, group_start: int, group_end: int, branches: list[tupl
         code = re.compile(_OPAQUE).sub(b" ", text).strip()
         if code.endswith((b",", b"else")) or code.startswith((b",", b"else")):
             return True
+        if code.endswith(b")") and re.compile(rb"(?:if|for|while)\s*\(").match(code):
+            return True  # a statement's head, its body after the group
     return False
 
 
