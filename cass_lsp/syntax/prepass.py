@@ -15,27 +15,36 @@ grammar lacks. A same-length rewrite keeps incremental parsing as it is: the doc
 again only the lines around local edits (``local_edit``, ``prepare_window``) and tells the tree
 where the preparation changed away from an edit (``differences``).
 
+The macros are the file's own and those of the project's headers (``scan(source, headers)``: the
+caller passes their texts, as ``cass-lsp translate`` does for a tree's units; a header's macro
+counts where the file names it).
+
 What it rewrites:
 
-- attribute-like object macros (the file's own ``#define NAME body`` whose body is only qualifiers,
-  attributes, pragmas or nothing; and well-known library spellings, ``KNOWN``) become their
-  expansion padded with spaces, or, where it does not fit, the execution-space qualifier that fits
-  (the rest, ``inline`` and the like, matters to no feature), or spaces; ``__align__(n)`` and
-  pragma macros (``KNOWN_CALLS``) become spaces;
+- attribute-like object macros (a ``#define NAME body`` whose body is only qualifiers, attributes,
+  pragmas, ``extern "C"`` or nothing; and well-known library spellings, ``KNOWN``) become their
+  expansion padded with spaces, pragmas left out, or, where it does not fit, the execution-space
+  qualifier that fits (the rest, ``inline`` and the like, matters to no feature), or spaces;
+  ``__align__(n)``, pragma macros (``KNOWN_CALLS``) and function-like macros whose body is only
+  pragmas or attributes (``DO_PRAGMA(x) _Pragma(#x)``) become spaces;
 - a statement macro (a ``#define`` whose body is a block, ``do {...} while (0)``, an ``if``/``for``
   or ends with ``;``; and the error-check macros of ``KNOWN_STATEMENTS``) invoked first on its line
   and not followed by ``;`` gets one in the first blank byte after it (the next line's indentation);
   none is added where no blank byte is left (``GUARD(x)`` right before a ``}`` in column 0);
-- a function-like macro that expands to declarations, invoked first on its line (or after
-  ``extern``), and a header's macro invoked alone on a line at column 0 and followed by no body,
-  become spaces: the grammar cannot read declarations it does not see;
+- a function-like macro that expands to declarations (or to such macros), invoked first on its
+  line (or after ``extern``, or after another one on its line), an object-like one holding
+  declarations alone on its line, and a header's macro invoked alone on a line at column 0 and
+  followed by no body, become spaces: the grammar cannot read declarations it does not see;
 - a conditional group whose branches split a statement or a list (unbalanced braces or
-  parentheses, a dangling ``else``, parameters under ``#ifdef``) is read as its ``#if`` branch: the
+  parentheses, a dangling ``else``, parameters under ``#ifdef``, part of an expression, a
+  statement's head, a declared function's alternative bodies) is read as its ``#if`` branch: the
   directive lines and the other branches become spaces (``set_aside`` lists those branches; the
   translator renames their API names by name and says so);
 - extended lambdas' ``__device__``/``__host__``, ``typename`` before a dependent name in an
   expression, ``class`` in ``template class X<T>;``, an ``__attribute__`` in ``using X = ...``,
-  ``__restrict``, and keyword types in ``typeid(...)`` take a form the grammar reads.
+  ``__restrict``, keyword types in ``typeid(...)``, ``unsigned(x)`` before ``<`` or after
+  ``return``, a ``= {}`` default argument, and ``or``/``and``/``not`` in ``#if`` lines take a form
+  the grammar reads.
 
 The translator reads names at rewritten spots by position (``changed`` tells where a prepared
 buffer differs from the original) and translates them by name, as in an unparsable region.
