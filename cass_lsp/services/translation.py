@@ -1,6 +1,7 @@
 """The translation of files and trees, as ``cass-lsp translate`` runs it: each unit read, translated by
 the rules (:func:`cass_lsp.translate.jobs.translate_bytes`, where the language server enters the
-engine too) and written atomically, in worker processes for a tree; then, over a tree, the HIP
+engine too) with the macros of the project headers it includes and of the tree's other headers
+(:func:`project_headers`), and written atomically, in worker processes for a tree; then, over a tree, the HIP
 runtime include first in every unit that reaches a header needing it
 (:func:`cass_lsp.translate.placement.tree_fixes`, the placement verification's programs take too)."""
 
@@ -25,10 +26,39 @@ def _locate(data: bytes, finding: RawFinding) -> Located:
 
 
 _settings: list[Settings] = []  # set once per process (workers get it through the pool initializer)
+_tree_headers: list[str] = []  # the tree's headers, whose macros every unit's pre-pass reads
+_texts: dict[str, bytes | None] = {}  # header texts read by this process
 
 
-def _configure(settings: Settings) -> None:
+def _configure(settings: Settings, headers: tuple[str, ...] = ()) -> None:
     _settings[:] = [settings]
+    _tree_headers[:] = headers
+
+
+def _read(path: str) -> bytes | None:
+    if path not in _texts:
+        try:
+            with open(path, "rb") as f:
+                _texts[path] = f.read()
+        except OSError:
+            _texts[path] = None
+    return _texts[path]
+
+
+def project_headers(source: str, data: bytes) -> list[bytes]:
+    """The texts of the project headers whose macros the pre-pass reads for ``source``: the tree's
+    headers (a header may use macros that its includer's other headers define), then those its
+    quoted includes reach outside the tree (beside it, then beside each including header). System
+    and toolkit headers are never read: only includes found in the project are followed. The tree's
+    come first and in one order for every unit, so the pre-pass classifies them once."""
+    from pathlib import Path
+
+    from cass_lsp.compile import includes
+
+    text = data.decode("utf-8", "surrogateescape")
+    tree = {os.path.realpath(h) for h in _tree_headers}
+    reached = [str(p) for p in includes.local_headers(text, Path(source), ()) if str(p) not in tree]
+    return [t for t in map(_read, [*_tree_headers, *reached]) if t is not None]
 
 
 def translate_unit(unit: Unit) -> Outcome:
@@ -43,7 +73,7 @@ def translate_unit(unit: Unit) -> Outcome:
         st = os.stat(unit.source)
     except OSError as e:
         return Outcome(unit, 0, {}, [], None, f"{unit.source}: {e.strerror or e}")
-    result = translate_bytes(_settings[0], data)
+    result = translate_bytes(_settings[0], data, headers=project_headers(unit.source, data))
     output = apply(data, result.edits)
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
     found = [_locate(data, f) for f in result.findings]
@@ -81,7 +111,10 @@ def place_runtime_includes(outcomes: list[Outcome], roots: list[str]) -> None:
 def translate_units(units: list[Unit], settings: Settings, jobs: int) -> list[Outcome]:
     """Translate ``units`` (in ``jobs`` worker processes for a tree), with progress on a terminal for
     many files."""
-    _configure(settings)
+    from cass_lsp.core.filekinds import CUDA_HEADER_SUFFIX, HEADER_SUFFIXES
+
+    headers = tuple(u.source for u in units if u.source.lower().endswith((CUDA_HEADER_SUFFIX, *HEADER_SUFFIXES)))
+    _configure(settings, headers)
     from cass_lsp.core.progress import SILENT, TerminalSink
 
     sink = TerminalSink() if len(units) >= _PROGRESS_MIN_FILES else SILENT
@@ -102,7 +135,8 @@ def translate_units(units: list[Unit], settings: Settings, jobs: int) -> list[Ou
 
         context = multiprocessing.get_context("fork")
         chunk = max(1, len(units) // (jobs * 8))
-        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_configure, initargs=(_settings[0],)) as pool:
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_configure,
+                                 initargs=(_settings[0], headers)) as pool:
             for outcome in pool.map(translate_unit, units, chunksize=chunk):
                 done(outcome)
     else:
