@@ -72,23 +72,26 @@ class Inotify:
             raise OSError(code, f"{what}: {os.strerror(code)}")
         return result
 
-    def add(self, folder: str) -> int:
+    def add(self, folder: str, *, follow: bool = False) -> int:
         """The watch descriptor of ``folder`` (the same one again for a folder already watched).
-        OSError with ENOSPC when ``fs.inotify.max_user_watches`` is reached."""
-        return self._check(self._libc.inotify_add_watch(self.fd, os.fsencode(folder), _WATCH_MASK), folder)
+        OSError with ENOSPC when ``fs.inotify.max_user_watches`` is reached. ``follow`` lets the
+        last component be a link: ``/proc/self/fd/N`` for a folder whose path is past PATH_MAX."""
+        mask = _WATCH_MASK & ~_DONT_FOLLOW if follow else _WATCH_MASK
+        return self._check(self._libc.inotify_add_watch(self.fd, os.fsencode(folder), mask), folder)
 
     def remove(self, wd: int) -> None:
         self._libc.inotify_rm_watch(self.fd, wd)  # EINVAL: the kernel already dropped it
 
-    def read(self, timeout_s: float, wake_fd: int) -> list[Event]:
+    def read(self, timeout_s: float, wake_fd: int, *, gather_s: float = _GATHER_S) -> list[Event]:
         """The events that arrive within ``timeout_s``; returns early, maybe with none, once
-        ``wake_fd`` is readable."""
+        ``wake_fd`` is readable. ``gather_s`` waits for the rest of a burst (a checkout, a build) to
+        queue: one wake-up per burst, not one per file, which would take the GIL from the writer at
+        every event; a caller that must act on the first event (a disk limit) passes 0."""
         ready, _, _ = select.select([self.fd, wake_fd], [], [], timeout_s)
         if self.fd not in ready:
             return []
-        # a moment for the rest of a burst (a checkout, a build) to queue: one wake-up per burst, not
-        # one per file, which would take the GIL from the writer at every event
-        time.sleep(_GATHER_S)
+        if gather_s:
+            time.sleep(gather_s)
         events: list[Event] = []
         while True:
             try:
