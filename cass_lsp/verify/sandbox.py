@@ -11,7 +11,8 @@ print forever or daemonize. Each run gets
   kernel enforces one (root is exempt, so a root server drops the program to uid 65534);
 * a memory limit for the whole run where a cgroup can be had (:mod:`.cgroups`; else RLIMIT_AS
   per process with a process cap of :data:`.cgroups.FALLBACK_PROCESSES`), and a disk limit for
-  the whole run (the full level's tmpfs, else measured while it runs);
+  the whole run (the full level's tmpfs, else counted per write by :mod:`.diskquota`, which stops
+  the run the moment it passes; RLIMIT_FSIZE is then at most the disk limit, and ``fallocate`` refused);
 * its own process group, killed on timeout or cancel by :func:`cass_lsp.core.proc.run`, whose output
   capture is bounded so a chatty program cannot grow the server;
 * a fresh session keyring, and a seccomp filter refusing the keyring calls and, unless the run is
