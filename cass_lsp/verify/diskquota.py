@@ -6,12 +6,14 @@ an ordinary user may set (project quotas need root and a file system mounted for
 is counted while the program writes and the run is stopped the moment it passes the limit:
 
 * events, not a poll: one inotify descriptor (:mod:`.inotify`) watches the work dir and every
-  folder as it appears; each event on a file stats that one file (its allocated blocks), so the
-  running total follows every ``write``, ``fallocate``, ``copy_file_range`` and ``truncate`` within
-  a scheduling delay, however many files and folders there are;
-* a walk of the whole tree (:func:`.sandbox.disk_usage`) every :data:`WALK_S` as well, for what
-  inotify does not report: stores through a shared ``mmap`` of a file, folders the program made
-  unreadable before they could be watched, a queue that overflowed;
+  folder as it appears (new folders are queued and watched a few at a time between reads, so a
+  program that makes thousands first cannot delay the count of what it writes next; paths past
+  PATH_MAX are reached through descriptors); each event on a file stats that one file (its
+  allocated blocks), so the running total follows every ``write``, ``copy_file_range`` and
+  ``truncate`` within a scheduling delay, however many files and folders there are;
+* a walk of the whole tree (:func:`.sandbox.disk_usage`) on its own thread, resting :data:`WALK_S`
+  between walks, for what inotify does not report: stores through a shared ``mmap`` of a file,
+  folders the program made unreadable before they could be watched, a queue that overflowed;
 * on passing the limit, ``stop`` is set and ``kill`` called at once (the run's cgroup, when it has
   one, is killed whole: no process of it can write further).
 
