@@ -13,7 +13,8 @@ is counted while the program writes and the run is stopped the moment it passes 
   ``truncate`` within a scheduling delay, however many files and folders there are;
 * a walk of the whole tree (:func:`.sandbox.disk_usage`) on its own thread, resting :data:`WALK_S`
   between walks, for what inotify does not report: stores through a shared ``mmap`` of a file,
-  folders the program made unreadable before they could be watched, a queue that overflowed;
+  folders the program made unreadable before they could be watched, a queue that overflowed, and
+  folders past the first :data:`_MAX_WATCHES` (the editor's file watcher needs the user's watches);
 * on passing the limit, ``stop`` is set and ``kill`` called at once (the run's cgroup, when it has
   one, is killed whole: no process of it can write further).
 
@@ -47,6 +48,9 @@ _CANCEL_POLL_S = 0.05
 _SHORT_PATH = 2048
 # New folders watched between two reads of the events.
 _FOLDERS_PER_ROUND = 8
+# Watches a run may take of the user's fs.inotify.max_user_watches, which the editor's file watcher
+# needs too; folders past it are counted by the walk only.
+_MAX_WATCHES = 10_000
 _FOLDER_FLAGS = os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC
 
 
@@ -222,6 +226,8 @@ class DiskQuota:
         """Watch ``folder``, count what it already holds (written before its watch existed) and
         queue its subfolders."""
         assert self._notify is not None
+        if len(self._folders) >= _MAX_WATCHES:
+            return
         try:
             with self._opened(folder) as fd:
                 wd = self._notify.add(f"/proc/self/fd/{fd}", follow=True)
