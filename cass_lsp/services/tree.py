@@ -8,7 +8,8 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from cass_lsp.buildfiles import files
+from cass_lsp.buildfiles import files, tools
+from cass_lsp.compile import nvcc_flags
 from cass_lsp.core.terminal import escape
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
 
     outcomes: list[Outcome] = []
     toolchain_needed = False
+    openmp = False
     for unit in units:
         try:
             with open(unit.source, encoding="utf-8", errors="surrogateescape") as f:
@@ -69,6 +71,7 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
         found = [Located(f.code, f.severity, f.message, f.line, f.column) for f in result.findings]
         lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         toolchain_needed |= files.kind(unit.source) == "cmake" and "HIP" in result.text and not settings.reverse
+        openmp |= any(f.message == nvcc_flags.OPENMP_NOTE for f in result.findings)
         error = None
         output = None
         data = result.text.encode("utf-8", "surrogateescape")
@@ -94,6 +97,11 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
     if toolchain_needed and not quiet:
         print("cass-lsp translate: the CMake project now uses the HIP language; on Debian's ROCm packages "
               f"(no /opt/rocm) configure it with -DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}", file=sys.stderr)
+    if openmp and not quiet:
+        runtime = tools.openmp()
+        if not runtime.found:
+            print(f"cass-lsp translate: the port builds with -fopenmp, LLVM's OpenMP (libomp) under the HIP compiler, "
+                  f"which this machine lacks: {runtime.hint}", file=sys.stderr)
     if units and not settings.reverse and not quiet:
         from cass_lsp.toolchains import devlibs15
 
