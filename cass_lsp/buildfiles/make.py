@@ -57,6 +57,9 @@ _DEFAULT_ROOT = re.compile(r"^/usr/local/cuda(?:-[\d.]+)?$")
 _COMPUTED_TARGET = re.compile(r"(?:sm|compute)_\$[({]")
 _GROUPED = frozenset({"-Xcompiler", "--compiler-options", "-Xlinker", "--linker-options", "-Xptxas",
                       "--ptxas-options"})
+# the targets of a target-specific assignment (``omp_stats: CUFLAGS += -Xcompiler -fopenmp``)
+_TARGET_SPECIFIC = re.compile(r"[^:=#\t\n]+::?(?!=)[ \t]*(?=(?:(?:export|override)\s+)*[A-Za-z_][\w.-]*\s*(?:[:+?!]?=|::=))")
+_NVCC_IN_PATH = re.compile(r"/nvcc(?![\w.-])")
 _SOURCE_NAME = re.compile(r"\.(?:cu|hip)$")
 _OBJECT_NAME = re.compile(r"\.(?:o|obj|a|so)$|^\$[\^+]$")
 _RULE = re.compile(r"^(?P<targets>[^=\t#]*?[^:=\s\\]\s*)::?(?!=)(?P<prerequisites>[^=;|#]*)")
@@ -211,6 +214,8 @@ def _rename_word(port: _Port, token: _Token) -> str:
             return f"-l{hip.link}" if hip.link else ""
     if _SHELL_NVCC.search(text):
         text = _SHELL_NVCC.sub(r"\1hipcc", text)
+    if text.startswith(("$(", "${")):  # $(patsubst %/bin/nvcc,%,$(NVCC)): the compiler's path, now hipcc's
+        text = _NVCC_IN_PATH.sub("/hipcc", text)
     if _ROOT_PATH.search(text):
         text = _ROOT_PATH.sub(f"$({ROCM_ROOT})", text)
         text = re.sub(r"(\$\(" + ROCM_ROOT + r"\)(?:/targets/[\w-]+)?)/lib64\b", rf"$({ROCM_ROOT})/lib", text)
@@ -279,6 +284,9 @@ def _port_assignment(port: _Port, line: _Line, match: re.Match[str], compilers: 
         port.replace(match.start("name"), match.end("name"), ROCM_ROOT, "paths")
         if len(value) == 1 and _DEFAULT_ROOT.match(value[0].text):
             port.replace(value[0].start, value[0].end, ROCM_DEFAULT, "paths")
+        else:  # $(shell dirname $(shell which nvcc))/.., $(patsubst %/bin/nvcc,%,$(NVCC))
+            for token in value:
+                port.replace(token.start, token.end, _rename_word(port, token), "paths")
         port.find(match.start("name"), "info", f"{name} -> {ROCM_ROOT}: ROCm's root (Debian's packages install "
                   "under /usr, found by hipcc without it)")
         return
@@ -326,6 +334,9 @@ def _port_line(port: _Port, line: _Line, compilers: set[str], flags: set[str]) -
         port.find(line.start, "warning", "NVIDIA targets computed by make functions stay as written: give the "
                   f"AMD targets as --offload-arch={port.settings.arches[0]} (one per target) instead", UNMAPPED)
     match = None if line.recipe else _ASSIGNMENT.match(text, line.start, line.end)
+    target_specific = None if line.recipe or match else _TARGET_SPECIFIC.match(text, line.start, line.end)
+    if target_specific is not None:  # omp: CUFLAGS += -Xcompiler -fopenmp
+        match = _ASSIGNMENT.match(text, target_specific.end(), line.end)
     if match is not None:
         _port_assignment(port, line, match, compilers, flags)
         return
