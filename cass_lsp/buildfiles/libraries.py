@@ -66,6 +66,7 @@ DROPPED_LINK: dict[str, str] = {
 UNPORTED_LINK: dict[str, str] = {
     "cupti": "CUPTI has no HIP layer: port profiling to rocprofiler by hand",
     "nvml": "NVML has no HIP layer: port device management to rocm_smi by hand",
+    "nvidia-ml": "NVML has no HIP layer: port device management to rocm_smi (-lrocm_smi64) by hand",
     "nvjpeg": "nvJPEG has no HIP port in Debian or ROCm's core (rocJPEG is separate)",
     "npp": "NPP has no HIP port",
 }

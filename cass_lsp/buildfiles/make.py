@@ -316,6 +316,12 @@ def translate(text: str, settings: Settings) -> Result:
         kept = (len(port.edits), len(port.findings), dict(port.stats), port.platform_placed)
         try:
             _port_line(port, line, compilers, flags)
+            computed = _COMPUTED_TARGET.search(text, line.start, line.end)
+            if computed and not any(e.start <= computed.start() < e.end for e in port.edits[kept[0]:]):
+                # $(foreach sm,$(SMS),-gencode arch=compute_$(sm),...): no flag to port on this line
+                port.find(computed.start(), "warning", "NVIDIA targets computed by make functions stay as written: "
+                          f"give the AMD targets as --offload-arch={settings.arches[0]} (one per target) instead",
+                          UNMAPPED)
         except (ValueError, IndexError, KeyError, StopIteration, AttributeError, TypeError) as error:
             # a defect of the rules on a construct they do not expect: the line stays as written
             port.edits[kept[0]:], port.findings[kept[1]:] = [], []
@@ -330,9 +336,6 @@ def _port_line(port: _Port, line: _Line, compilers: set[str], flags: set[str]) -
     stripped = text[line.start : line.end].lstrip()
     if not stripped or stripped.startswith("#"):
         return
-    if _COMPUTED_TARGET.search(stripped):  # $(foreach sm,$(SMS),-gencode arch=compute_$(sm),...)
-        port.find(line.start, "warning", "NVIDIA targets computed by make functions stay as written: give the "
-                  f"AMD targets as --offload-arch={port.settings.arches[0]} (one per target) instead", UNMAPPED)
     match = None if line.recipe else _ASSIGNMENT.match(text, line.start, line.end)
     target_specific = None if line.recipe or match else _TARGET_SPECIFIC.match(text, line.start, line.end)
     if target_specific is not None:  # omp: CUFLAGS += -Xcompiler -fopenmp

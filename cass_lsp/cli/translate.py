@@ -249,11 +249,11 @@ def _copy_companions(args: argparse.Namespace, sources: list[str], renames: Rena
     suffix = HIP_SUFFIX if args.reverse else CUDA_SUFFIX
 
     def scripts(path: str, data: bytes) -> bytes | None:
-        return renames.script(data, suffix) if renames.renamed and is_script(path, data[:64]) else None
+        return renames.script(data, suffix) if is_script(path, data[:64]) else None
 
     outcomes = []
     for root in (p for p in args.paths if os.path.isdir(p)):
-        copied = companions.copy(root, args.out_dir, sources, scripts)
+        copied = companions.copy(root, args.out_dir, sources, scripts if renames.renamed else None)
         if not args.json and copied.files:
             print(f"{PROG}: {root}: {copied.files} other file(s) copied ({copied.bytes // 1024} KiB: data, scripts, "
                   "documents)", file=sys.stderr)

@@ -17,6 +17,7 @@ import shutil
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
+_REWRITTEN_MAX_BYTES = 1 << 20
 _PRODUCTS = (".o", ".obj", ".a", ".so", ".dylib", ".lib", ".dll", ".exe", ".cubin", ".fatbin", ".ptx", ".pyc")
 
 
@@ -27,10 +28,10 @@ class Copied(NamedTuple):
 
 
 def copy(root: str, out_dir: str, translated: Iterable[str],
-         rewrite: Callable[[str, bytes], bytes | None] = lambda path, data: None) -> Copied:
+         rewrite: Callable[[str, bytes], bytes | None] | None = None) -> Copied:
     """Copy ``root``'s other files under ``out_dir`` at their relative paths. ``translated``: the
-    source paths the translation writes (not copied); ``rewrite(path, text)``: the text a file's
-    copy gets instead of its own, or None."""
+    source paths the translation writes (not copied); ``rewrite(path, text)``: the text the copy of
+    a file of up to 1 MiB (a script, not a data set) gets instead of its own, or None."""
     skip = {os.path.abspath(p) for p in translated}
     out_abs = os.path.abspath(out_dir)
     files = size = 0
@@ -55,7 +56,7 @@ def copy(root: str, out_dir: str, translated: Iterable[str],
                 if os.path.islink(target) or (link and os.path.lexists(target)):
                     os.unlink(target)
                 shutil.copy2(source, target, follow_symlinks=False)
-                if not link:
+                if rewrite is not None and not link and os.path.getsize(source) <= _REWRITTEN_MAX_BYTES:
                     _rewrite(source, target, rewrite)
             except OSError as error:
                 errors.append(f"{source}: {error.strerror or error}")
@@ -66,7 +67,7 @@ def copy(root: str, out_dir: str, translated: Iterable[str],
 
 
 def _rewrite(source: str, target: str, rewrite: Callable[[str, bytes], bytes | None]) -> None:
-    with open(target, "rb") as f:
+    with open(source, "rb") as f:
         new = rewrite(source, f.read())
     if new is not None:
         with open(target, "r+b") as f:

@@ -153,3 +153,12 @@ def test_a_line_the_rules_cannot_port_is_kept_with_an_error_on_it(monkeypatch: p
     assert result.text.splitlines()[2:] == ["NVCC_DEBUG = -G -arch=sm_80", "NVCCFLAGS = --offload-arch=gfx1030"]
     errors = [f for f in result.findings if f.severity == "error"]
     assert [f.line for f in errors] == [2] and "kept as written" in errors[0].message
+
+
+def test_targets_computed_by_make_functions_are_reported_only_where_they_stay() -> None:
+    text = ("GENCODE = $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\n"
+            "NVCC_FLAGS += --generate-code arch=compute_$(CC),code=[compute_$(CC),sm_$(CC)]\n"
+            "NVCC_LDFLAGS += -lnvidia-ml\n")
+    result = make.translate(text, HIP)
+    assert result.text.splitlines()[1:] == ["NVCC_FLAGS += --offload-arch=gfx1030", "NVCC_LDFLAGS += -lnvidia-ml"]
+    assert [(f.line, f.severity) for f in result.findings if f.severity != "info"] == [(1, "warning"), (3, "error")]
