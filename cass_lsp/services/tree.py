@@ -15,7 +15,7 @@ from cass_lsp.core.terminal import escape
 if TYPE_CHECKING:
     import argparse
 
-    from cass_lsp.buildfiles.porting import Settings
+    from cass_lsp.buildfiles.porting import Result, Settings
     from cass_lsp.services.outputs import Outcome, Unit
 
 
@@ -52,6 +52,18 @@ def settings_for(args: argparse.Namespace, arch: str, sources: list[Unit], build
     )
 
 
+def _ported(path: str, text: str, settings: Settings) -> Result:
+    """``text`` ported, or, where a porter's rule fails on it, kept as written with an error saying
+    so: the port still gets the build file, and the translation goes on."""
+    from cass_lsp.buildfiles.porting import UNMAPPED, Finding, Result
+
+    try:
+        return files.translate(path, text, settings)
+    except Exception as error:  # a rule's defect on text it does not expect; any kind is the same defect
+        message = f"this build file could not be ported ({type(error).__name__}: {error}); kept as written"
+        return Result(text, {}, [Finding(1, 1, "error", UNMAPPED, message)])
+
+
 def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
     """Each build file ported and written; a line per file on standard error unless ``quiet``."""
     from cass_lsp.services.outputs import Located, Outcome, backup, write_atomic
@@ -67,7 +79,7 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
         except OSError as e:
             outcomes.append(Outcome(unit, 0, {}, [], None, f"{unit.source}: {e.strerror or e}"))
             continue
-        result = files.translate(unit.source, text, settings)
+        result = _ported(unit.source, text, settings)
         found = [Located(f.code, f.severity, f.message, f.line, f.column) for f in result.findings]
         lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         toolchain_needed |= files.kind(unit.source) == "cmake" and "HIP" in result.text and not settings.reverse
