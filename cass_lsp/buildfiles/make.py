@@ -10,8 +10,11 @@ touches stay as written:
   amd`` follows its first use, since hipcc picks the NVIDIA platform whenever an ``nvcc`` is on
   ``PATH``; ``$(shell which nvcc)`` elsewhere (``CUDA_PATH := $(dir $(shell which nvcc))..``) asks
   for hipcc, whose folder is ROCm's as nvcc's was CUDA's;
-* nvcc's flags, on the compiler's command lines and in the variables those lines use, through
-  :func:`cass_lsp.compile.nvcc_flags.port` (targets become ``--offload-arch`` per AMD target);
+* nvcc's flags, on the compiler's command lines and in the variables those lines use (target-specific
+  assignments too: ``omp: CUFLAGS += -Xcompiler -fopenmp``), through
+  :func:`cass_lsp.compile.nvcc_flags.port` (targets become ``--offload-arch`` per AMD target, a
+  ``$(foreach)`` loop that only makes NVIDIA targets too; ``-Xcompiler "a b"`` is nvcc's list
+  ``a,b``);
 * libraries: ``-lcudart`` / ``-lcublas`` / … -> ``-lamdhip64`` / ``-lhipblas`` / …
   (:mod:`cass_lsp.buildfiles.libraries`), on every line, since a program is often linked by the host compiler;
 * the toolkit's root: ``$(CUDA_HOME)``, ``$(CUDA_PATH)``, … -> ``$(ROCM_PATH)`` (its ``lib64`` ->
@@ -59,6 +62,9 @@ _GROUPED = frozenset({"-Xcompiler", "--compiler-options", "-Xlinker", "--linker-
                       "--ptxas-options"})
 # the targets of a target-specific assignment (``omp_stats: CUFLAGS += -Xcompiler -fopenmp``)
 _TARGET_SPECIFIC = re.compile(r"[^:=#\t\n]+::?(?!=)[ \t]*(?=(?:(?:export|override)\s+)*[A-Za-z_][\w.-]*\s*(?:[:+?!]?=|::=))")
+_FOREACH = re.compile(r"^\$[({]foreach\s+(?P<var>[\w.-]+)\s*,[^,()]*(?:\$[({][^,()]*[)}][^,()]*)*,(?P<body>.*)[)}]$",
+                      re.DOTALL)
+_OFFLOAD_FLAG = re.compile(r"^--offload-arch=\S+$")
 _NVCC_IN_PATH = re.compile(r"/nvcc(?![\w.-])")
 _SOURCE_NAME = re.compile(r"\.(?:cu|hip)$")
 _OBJECT_NAME = re.compile(r"\.(?:o|obj|a|so)$|^\$[\^+]$")
@@ -224,6 +230,22 @@ def _rename_word(port: _Port, token: _Token) -> str:
     return text
 
 
+def _foreach_targets(port: _Port, token: _Token) -> str:
+    """``$(foreach cc,$(GPU_ARCH),--generate-code arch=compute_$(cc),code=sm_$(cc))``, a loop that only
+    makes NVIDIA targets, as the AMD targets' flags; any other word as it is."""
+    loop = _FOREACH.match(token.text)
+    if loop is None:
+        return token.text
+    reference = re.compile(r"\$[({]" + re.escape(loop.group("var")) + r"[)}]")
+    sample = reference.sub("80", loop.group("body")).replace("\\\n", " ").split()
+    ported = nvcc_flags.port(sample, port.settings.arches)
+    if not ported.nvidia_targets or not all(_OFFLOAD_FLAG.match(f) for f in ported.flags):
+        return token.text
+    port.find(token.start, "info", "the NVIDIA targets this $(foreach) makes become the AMD targets "
+              f"{', '.join(port.settings.arches)} (cass.target.arch)")
+    return " ".join(f"--offload-arch={arch}" for arch in port.settings.arches)
+
+
 def _unquoted_group(word: str) -> str:
     """``"-O3 -fopenmp"`` after ``-Xcompiler`` as nvcc reads it: the list ``-O3,-fopenmp``."""
     if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"":
@@ -237,13 +259,13 @@ def _port_tokens(port: _Port, tokens: list[_Token]) -> None:
     again on one line (its continuations joined)."""
     if not tokens:
         return
-    words = [_unquoted_group(t.text) if i and tokens[i - 1].text in _GROUPED else t.text
+    words = [_unquoted_group(t.text) if i and tokens[i - 1].text in _GROUPED else _foreach_targets(port, t)
              for i, t in enumerate(tokens)]
     ported = nvcc_flags.port(words, port.settings.arches)
     for note in ported.notes:
         where = next((t.start for t in tokens if t.text == note.flag.split()[0]), tokens[0].start)
         port.find(where, note.severity, note.message, UNMAPPED if note.severity == "error" else REWRITTEN)
-    if ported.flags == words:
+    if ported.flags == [t.text for t in tokens]:
         for token in tokens:
             port.replace(token.start, token.end, _rename_word(port, token), "flags")
         return

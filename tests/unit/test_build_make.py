@@ -92,13 +92,6 @@ app: main.o kern.o
 """
 
 
-def test_targets_computed_by_make_functions_are_reported_not_guessed() -> None:
-    text = "SMS ?= 70 80\nGENCODE := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\n"
-    result = make.translate(text, HIP)
-    assert result.text == text
-    assert [(f.line, f.severity, f.code) for f in result.findings] == [(2, "warning", "build-unmapped")]
-
-
 def test_a_compiler_found_on_path_and_the_root_derived_from_it() -> None:
     text = ("NVCC := $(shell which nvcc 2>/dev/null)\nifeq ($(NVCC),)\n$(error no nvcc)\nendif\n"
             "CUDA_PATH ?= $(patsubst %/bin/nvcc,%,$(NVCC))\nx: x.cu\n\t$(NVCC) -arch=sm_80 x.cu -o x\n")
@@ -155,10 +148,14 @@ def test_a_line_the_rules_cannot_port_is_kept_with_an_error_on_it(monkeypatch: p
     assert [f.line for f in errors] == [2] and "kept as written" in errors[0].message
 
 
-def test_targets_computed_by_make_functions_are_reported_only_where_they_stay() -> None:
-    text = ("GENCODE = $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\n"
+def test_target_loops_become_the_amd_targets_and_other_computed_targets_are_reported() -> None:
+    text = ("CU_FLAGS += $(foreach cc,$(GPU_ARCH), \\\n\t--generate-code arch=compute_$(cc),code=sm_$(cc) )\n"
+            "GENCODE = $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\n"
             "NVCC_FLAGS += --generate-code arch=compute_$(CC),code=[compute_$(CC),sm_$(CC)]\n"
+            "$(foreach sm,$(SMS),$(eval NVCC_GENCODE += -gencode arch=compute_$(sm),code=sm_$(sm)))\n"
             "NVCC_LDFLAGS += -lnvidia-ml\n")
-    result = make.translate(text, HIP)
-    assert result.text.splitlines()[1:] == ["NVCC_FLAGS += --offload-arch=gfx1030", "NVCC_LDFLAGS += -lnvidia-ml"]
-    assert [(f.line, f.severity) for f in result.findings if f.severity != "info"] == [(1, "warning"), (3, "error")]
+    result = make.translate(text, Settings(arches=("gfx1030", "gfx1100")))
+    amd = "--offload-arch=gfx1030 --offload-arch=gfx1100"
+    assert result.text.splitlines() == [f"CU_FLAGS += {amd}", f"GENCODE = {amd}", f"NVCC_FLAGS += {amd}",
+                                        text.splitlines()[4], "NVCC_LDFLAGS += -lnvidia-ml"]
+    assert [(f.line, f.severity) for f in result.findings if f.severity != "info"] == [(5, "warning"), (6, "error")]
