@@ -15,6 +15,8 @@ touches stay as written:
   :func:`cass_lsp.compile.nvcc_flags.port` (targets become ``--offload-arch`` per AMD target, a
   ``$(foreach)`` loop that only makes NVIDIA targets too; ``-Xcompiler "a b"`` is nvcc's list
   ``a,b``);
+* relocatable device code: where a line compiles with ``-dc`` / ``-rdc=true``, the link lines get
+  ``-fgpu-rdc`` (nvcc device-linked such objects wherever it linked them);
 * libraries: ``-lcudart`` / ``-lcublas`` / … -> ``-lamdhip64`` / ``-lhipblas`` / …
   (:mod:`cass_lsp.buildfiles.libraries`), on every line, since a program is often linked by the host compiler;
 * the toolkit's root: ``$(CUDA_HOME)``, ``$(CUDA_PATH)``, … -> ``$(ROCM_PATH)`` (its ``lib64`` ->
@@ -62,6 +64,7 @@ _GROUPED = frozenset({"-Xcompiler", "--compiler-options", "-Xlinker", "--linker-
                       "--ptxas-options"})
 # the targets of a target-specific assignment (``omp_stats: CUFLAGS += -Xcompiler -fopenmp``)
 _TARGET_SPECIFIC = re.compile(r"[^:=#\t\n]+::?(?!=)[ \t]*(?=(?:(?:export|override)\s+)*[A-Za-z_][\w.-]*\s*(?:[:+?!]?=|::=))")
+_RELOCATABLE = re.compile(r"(?<![^\s=])(?:-dc|--device-c|-rdc=(?:true|1)|--relocatable-device-code=(?:true|1))(?!\S)")
 _FOREACH = re.compile(r"^\$[({]foreach\s+(?P<var>[\w.-]+)\s*,[^,()]*(?:\$[({][^,()]*[)}][^,()]*)*,(?P<body>.*)[)}]$",
                       re.DOTALL)
 _OFFLOAD_FLAG = re.compile(r"^--offload-arch=\S+$")
@@ -139,6 +142,9 @@ class _Port(Rewriter):
     def __init__(self, text: str, settings: Settings) -> None:
         super().__init__(text, settings)
         self.platform_placed = False
+        self.relocatable = _RELOCATABLE.search(text) is not None
+        """Some line compiles relocatable device code (``-dc``, ``-rdc=true``): nvcc device-links the
+        objects wherever it links them, clang only with ``-fgpu-rdc`` on the link line."""
         self.rule_builds_sources = False
         """The rule whose recipe is being read has CUDA sources, and no objects, as prerequisites
         (``%: %.cu``): its compile-and-link lines need ``-x hip`` under clang."""
@@ -295,7 +301,15 @@ def _port_compile_line(port: _Port, line: _Line, tokens: list[_Token], compilers
         sources = port.rule_builds_sources or (any(_SOURCE_NAME.search(t.text) for t in rest)
                                                and not any(_OBJECT_NAME.search(t.text) for t in rest))
         extra = "-x hip" if compiles else "-x hip --hip-link" if sources else "--hip-link"
-        port.insert(compiler.end, f" {extra}", "compiler")
+        if any(t.text == "-x" or t.text.startswith("-x=") for t in rest):  # nvcc -x cu: now -x hip
+            extra = extra.removeprefix("-x hip").strip()
+        if extra:
+            port.insert(compiler.end, f" {extra}", "compiler")
+    if line.recipe and port.relocatable and not any(t.text in ("-c", "-dc") or t.text.startswith("--compile")
+                                                    or _RELOCATABLE.fullmatch(t.text) for t in rest):
+        port.insert(compiler.end, " -fgpu-rdc", "flags")
+        port.find(compiler.start, "info", "-fgpu-rdc added to the link: nvcc device-linked the relocatable objects "
+                  "(-dc, -rdc=true) it linked, clang does so only with -fgpu-rdc")
     _port_tokens(port, rest)
 
 

@@ -159,3 +159,17 @@ def test_target_loops_become_the_amd_targets_and_other_computed_targets_are_repo
     assert result.text.splitlines() == [f"CU_FLAGS += {amd}", f"GENCODE = {amd}", f"NVCC_FLAGS += {amd}",
                                         text.splitlines()[4], "NVCC_LDFLAGS += -lnvidia-ml"]
     assert [(f.line, f.severity) for f in result.findings if f.severity != "info"] == [(5, "warning"), (6, "error")]
+
+
+def test_links_of_relocatable_objects_get_fgpu_rdc() -> None:
+    """nvcc device-links -dc objects wherever it links them; clang only with -fgpu-rdc."""
+    text = ("objects = main.o v3.o\nall: $(objects)\n\tnvcc -arch=sm_70 $(objects) -o app\n"
+            "%.o: %.cpp\n\tnvcc -x cu -arch=sm_70 -I. -dc $< -o $@\n")
+    result = make.translate(text, HIP)
+    assert result.text == ("objects = main.o v3.o\nall: $(objects)\n\thipcc -fgpu-rdc --offload-arch=gfx1030 $(objects) "
+                           "-o app\n%.o: %.cpp\n\thipcc -x hip --offload-arch=gfx1030 -I. -fgpu-rdc -c $< -o $@\n")
+    assert any(f.line == 3 and "-fgpu-rdc added to the link" in f.message for f in result.findings)
+    clang = make.translate(text, Settings(arches=("gfx1030",), compiler="clang")).text
+    assert "\tclang++ --hip-link -fgpu-rdc --offload-arch" in clang and "\tclang++ -x hip --offload-arch" in clang
+    plain = "app: a.o\n\tnvcc a.o -o app\n%.o: %.cu\n\tnvcc -c $< -o $@\n"
+    assert "-fgpu-rdc" not in make.translate(plain, HIP).text
