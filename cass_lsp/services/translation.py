@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from cass_lsp.services.outputs import Located, Outcome, Unit, backup, write_atomic
 
 if TYPE_CHECKING:
+    from cass_lsp.translate.renames import Renamer
     from cass_lsp.translate.rules import RawFinding, Settings
 
 _PROGRESS_MIN_FILES = 20
@@ -106,6 +107,34 @@ def place_runtime_includes(outcomes: list[Outcome], roots: list[str]) -> None:
         if unit.in_place:
             backup(source)
         write_atomic(unit.target or source, data, os.stat(source).st_mode & 0o7777 if unit.in_place else None)
+
+
+def renamer(outcomes: list[Outcome], roots: list[str], reverse: bool) -> Renamer:
+    """The files a tree translation renamed (its sources whose translation got another suffix)."""
+    from functools import partial
+
+    from cass_lsp.translate.naming import translated_name
+    from cass_lsp.translate.renames import Renamer
+
+    renamed = [o.unit.source for o in outcomes if o.error is None and o.unit.target is not None
+               and not o.unit.in_place and os.path.basename(o.unit.target) != os.path.basename(o.unit.source)]
+    return Renamer(renamed, partial(translated_name, reverse=reverse, beside_original=False), roots)
+
+
+def follow_renames(outcomes: list[Outcome], renames: Renamer) -> None:
+    """Each written translation's includes of renamed files name their translations (counted as
+    ``includes`` in its outcome's stats)."""
+    if not renames.renamed:
+        return
+    for outcome in outcomes:
+        unit = outcome.unit
+        if outcome.error is not None or unit.target is None or unit.in_place:
+            continue
+        with open(unit.target, "rb") as f:
+            data, changed = renames.includes(f.read(), unit.source)
+        if changed:
+            write_atomic(unit.target, data, None)
+            outcome.stats["includes"] = outcome.stats.get("includes", 0) + changed
 
 
 def translate_units(units: list[Unit], settings: Settings, jobs: int) -> list[Outcome]:
