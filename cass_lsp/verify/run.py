@@ -83,22 +83,31 @@ class RunPlan:
     """What each process of the builds may use (``cass.compilerLimits``)."""
 
 
+class NotRun(msgspec.Struct, frozen=True):
+    """Why the run stage does not start."""
+
+    reason: str
+    asked: bool
+    """Whether the settings ask for a run (``run`` on, a runner chosen): a program asked to run that
+    did not is never "passed" (:func:`cass_lsp.verify.engine.judge`)."""
+
+
 def run_refusal(
     settings: VerificationSettings,
     trusted: bool,
     inputs: Inputs | None = None,
     *,
     untrusted_because: str = "the editor marks this workspace untrusted",
-) -> str | None:
+) -> NotRun | None:
     """Why the run stage must not start, or None when it may."""
     if not settings.run:
-        return "running is off (cass.verification.run)"
-    if not trusted:
-        return f"running is refused: {untrusted_because}"
+        return NotRun("running is off (cass.verification.run)", asked=False)
     if settings.runner == "none":
-        return "no runner (cass.verification.runner is \"none\")"
+        return NotRun("no runner (cass.verification.runner is \"none\")", asked=False)
+    if not trusted:
+        return NotRun(f"running is refused: {untrusted_because}", asked=True)
     if inputs is not None and inputs.program.main is None:
-        return "no unit of the program defines main"
+        return NotRun("no unit of the program defines main", asked=True)
     return None
 
 
