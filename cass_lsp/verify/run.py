@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
+import shlex
 import shutil
 import time
 from pathlib import Path
@@ -44,7 +45,7 @@ from cass_lsp.cpu.outcome import RunOutcome as RuntimeStop
 from cass_lsp.cpu.outcome import runtime_stop
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.translate.fingerprint import fingerprint
-from cass_lsp.verify import remote, runners, sandbox
+from cass_lsp.verify import command, remote, runners, sandbox
 from cass_lsp.verify.compare import Mismatch, Noise, compare, ignore_patterns, lines_agree, merge_noise, noise
 from cass_lsp.verify.runners import Builder, CannotRun, Dialect, RunnerName
 from cass_lsp.verify.stages import SCHEMA, Inputs, Outcome, StageResult, digest, program_digest, user_flags
@@ -125,6 +126,7 @@ def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) ->
     ToolchainMissing or ValueError."""
     settings = resolved.verification
     runners.require(runner)
+    script_problem(settings, runner, inputs.program.root)
     arches = list(settings.arches) or [resolved.arch]
     data, data_note = program_module.data_files(inputs.program, settings.ignore)
     flags = Flags()
@@ -166,6 +168,47 @@ def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) ->
             )
         )
     return plans
+
+
+def script_problem(settings: VerificationSettings, runner: RunnerName, root: str) -> None:
+    """Raises CannotRun when ``env``, ``script`` or ``programPath`` ask for what a run may not do:
+    a variable the sandbox sets, a script outside the program's folder or run by anything but a
+    shell, a runner that starts the program alone."""
+    reserved = sorted(n for n in settings.env if n in command.RESERVED or n.startswith("LD_"))
+    if reserved:
+        raise CannotRun(f"cass.verification.env sets {', '.join(reserved)}, which the sandbox decides for every run")
+    if (settings.script or settings.env) and runner == "command":
+        raise CannotRun("the command runner starts the program alone: cass.verification.env and script need another runner")
+    for name, relative in (("script", _script_file(settings.script)), ("programPath", settings.program_path)):
+        if relative and not _inside(relative):
+            raise CannotRun(f"cass.verification.{name} {relative!r} is not a path inside the program's folder")
+    script = _script_file(settings.script)
+    if script and not Path(root, script).is_file():
+        raise CannotRun(f"cass.verification.script: {script} is no file of the program's folder {root}")
+
+
+def _script_file(script: list[str]) -> str | None:
+    """The script's path in ``script`` (after the shell that runs it, if one is named)."""
+    if not script:
+        return None
+    if script[0] in command.SHELLS:
+        return script[1] if len(script) > 1 else ""
+    return script[0]
+
+
+def _inside(relative: str) -> bool:
+    path = Path(relative)
+    return bool(relative) and not path.is_absolute() and ".." not in path.parts
+
+
+def _script_argv(script: list[str], work: Path) -> list[str]:
+    """The argv that runs ``script`` in the run folder ``work``: its shell by its absolute path."""
+    if script[0] in command.SHELLS:
+        shell = shutil.which(Path(script[0]).name, path="/usr/bin:/bin")
+        if shell is None:
+            raise CannotRun(f"{script[0]} is not installed here, and cass.verification.script names it")
+        return [shell, script[1], *script[2:]]
+    return [str(work / script[0]), *script[1:]]
 
 
 @dataclasses.dataclass
@@ -289,19 +332,22 @@ class _StageRun:
                 copy = work / data.relative_to(root)
                 copy.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, copy)
-            program = work / _exe_name(exe.name, plan)
-            shutil.copy2(exe, program)
+            program = work / (settings.program_path or _exe_name(exe.name, plan))
             stdin = settings.stdin.encode() if settings.stdin is not None else None
             limits = _limits(settings, plan.runner)
             try:
+                if program.is_dir():
+                    raise CannotRun(f"the run folder holds a folder {settings.program_path}, where the program goes")
+                program.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(exe, program)
                 if plan.runner == "command" and settings.command_host:
                     outcome = remote.run(settings, program, work, list(settings.args), limits=limits, stdin=stdin, cancel=self.cancel)
                 else:
-                    argv = [str(program), *settings.args]
+                    argv = _script_argv(settings.script, work) if settings.script else [str(program), *settings.args]
                     if plan.runner == "command":
                         argv = [*runners.command_argv(settings.command, program, work), *settings.args]
                     outcome = sandbox.run(
-                        argv, workdir=work, limits=limits, stdin=stdin, cancel=self.cancel,
+                        argv, workdir=work, limits=limits, stdin=stdin, env=settings.env or None, cancel=self.cancel,
                         network=plan.runner == "command", allow_unconfined=user_settings.load().allow_unconfined_runs,
                     )  # fmt: skip
             except CannotRun as error:
@@ -323,10 +369,11 @@ class _StageRun:
         settings = self.plan.settings
         tail = _last_line(outcome.stderr)
         if outcome.timed_out or outcome.signal is not None or outcome.limit is not None:
+            smaller = _smaller_run_hint(settings) if outcome.timed_out or outcome.limit == "cpu time" else ""
             return self.result(
                 "unavailable",
                 f"the original did not finish ({outcome.describe()}), so the translation was not judged"
-                f"{_limit_hint(outcome)}",
+                f"{_limit_hint(outcome)}{smaller}",
                 output=_tail(outcome.stderr),
             )
         if stopped is not None:
@@ -413,6 +460,8 @@ class _StageRun:
         settings = plan.settings
         mismatch = self._compare(original, translation, varying)
         where = f"run on {plan.runner}" + (f" ({plan.arch}, wave {plan.translation_builder.warp_size})" if plan.runner == "cpu" else "")
+        if settings.script:
+            where += f" by {shlex.join(settings.script)}"
         notes = [n for n in (varying.describe(), plan.data_note) if n]
         if mismatch is not None:
             note = f" ({'; '.join(notes)})" if notes else ""
@@ -470,7 +519,24 @@ _LIMIT_SETTINGS = {
 def _limit_hint(outcome: sandbox.RunOutcome) -> str:
     which = "timeout" if outcome.timed_out else outcome.limit
     setting = _LIMIT_SETTINGS.get(which or "")
-    return f"; the limit is {setting}" if setting else ""
+    if setting is None:
+        return ""
+    value = {"timeout": f"{outcome.limits.timeout_seconds:g} s", "cpu time": f"{outcome.limits.cpu_seconds} s"}.get(which or "")
+    cli = {"timeout": " (verify --timeout)", "cpu time": ""}.get(which or "", "")
+    return f"; the limit is {setting}" + (f" = {value}{cli}" if value else "")
+
+
+def _smaller_run_hint(settings: VerificationSettings) -> str:
+    """How to give a run small enough to finish: GPU-sized arguments take far longer on a CPU."""
+    if settings.script:
+        ran = f"as {shlex.join(settings.script)}"
+    else:
+        ran = f"with the arguments {shlex.join(settings.args)}" if settings.args else "with no arguments"
+    env = f" and {' '.join(f'{k}={shlex.quote(v)}' for k, v in settings.env.items())}" if settings.env else ""
+    return (
+        f"; it ran {ran}{env}: give it a smaller run (smaller sizes, fewer steps) in cass.verification.args"
+        " (verify --arg ARG; verify --project: --run \"PROG SMALLER-ARGS\"), or raise the limit"
+    )
 
 
 def _last_line(stderr: bytes) -> str:
