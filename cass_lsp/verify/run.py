@@ -126,7 +126,7 @@ def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) ->
     ToolchainMissing or ValueError."""
     settings = resolved.verification
     runners.require(runner)
-    script_problem(settings, runner, inputs.program.root)
+    _check_env_and_script(settings, runner, inputs.program.root)
     arches = list(settings.arches) or [resolved.arch]
     data, data_note = program_module.data_files(inputs.program, settings.ignore)
     flags = Flags()
@@ -170,7 +170,7 @@ def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) ->
     return plans
 
 
-def script_problem(settings: VerificationSettings, runner: RunnerName, root: str) -> None:
+def _check_env_and_script(settings: VerificationSettings, runner: RunnerName, root: str) -> None:
     """Raises CannotRun when ``env``, ``script`` or ``programPath`` ask for what a run may not do:
     a variable the sandbox sets, a script outside the program's folder or run by anything but a
     shell, a runner that starts the program alone."""
@@ -519,11 +519,8 @@ _LIMIT_SETTINGS = {
 def _limit_hint(outcome: sandbox.RunOutcome) -> str:
     which = "timeout" if outcome.timed_out else outcome.limit
     setting = _LIMIT_SETTINGS.get(which or "")
-    if setting is None:
-        return ""
-    value = {"timeout": f"{outcome.limits.timeout_seconds:g} s", "cpu time": f"{outcome.limits.cpu_seconds} s"}.get(which or "")
-    cli = {"timeout": " (verify --timeout)", "cpu time": ""}.get(which or "", "")
-    return f"; the limit is {setting}" + (f" = {value}{cli}" if value else "")
+    cli = " (verify --timeout)" if which == "timeout" else ""
+    return f"; the limit is {setting}{cli}" if setting else ""
 
 
 def _smaller_run_hint(settings: VerificationSettings) -> str:

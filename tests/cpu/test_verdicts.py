@@ -105,7 +105,7 @@ def test_an_original_past_the_time_limit_says_which_limit_stopped_it_and_how_to_
     code, reports, stderr = _walks("WALK_SEED=1 ./montecarlo 4000000 1000", "--timeout", "2")
     assert code == 2, stderr + json.dumps(reports, indent=1)
     message = _stage(reports[0], "run")["message"]
-    assert "timed out after 2 s" in message and "cass.verification.limits.timeoutSeconds = 2 s (verify --timeout)" in message
+    assert "(timed out after 2 s)" in message and "the limit is cass.verification.limits.timeoutSeconds (verify --timeout)" in message
     assert "it ran with the arguments 4000000 1000 and WALK_SEED=1" in message, message
     assert "cass.verification.args" in message and '--run "PROG SMALLER-ARGS"' in message, message
 
