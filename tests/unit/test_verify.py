@@ -13,6 +13,7 @@ from cass_lsp.compile.scratch import HipTarget, Scratch
 from cass_lsp.core import pairs
 from cass_lsp.core.proc import ProcResult
 from cass_lsp.core.settings import CompilerLimits, VerificationSettings
+from cass_lsp.verify import command as run_command
 from cass_lsp.verify import stages
 from cass_lsp.verify.alignment import LineAlignment
 from cass_lsp.verify.compare import Noise, compare, ignore_patterns, lines_agree, merge_noise, noise
@@ -276,3 +277,34 @@ def test_main_in_any_spelling(text: str) -> None:
 @pytest.mark.parametrize("text", NOT_MAINS)
 def test_what_is_no_definition_of_main(text: str) -> None:
     assert not program_module.defines_main(text)
+
+
+@pytest.mark.parametrize(
+    ("line", "words", "env", "shell"),
+    [
+        ("GSL_RNG_SEED=123 ./main 1024", ("./main", "1024"), {"GSL_RNG_SEED": "123"}, None),
+        ("./nbody 64 \\\n    data/bodies.txt", ("./nbody", "64", "data/bodies.txt"), {}, None),
+        ('env OMP_NUM_THREADS=1 TAG="a b" ./prog', ("./prog",), {"OMP_NUM_THREADS": "1", "TAG": "a b"}, None),
+        ('sh -c "N=4 ./prog 8"', ("./prog", "8"), {"N": "4"}, None),
+        ("bash run.sh 64", ("run.sh", "64"), {}, "bash"),
+        ("./runtests.sh", ("./runtests.sh",), {}, None),
+    ],
+)
+def test_run_lines_as_makefiles_write_them(line: str, words: tuple[str, ...], env: dict[str, str], shell: str | None) -> None:
+    parsed = run_command.parse(line)
+    assert (parsed.words, parsed.env, parsed.shell) == (words, env, shell)
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("./a && ./b", "holds '&&'"), ("./p > out.txt", "holds '>'"), ("./p | sort", "holds '|'"),
+        ('sh -c "./a; ./b"', "holds ';'"), ("./p $N", "expands variables"), ("./p `cat n`", "expands variables"),
+        ("./p data/*.txt", "a pattern a shell would expand"), ("LD_PRELOAD=x.so ./p", "sets LD_PRELOAD"),
+        ("PATH=. ./p", "sets PATH"), ("./p 'open", "No closing quotation"), ("N=1", "names no command"),
+        ("bash -x", "with no script"),
+    ],
+)  # fmt: skip
+def test_run_lines_that_need_a_shell_are_refused(line: str, why: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(why)):
+        run_command.parse(line)
