@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import re
 
-# comments, string and character literals, preprocessor lines (with their continuations)
+# comments, string and character literals, preprocessor lines (with their continuations); the
+# lookahead lets the scan skip most characters at once
 _INERT = re.compile(
-    r"//[^\n]*|/\*.*?\*/|R\"(?P<delim>[^()\\\s\"]{0,16})\(.*?\)(?P=delim)\"|\"(?:\\.|[^\"\\\n])*\""
-    r"|(?<!\w)'(?:\\.|[^'\\\n])+'|^[ \t]*#(?:\\\n|[^\n])*",
+    r"(?=[/\"'R# \t])(?://[^\n]*|/\*.*?\*/|R\"(?P<delim>[^()\\\s\"]{0,16})\(.*?\)(?P=delim)\"|\"(?:\\.|[^\"\\\n])*\""
+    r"|'(?<!\w')(?:\\.|[^'\\\n])+'|^[ \t]*#(?:\\\n|[^\n])*)",
     re.DOTALL | re.MULTILINE,
 )
+_WORD = re.compile(r"\bmain\b")
 _TOKENS = re.compile(r"[{}]|\bmain\b")
 _SCOPE = re.compile(r"\b(?:class|struct|union|namespace)\b")
 # a brace whose head holds one of these opens a function, an initializer or a statement, not a scope
@@ -36,11 +38,18 @@ _BODY = re.compile(r"\s*(?:noexcept\b\s*)?(?:\{|->|try\b)")
 
 def _blank_inert(text: str) -> str:
     """``text`` with comments, literals and preprocessor lines blanked (offsets and lines kept)."""
-    return _INERT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    return _INERT.sub(_blank, text)
+
+
+def _blank(match: re.Match[str]) -> str:
+    inert = match.group()
+    return " " * len(inert) if "\n" not in inert else re.sub(r"[^\n]", " ", inert)
 
 
 def main_offset(text: str) -> int | None:
     """The offset of the ``main`` a definition names in ``text``, or None when it defines none."""
+    if _WORD.search(text) is None:
+        return None  # most units: no word main at all
     code = _blank_inert(text)
     scopes: list[bool] = []  # per open brace: whether it opens a class, struct, union or namespace
     for token in _TOKENS.finditer(code):
