@@ -9,7 +9,7 @@
    measured first in the same run.
 2. The watcher with 10,000 files in the workspace: the time to watch them all (reference: one
    os.walk of the same tree in this process), and a storm of 10,000 changed files: deliveries to the
-   consumer (one per batch is the design) and the CPU the watcher's thread spent on them.
+   consumer (one per batch is the design) and the CPU the watcher's threads spent on them.
 """
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ def watcher_cost(files: int = 10_000, per_folder: int = 100) -> None:
     _, cpu_unwatched = storm("// y\n")  # reference: the same storm with nobody watching
     watcher = Watcher([str(root)], [".git"], deliver, schedule, debounce_s=0.3)
     started = time.perf_counter()
-    watcher.start()  # returns at once: the folders are walked and watched on the watcher's thread
+    watcher.start()  # returns at once: the folders are walked and watched on the watcher's own threads
     watcher.ready.wait(60)
     start_s = time.perf_counter() - started
     storm_started = time.perf_counter()

@@ -10,12 +10,18 @@ as written. What it does:
   ``-gencode`` become ``CMAKE_HIP_ARCHITECTURES`` / ``HIP_ARCHITECTURES`` with the configured AMD
   targets (a file that names none gets them as a cache default before its ``project``);
 * sources: ``.cu`` names become the translation's ``.hip`` names (``renamed_sources``), or, for
-  sources that keep their names, ``set_source_files_properties(... LANGUAGE HIP)``;
+  sources that keep their names, ``set_source_files_properties(... LANGUAGE HIP)`` (also after a
+  call of the project's own function that takes them);
 * properties, variables and generator expressions of the CUDA language become HIP's
   (:data:`VARIABLES`, :data:`PROPERTIES`, :data:`GENEX`); ``CUDA_SEPARABLE_COMPILATION`` becomes
   ``-fgpu-rdc`` compile and link options;
 * nvcc flags (``CMAKE_CUDA_FLAGS*``, ``CUDA_NVCC_FLAGS``, ``target_compile_options``, …) through
-  :func:`cass_lsp.compile.nvcc_flags.port`;
+  :func:`cass_lsp.compile.nvcc_flags.port`, and nvcc's options among the values of the project's own
+  variables (``set``, ``list(APPEND)``, ``string(APPEND)``); a flags variable named through another
+  (``CMAKE_CUDA_FLAGS_${BUILD_TYPE}``) maps by its prefix;
+* a chosen CUDA compiler (``set(CMAKE_CUDA_COMPILER nvcc)``, ``CMAKE_CUDA_HOST_COMPILER``) is
+  commented out, never made the HIP compiler; a variable that chose NVIDIA targets is reported
+  as no longer read;
 * packages and targets: ``find_package(CUDAToolkit)`` / ``find_package(CUDA)`` -> ``find_package(hip)``
   plus a ``find_package`` per library the tree uses (:mod:`cass_lsp.buildfiles.libraries`), ``CUDA::x``
   and FindCUDA's ``CUDA_*_LIBRARIES`` -> the HIP targets;
@@ -83,6 +89,13 @@ VARIABLE_NOTES: dict[str, tuple[Severity, str]] = {
     "CUDAToolkit_ROOT": ("info", "ROCm's root: set ROCM_PATH where ROCm is not in /opt/rocm"),
     "CUDA_TOOLKIT_ROOT_DIR": ("info", "ROCm's root: set ROCM_PATH where ROCm is not in /opt/rocm"),
 }
+# the CUDA compilers a project may choose: the port's HIP compiler is clang, chosen by CMake (or
+# the toolchain file), so a choice of nvcc must not become CMAKE_HIP_COMPILER
+COMPILER_VARIABLES: dict[str, str] = {
+    "CMAKE_CUDA_COMPILER": "the HIP compiler is clang, which CMake finds (or the toolchain file names); "
+                           "a -DCMAKE_CUDA_COMPILER on the command line is unused by the port",
+    "CMAKE_CUDA_HOST_COMPILER": "the HIP compiler compiles host code itself: there is no host compiler to choose",
+}
 PROPERTIES: dict[str, str] = {
     "CUDA_ARCHITECTURES": "HIP_ARCHITECTURES",
     "CUDA_STANDARD": "HIP_STANDARD",
@@ -111,6 +124,9 @@ FLAG_VARIABLES = frozenset({"CUDA_NVCC_FLAGS", "CUDA_NVCC_FLAGS_DEBUG", "CUDA_NV
                             *(v for v in VARIABLES if v.startswith("CMAKE_CUDA_FLAGS"))})
 LEGACY_FLAG_VARIABLES = {"CUDA_NVCC_FLAGS": "CMAKE_HIP_FLAGS", "CUDA_NVCC_FLAGS_DEBUG": "CMAKE_HIP_FLAGS_DEBUG",
                          "CUDA_NVCC_FLAGS_RELEASE": "CMAKE_HIP_FLAGS_RELEASE"}
+_ALL_VARIABLES = {**VARIABLES, **LEGACY_FLAG_VARIABLES}
+# a flags variable whose name ends in another variable's value
+_BUILT_NAME = re.compile(r"^(?P<prefix>(?:CMAKE_CUDA_FLAGS|CUDA_NVCC_FLAGS)_)\$\{\w+\}$")
 LANGUAGE_COMMANDS = frozenset({"project", "enable_language", "check_language"})
 FLAG_COMMANDS = frozenset({"target_compile_options", "add_compile_options", "target_link_options",
                            "add_link_options"})
@@ -146,10 +162,13 @@ LEGACY_UNMAPPED = {
     "cuda_add_cufft_to_target": "",
 }
 _VARIABLE = re.compile(r"\b(?:CMAKE_CUDA_\w+|CUDAToolkit_\w+|CUDA_\w+)\b")
+_REFERENCE = re.compile(r"\$\{(?P<name>\w+)\}")
+_NVML_LIBRARY = re.compile(r"^(?:-l)?(?:lib)?nvidia-ml(?:\.so[\d.]*)?$")
 _CUDA_TARGET = re.compile(r"^CUDA::(?P<name>\w+)$")
 _LEGACY_REFERENCE = re.compile(r"\$\{(?P<name>CUDA_\w+)\}")
 _CU_SUFFIX = re.compile(r"\.cu(?=$|[;\s\"])", re.IGNORECASE)
 _CUDA_GENEX = re.compile(r"^\$<\$<COMPILE_LANGUAGE:HIP>:(?P<body>.*)>$", re.DOTALL)
+_SCOPE_WORDS = frozenset({"CACHE", "PARENT_SCOPE", "FORCE"})
 _KEYWORDS = frozenset({"PRIVATE", "PUBLIC", "INTERFACE", "BEFORE"})
 _FINDS_TOOLKIT = re.compile(r"\bfind_package\s*\(\s*(?:CUDAToolkit|CUDA)\b", re.IGNORECASE)
 
@@ -162,7 +181,9 @@ class _Port(Rewriter):
         self.families = families
         self.sets_architectures = "CUDA_ARCHITECTURES" in text or "-arch" in text or "-gencode" in text
         self.architectures_placed = False
+        self.first_language: Command | None = None  # the first command enabling the language
         self.targets_seen = False  # the last flags ported named NVIDIA targets
+        self.arch_variables: set[str] = set()  # project variables that held NVIDIA targets (reported once)
         # HIP targets need their package found where nothing finds the toolkit (a CUDA-language
         # project linking "cublas" by name)
         self.packages_found: set[str] | None = (
@@ -197,6 +218,8 @@ def _rewrite_text(port: _Port, arg: Argument) -> str | None:
     """An argument with CUDA's generator expressions, variables, targets and source names renamed;
     None: the argument goes (a library HIP needs no counterpart of)."""
     text = arg.text
+    if _NVML_LIBRARY.match(text):
+        port.find(arg.start, "error", f"{text}: {libraries.NVML}", UNMAPPED)
     for cuda, hip in GENEX.items():
         if cuda in text:
             text = text.replace(cuda, hip)
@@ -219,6 +242,9 @@ def _rewrite_text(port: _Port, arg: Argument) -> str | None:
 
     def variable(match: re.Match[str]) -> str:
         name = match.group()
+        prefix = _hip_prefix(name) if match.string.startswith("${", match.end()) else None
+        if prefix is not None:
+            return prefix
         if name in VARIABLES:
             if name in VARIABLE_NOTES:
                 severity, why = VARIABLE_NOTES[name]
@@ -234,6 +260,27 @@ def _rewrite_text(port: _Port, arg: Argument) -> str | None:
     if port.settings.renamed_sources and not text.startswith("-"):
         text = _CU_SUFFIX.sub(".hip", text)
     return text
+
+
+def _hip_prefix(name: str) -> str | None:
+    """The HIP prefix of a variable name completed by another variable (``CMAKE_CUDA_FLAGS_`` of
+    ``CMAKE_CUDA_FLAGS_${BUILD_TYPE}`` -> ``CMAKE_HIP_FLAGS_``): where every known name it can
+    complete maps with the same prefix."""
+    if not name.endswith("_"):
+        return None
+    prefixes = {hip[: len(hip) - len(cuda) + len(name)] for cuda, hip in _ALL_VARIABLES.items()
+                if cuda.startswith(name) and hip.endswith(cuda[len(name):])}
+    return prefixes.pop() if len(prefixes) == 1 else None
+
+
+def _hip_flag_variable(name: str) -> str | None:
+    """The HIP flags variable a CUDA one becomes (``CMAKE_CUDA_FLAGS_${BUILD_TYPE}`` included);
+    None: not a CUDA flags variable."""
+    if name in FLAG_VARIABLES:
+        return LEGACY_FLAG_VARIABLES.get(name) or VARIABLES[name]
+    built = _BUILT_NAME.match(name)
+    prefix = _hip_prefix(built.group("prefix")) if built else None
+    return prefix + name[len(built.group("prefix")):] if built and prefix else None
 
 
 def _target(port: _Port, arg: Argument, name: str, text: str) -> str | None:
@@ -281,6 +328,13 @@ def _flags(port: _Port, command: Command, tokens: list[str]) -> list[str]:
     if ported.nvidia_targets:
         port.find(command.start, "info", f"NVIDIA targets {', '.join(ported.nvidia_targets)} -> "
                   f"{', '.join(port.settings.arches)} (cass.target.arch) as HIP_ARCHITECTURES")
+    for target in ported.nvidia_targets:
+        named = _REFERENCE.fullmatch(target)
+        if named is not None and named.group("name") not in port.arch_variables:
+            port.arch_variables.add(named.group("name"))
+            port.find(command.start, "info", f"{named.group('name')} chose NVIDIA targets: the port does not read it "
+                      "(a -D" + named.group("name") + "=... on the command line is harmless); AMD targets come from "
+                      "CMAKE_HIP_ARCHITECTURES / HIP_ARCHITECTURES (cass.target.arch)")
     port.targets_seen = bool(ported.nvidia_targets)
     return ported.flags
 
@@ -302,6 +356,8 @@ def _language(port: _Port, command: Command) -> None:
             new[i] = "HIP"
     if any(a.text == "CUDA" for a in command.args):
         port.find(command.start, "info", TOOLCHAIN_NOTE)
+        if command.name != "check_language" and port.first_language is None:
+            port.first_language = command
         if not port.sets_architectures and not port.architectures_placed and command.name != "check_language":
             port.before(command, [f'set(CMAKE_HIP_ARCHITECTURES "{port.arch_list}" CACHE STRING '
                                   '"AMD targets (cass.target.arch)")'], "architectures")
@@ -359,13 +415,20 @@ def _set(port: _Port, command: Command) -> None:
     if name == "CMAKE_CUDA_ARCHITECTURES":
         _architectures(port, command, command.args[1:], "set(CMAKE_HIP_ARCHITECTURES", ")")
         return
-    if name in FLAG_VARIABLES:
+    if _hip_flag_variable(name) is not None:
         _flag_variable(port, command, name, [a.text for a in command.args[1:]])
+        return
+    if name in COMPILER_VARIABLES:
+        port.replace(command.start, command.end, _commented(port, command, "the HIP compiler is clang"), "variables")
+        port.find(command.start, "info", f"{name} removed: {COMPILER_VARIABLES[name]}")
         return
     if name in LEGACY_SETTINGS:
         _legacy_setting(port, command, name)
         return
-    _edit_in_place(port, command, _rewrite_args(port, command), "variables")
+    new = _rewrite_args(port, command)
+    if not name.startswith("CMAKE_") and _project_flags(port, command, command.args[1:], new):
+        return
+    _edit_in_place(port, command, new, "variables")
 
 
 def _legacy_setting(port: _Port, command: Command, name: str) -> None:
@@ -381,19 +444,29 @@ def _legacy_setting(port: _Port, command: Command, name: str) -> None:
 
 
 def _architectures(port: _Port, command: Command, values: list[Argument], head: str, tail: str) -> None:
-    rest = [a.text for a in values if a.text in ("CACHE", "STRING", "PARENT_SCOPE", "FORCE")
-            or (values and a is not values[0] and a.quoted and " " in a.text)]
-    shown = " ".join(a.text for a in values if a.text not in rest) or "(none)"
+    # everything from CACHE on (its type, its docstring, FORCE) or PARENT_SCOPE stays as written
+    scope = next((i for i, a in enumerate(values) if a.text in ("CACHE", "PARENT_SCOPE")), len(values))
+    rest = [a.text for a in values[scope:]]
+    shown = " ".join(a.text for a in values[:scope]) or "(none)"
     port.find(command.start, "info", f"NVIDIA architectures {shown} -> {', '.join(port.settings.arches)} "
               "(cass.target.arch)")
-    extra = " ".join(_quote(r) for r in rest)
+    extra = " ".join(f'"{a.text}"' if a.quoted else a.text for a in values[scope:])
     port.replace(command.start, command.end, f'{head} "{port.arch_list}"{" " + extra if extra else ""}{tail}',
                  "architectures")
+    if "CACHE" in rest and "FORCE" not in rest and port.first_language is not None and not port.architectures_placed:
+        # enabling the language wrote the cache entry (CMake's default target), so this set is a no-op,
+        # as it was for CUDA: the AMD targets go before the language instead
+        port.before(port.first_language, [f'set(CMAKE_HIP_ARCHITECTURES "{port.arch_list}" CACHE STRING '
+                                          '"AMD targets (cass.target.arch)")'], "architectures")
+        port.architectures_placed = True
+        port.find(command.start, "warning", "a cache entry set after the language is enabled does nothing (CMake "
+                  "sets it when enabling the language, for CUDA too): the AMD targets are set before it")
 
 
 def _flag_variable(port: _Port, command: Command, name: str, values: list[str]) -> None:
     """``set(CMAKE_CUDA_FLAGS "...")`` / ``set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS};...)``."""
-    hip_name = LEGACY_FLAG_VARIABLES.get(name) or VARIABLES[name]
+    hip_name = _hip_flag_variable(name)
+    assert hip_name is not None
     appended = False
     tokens: list[str] = []
     scope: list[str] = []
@@ -420,12 +493,57 @@ def _flag_variable(port: _Port, command: Command, name: str, values: list[str]) 
 
 def _string_or_list(port: _Port, command: Command) -> None:
     args = command.args
-    if len(args) >= 2 and args[0].text == "APPEND" and args[1].text in FLAG_VARIABLES:
+    if len(args) >= 2 and args[0].text == "APPEND" and _hip_flag_variable(args[1].text) is not None:
         name = args[1].text
         values = [f"${{{name}}}", *(a.text for a in args[2:])]
         _flag_variable(port, command, name, values)
         return
-    _edit_in_place(port, command, _rewrite_args(port, command), "variables")
+    new = _rewrite_args(port, command)
+    if (len(args) >= 2 and args[0].text in ("APPEND", "PREPEND") and not args[1].text.startswith("CMAKE_")
+            and _project_flags(port, command, args[2:], new)):
+        return
+    _edit_in_place(port, command, new, "variables")
+
+
+def _project_flags(port: _Port, command: Command, values: list[Argument], new: list[str | None]) -> bool:
+    """nvcc options among the values of a project's own variable (``set(EXTRA -restrict)``,
+    ``list(APPEND NVCC_OPTS --expt-relaxed-constexpr)``; CMake's own variables, the host compilers'
+    flags among them, are not the project's) ported where they stand, since the variable ends up on
+    a HIP command line; False when no value is an nvcc option (nothing done). ``new``: the
+    command's arguments renamed (:func:`_rewrite_args`), edited here."""
+    at = {id(a): i for i, a in enumerate(command.args)}
+    changed = False
+    i = 0
+    while i < len(values):
+        arg = values[i]
+        if arg.text in _SCOPE_WORDS:
+            break
+        group = [arg]
+        if nvcc_flags.takes_separate_value(arg.text) and i + 1 < len(values):
+            group.append(values[i + 1])
+        i += len(group)
+        texts = [new[at[id(a)]] or "" for a in group]
+        tokens = [t for text in texts for t in _split_flags(text)]
+        ported = nvcc_flags.port(tokens, port.settings.arches, offload=False)
+        flags = [f for f in ported.flags if f]  # an option whose value is missing stays as it was
+        if flags == tokens and not ported.notes and not ported.nvidia_targets:
+            continue
+        changed = True
+        flags = [f for f in _flags(port, command, tokens) if f]
+        first = texts[0]
+        separator = ";" if ";" in first and " " not in first else " "
+        joined = separator.join(flags)
+        if joined:  # string(APPEND X " -flag") keeps its blanks
+            joined = first[: len(first) - len(first.lstrip())] + joined + first[len(first.rstrip()):]
+        new[at[id(group[0])]] = joined or (None if command.name == "list" or len(values) > 1 else "")
+        for extra in group[1:]:
+            new[at[id(extra)]] = None
+    if not changed:
+        return False
+    _edit_in_place(port, command, new, "flags")
+    if port.targets_seen:
+        port.after(command, [f'set(CMAKE_HIP_ARCHITECTURES "{port.arch_list}")'], "flags")
+    return True
 
 
 def _properties(port: _Port, command: Command) -> None:
@@ -628,7 +746,19 @@ def _generic(port: _Port, command: Command) -> None:
         why = LEGACY_UNMAPPED.get(command.name) or "a FindCUDA command cass-lsp does not port"
         port.find(command.start, "error", f"{command.name}: {why}; kept", UNMAPPED)
         return
-    _edit_in_place(port, command, _rewrite_args(port, command), "variables")
+    new = _rewrite_args(port, command)
+    if command.args and command.args[0].text in COMPILER_VARIABLES:
+        # a project's macro declaring the option (register_flag_optional(CMAKE_CUDA_COMPILER ...)): a
+        # default of nvcc must not become the HIP compiler, and the CUDA one is never used
+        new[0] = command.args[0].text
+        port.find(command.start, "info", f"{command.args[0].text} kept as written: "
+                  f"{COMPILER_VARIABLES[command.args[0].text]}")
+    _edit_in_place(port, command, new, "variables")
+    # a project's own function taking sources (add_cuda_bench(name main.cu)): the .cu files it hands
+    # on to a target compile as HIP only by their property where they keep their names
+    cu = _cu_sources(command, 0)
+    if cu and not port.settings.renamed_sources:
+        port.after(command, [f"set_source_files_properties({' '.join(cu)} PROPERTIES LANGUAGE HIP)"], "sources")
 
 
 _RULES: dict[str, Callable[[_Port, Command], None]] = {

@@ -14,6 +14,9 @@ Kind = Literal["cmake", "make"]
 MAKE_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile"})
 TOOLCHAIN_FILE = os.path.join(os.path.dirname(__file__), "data", "hip-debian.cmake")
 """The toolchain file a ported CMake project needs on Debian's ROCm packages (not on /opt/rocm)."""
+HIP_CLANG_WRAPPER = os.path.join(os.path.dirname(__file__), "data", "hip-clang++")
+"""clang-15 with Debian's ROCm flags on every command line: the toolchain file's HIP compiler, and a
+Makefile's compiler where it was ported with ``--make-compiler clang``."""
 
 
 def kind(path: str) -> Kind | None:

@@ -63,9 +63,14 @@ DROPPED_LINK: dict[str, str] = {
     "culibos": "an internal library of CUDA's static libraries",
     "cudart_static": "the HIP runtime is a shared library only: the program links libamdhip64",
 }
+NVML = ("NVML has no HIP layer; ROCm SMI covers the common queries (header rocm_smi/rocm_smi.h, library "
+        "rocm_smi64, Debian: librocm-smi-dev; clocks rsmi_dev_gpu_clk_freq_get, power rsmi_dev_power_ave_get, "
+        "temperature rsmi_dev_temp_metric_get, memory rsmi_dev_memory_usage_get): port the calls by hand, "
+        "then link rocm_smi64")
 UNPORTED_LINK: dict[str, str] = {
     "cupti": "CUPTI has no HIP layer: port profiling to rocprofiler by hand",
-    "nvml": "NVML has no HIP layer: port device management to rocm_smi by hand",
+    "nvml": NVML,
+    "nvidia-ml": NVML,  # NVML's library file, libnvidia-ml.so
     "nvjpeg": "nvJPEG has no HIP port in Debian or ROCm's core (rocJPEG is separate)",
     "npp": "NPP has no HIP port",
 }

@@ -7,7 +7,7 @@ import glob
 import os
 import shutil
 
-from cass_lsp.buildfiles.files import TOOLCHAIN_FILE
+from cass_lsp.buildfiles.files import HIP_CLANG_WRAPPER, TOOLCHAIN_FILE
 from cass_lsp.toolchains import ToolStatus
 
 ROCM_HIP_LANG = "/opt/rocm/lib/cmake/hip-lang"
@@ -31,3 +31,39 @@ def status() -> list[ToolStatus]:
         if found else None,
         hint=None if found else f"{DEBIAN_HINT}; libamdhip64-dev for the hip-lang package"))
     return statuses
+
+
+# header-only libraries whose HIP ports Debian 12 does not package, by the include folder they need
+_HEADER_LIBRARIES = {"thrust": "thrust", "cub": "hipcub"}
+
+
+def library_headers_hint(families: frozenset[str]) -> str | None:
+    """How a ported build reaches rocThrust / hipCUB where the system has none (Debian 12): the
+    headers ``cass-lsp setup --only hip-libs`` fetched; None when the tree needs neither or the
+    system has them. The CMake toolchain file finds the same folder itself."""
+    from cass_lsp.toolchains import hiplibs
+
+    needed = [folder for family, folder in _HEADER_LIBRARIES.items() if family in families]
+    if all(any(os.path.isdir(os.path.join(root, folder)) for root in _SYSTEM_INCLUDES) for folder in needed):
+        return None  # none needed, or the system has them all
+    headers = hiplibs.include_dir("5.2")
+    if headers is None:
+        return (f"{' and '.join(needed)}: this system has no HIP port of them; fetch their headers with "
+                f"{hiplibs.SETUP_HINT} (the CMake toolchain file and hipcc's HIPCC_COMPILE_FLAGS_APPEND then "
+                "find them)")
+    return (f"{' and '.join(needed)}: this system has no HIP port of them; build a ported Makefile with "
+            f"HIPCC_COMPILE_FLAGS_APPEND='-isystem {headers}' make (hipcc reads it; ported for clang: make "
+            f"NVCC={HIP_CLANG_WRAPPER} CASS_HIP_LIBRARY_HEADERS={headers}); the CMake toolchain file adds "
+            "them itself (CASS_HIP_LIBRARY_HEADERS)")
+
+
+def make_clang_hint() -> str | None:
+    """The compiler a Makefile ported with ``--make-compiler clang`` needs on Debian's packages
+    (None on a ROCm install, whose clang finds ROCm by itself)."""
+    if os.path.isdir(ROCM_HIP_LANG):
+        return None
+    return (f"on Debian's ROCm packages, build a Makefile ported for clang with make NVCC={HIP_CLANG_WRAPPER} "
+            "(clang-15 with the ROCm paths Debian's packages need)")
+
+
+_SYSTEM_INCLUDES = ("/opt/rocm/include", "/usr/include")

@@ -421,6 +421,18 @@ _PORT_DROPPED: dict[str, tuple[PortSeverity, str]] = {
                "CMAKE_HIP_COMPILER, not a host-compiler option"),
     "-dlink": ("error", "clang has no separate device-link step: link the -fgpu-rdc objects with the "
                "HIP compiler (hipcc -fgpu-rdc, or clang++ -fgpu-rdc --hip-link)"),
+    "-forward-unknown-to-host-compiler": ("info", "the HIP compiler compiles host code itself: it takes host "
+                                          "options as they are"),
+    "-forward-unknown-to-host-linker": ("info", "the HIP compiler links itself: it takes linker options as "
+                                        "they are"),
+    "-restrict": ("info", "nvcc's promise that kernel pointer parameters do not alias; clang reads "
+                  "__restrict__ on the parameters themselves"),
+    "-Xcudafe": ("info", "options of nvcc's front end (cudafe), which clang does not have"),
+    "--cuda-path": ("info", "clang's CUDA installation: the HIP compiler finds ROCm by itself (--rocm-path)"),
+    "-Xcuda-ptxas": ("warning", "options of clang's CUDA mode for ptxas have no AMD counterpart"),
+    "--no-cuda-version-check": ("info", "clang's CUDA version check has no HIP counterpart"),
+    "-prec-div": ("warning", "clang's HIP division is IEEE-exact unless -ffast-math"),
+    "-prec-sqrt": ("warning", "clang's HIP square root is IEEE-exact unless -ffast-math"),
 }
 _PORT_ALIASES = {
     "-expt-relaxed-constexpr": "--expt-relaxed-constexpr", "-extended-lambda": "--extended-lambda",
@@ -430,8 +442,15 @@ _PORT_ALIASES = {
     "--device-link": "-dlink", "-lineinfo": "-lineinfo", "--generate-line-info": "-lineinfo",
     "--device-debug": "-G", "--default-stream": "-default-stream", "--device-c": "-dc",
     "--use_fast_math": "-use_fast_math", "--x": "-x",
+    "--forward-unknown-to-host-compiler": "-forward-unknown-to-host-compiler",
+    "--forward-unknown-to-host-linker": "-forward-unknown-to-host-linker", "--restrict": "-restrict",
+    "--cudafe-options": "-Xcudafe", "--prec-div": "-prec-div", "--prec-sqrt": "-prec-sqrt",
+    "--ftz": "-ftz", "--fmad": "-fmad",
+    # clang as the CUDA compiler (a project's "Clang" branch): its target option is nvcc's -arch
+    "--cuda-gpu-arch": "-arch",
 }
-_TAKES_VALUE = {"-t", "-Xnvlink", "-maxrregcount", "-Xptxas", "-ccbin", "-default-stream", "-x"}
+_TAKES_VALUE = {"-t", "-Xnvlink", "-maxrregcount", "-Xptxas", "-ccbin", "-default-stream", "-x", "-Xcudafe",
+                "-Xcuda-ptxas"}
 _PORT_MAPPED: dict[str, tuple[tuple[str, ...], PortSeverity, str]] = {
     # flag -> (HIP flags, severity, why)
     "-lineinfo": (("-gline-tables-only",), "info", "line tables only, as nvcc's -lineinfo; clang "
@@ -441,6 +460,12 @@ _PORT_MAPPED: dict[str, tuple[tuple[str, ...], PortSeverity, str]] = {
     "-use_fast_math": (("-ffast-math",), "warning", "clang's -ffast-math relaxes host code too, and "
                        "keeps denormals unless -fgpu-flush-denormals-to-zero is added"),
     "-dc": (("-fgpu-rdc", "-c"), "info", "relocatable device code, compiled only"),
+}
+# nvcc's math switches (-ftz=true): (HIP flag or "", why) for false, then true
+_PORT_SWITCHES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "-ftz": (("", "clang keeps denormals by default"),
+             ("-fgpu-flush-denormals-to-zero", "denormals flushed to zero in device code")),
+    "-fmad": (("-ffp-contract=off", "no fused multiply-add"), ("", "clang's HIP mode fuses multiply-adds by default")),
 }
 _HOST_ONLY = re.compile(r"^(?:-W(?!l,)[\w=+,-]*|-w|-f[\w=+-]+|-m[\w=+-]+|-pthread|-fopenmp|-pedantic)$")
 _OFFLOAD = re.compile(r"^--offload-arch=(?P<arch>\S+)$")
@@ -462,6 +487,14 @@ class Ported:
     notes: list[Note]
     nvidia_targets: list[str]
     """The NVIDIA targets the line named (``sm_80``, ``compute_70``), replaced by the AMD ones."""
+
+
+def takes_separate_value(flag: str) -> bool:
+    """``flag`` is an nvcc option whose value can follow as the next argument (``-Xcompiler -fopenmp``,
+    ``-arch sm_80``): a build file that lists arguments one by one pairs them before :func:`port`."""
+    canonical = _PORT_ALIASES.get(flag, flag)
+    return (canonical in _TARGETS or canonical in ("-arch", "-code", "-gencode") or canonical in _HOST_PASSING
+            or canonical in _TAKES_VALUE)
 
 
 def _nvidia_targets(flag: str, value: str) -> list[str]:
@@ -518,7 +551,13 @@ def port(arguments: Sequence[str], arches: Sequence[str], *, offload: bool = Tru
         if canonical == "-x":
             language = value if value is not None else (arguments[i] if i < len(arguments) else "")
             i += 0 if value is not None else 1
-            flags.extend(["-x", "hip" if language == "cu" else language])
+            flags.extend(["-x", "hip" if language in ("cu", "cuda") else language])
+            continue
+        if canonical in _PORT_SWITCHES and value is not None:
+            on = value.lower() in ("true", "1", "yes")
+            mapped_flag, why = _PORT_SWITCHES[canonical][on]
+            flags.extend([mapped_flag] if mapped_flag else [])
+            notes.append(Note(arg, "info", f"{arg} -> {mapped_flag or 'nothing'}: {why}"))
             continue
         if canonical == "-default-stream":
             stream = value if value is not None else (arguments[i] if i < len(arguments) else "")

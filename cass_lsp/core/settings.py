@@ -149,7 +149,7 @@ class VerificationSettings(msgspec.Struct, rename="camel", forbid_unknown_fields
     """Arguments for both programs (input files are read from a copy of the program's folder)."""
     env: dict[str, str] = msgspec.field(default_factory=dict)
     """Variables set for each run of both programs (a run line's `GSL_RNG_SEED=123 ./main`); PATH,
-    HOME, TMPDIR, LANG and the loader's LD_* are the sandbox's and are refused."""
+    HOME, TMPDIR, LANG, the loader's LD_* and the CPU runtime's CASS_* are refused."""
     script: list[str] = msgspec.field(default_factory=list)
     """A script of the program's folder that runs the program, with its arguments, run instead of
     the program on both sides (`["./runtests.sh"]`, `["bash", "run.sh", "64"]`): its path is relative

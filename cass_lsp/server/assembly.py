@@ -21,12 +21,11 @@ import msgspec
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from cass_lsp.asm import jobs as asm_jobs
-from cass_lsp.core.cancel import Cancelled, CancelToken
-from cass_lsp.core.progress import Progress
+from cass_lsp.core.cancel import Cancelled
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import decode_params, file_path, refused, uri_argument
 from cass_lsp.server.hover import HoverProviders, HoverSection
+from cass_lsp.services import listing
 from cass_lsp.services.settings import ResolvedSettings
 from cass_lsp.syntax.document import CudaDocument, FunctionInfo
 
@@ -151,18 +150,15 @@ class AssemblyService:
         return futures
 
     def _submit(self, doc: CudaDocument, target: str) -> asyncio.Future[TargetResult]:
-        resolved, version, text, path = self._server.resolved, doc.version, doc.text, document_path(doc.uri)
-        cache = self._server.jobs.cache
-
-        def work(token: CancelToken, progress: Progress) -> TargetResult:
-            return asm_jobs.build_listing(resolved, text, path, target, cache=cache, token=token, background=True)
-
-        key = asm_jobs.listing_key(resolved, text, path, target)
+        resolved, version, text = self._server.resolved, doc.version, doc.text
+        compile_job = listing.job(
+            resolved, text, document_path(doc.uri), target, cache=self._server.jobs.cache, background=True
+        )
         pending = self._pending.get((doc.uri, target))
-        if pending is not None and pending[0] == key and not pending[1].done():
+        if pending is not None and pending[0] == compile_job.key and not pending[1].done():
             return pending[1]  # every hover asks; the outcome is taken in once
-        title = f"Compiling {Path(path).name} for {target}"
-        future = self._server.jobs.submit(asm_jobs.LISTING, (doc.uri, target), key, work, title=title)
+        kind, key, title, work = compile_job
+        future = self._server.jobs.submit(kind, (doc.uri, target), key, work, title=title)
         self._pending[(doc.uri, target)] = (key, future)
         future.add_done_callback(lambda f: self._finished(doc, target, version, resolved, text, f))
         return future

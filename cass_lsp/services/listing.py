@@ -1,18 +1,51 @@
-"""Listings of a file as ``cass-lsp asm`` makes them: one compile per target, all at once, through
-the result cache (:func:`cass_lsp.asm.jobs.build_listing`, which the language server's ``listing``
-jobs run too, one per document and target)."""
+"""Listings of a file, for the CLI and the server: one target's listing as a job (:func:`job`: its
+kind, its key, its work, through the result cache), which the server submits to its scheduler (one
+slot per document and target) and ``cass-lsp asm`` runs in place, every target at once
+(:func:`listings`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
-from cass_lsp.asm.jobs import build_listing
+from cass_lsp.asm.jobs import LISTING, build_listing, listing_key
 from cass_lsp.asm.listing import TargetResult
 from cass_lsp.core.cache import ResultCache
+from cass_lsp.core.cancel import CancelToken
+from cass_lsp.core.jobs import JobKind
 from cass_lsp.core.progress import Progress
 from cass_lsp.services.settings import ResolvedSettings
+
+
+class ListingJob(NamedTuple):
+    kind: JobKind
+    key: str
+    title: str
+    work: Callable[[CancelToken | None, Progress], TargetResult]
+
+
+def job(
+    resolved: ResolvedSettings,
+    text: str,
+    path: str,
+    target: str,
+    *,
+    cache: ResultCache | None,
+    use_cache: bool = True,
+    background: bool = False,
+) -> ListingJob:
+    """The listing of ``text`` (the buffer of ``path``) for ``target`` as a job; ``background``
+    compiles at a lower CPU priority (the server's)."""
+
+    def work(token: CancelToken | None, progress: Progress) -> TargetResult:
+        return build_listing(
+            resolved, text, path, target, cache=cache, token=token, use_cache=use_cache, background=background
+        )
+
+    key = listing_key(resolved, text, path, target)
+    return ListingJob(LISTING, key, f"Compiling {Path(path).name} for {target}", work)
 
 
 def listings(
@@ -31,7 +64,7 @@ def listings(
     def one(target: str) -> TargetResult:
         progress = begin(target)
         try:
-            return build_listing(resolved, source, str(path), target, cache=cache, use_cache=use_cache)
+            return job(resolved, source, str(path), target, cache=cache, use_cache=use_cache).work(None, progress)
         finally:
             progress.end()
 

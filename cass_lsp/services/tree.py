@@ -95,7 +95,14 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
         print("cass-lsp translate: the CMake project now uses the HIP language; on Debian's ROCm packages "
               f"(no /opt/rocm) configure it with -DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}", file=sys.stderr)
     if units and not settings.reverse and not quiet:
+        from cass_lsp.buildfiles import tools
         from cass_lsp.toolchains import devlibs15
+
+        hints = [tools.library_headers_hint(settings.families)]
+        if settings.compiler == "clang" and any(files.kind(u.source) == "make" for u in units):
+            hints.append(tools.make_clang_hint())
+        for hint in filter(None, hints):
+            print(f"cass-lsp translate: {hint}", file=sys.stderr)
 
         libraries = devlibs15.hint(settings.arches)
         if libraries:

@@ -75,6 +75,9 @@ _EXACT: dict[str, HeaderRule] = {
     "cooperative_groups/reduce.h": HeaderRule("", family="device",
                                               note="HIP cooperative groups have no cg::reduce"),
     "cooperative_groups/memcpy_async.h": HeaderRule("", family="device"),
+    "nvml.h": HeaderRule("", note="ROCm SMI (rocm_smi/rocm_smi.h, library rocm_smi64, Debian: librocm-smi-dev) "
+                         "covers the common queries under other names: rsmi_dev_gpu_clk_freq_get, "
+                         "rsmi_dev_power_ave_get, rsmi_dev_temp_metric_get; port the calls by hand"),
     "nvToolsExt.h": HeaderRule("", note="roctx (roctracer/roctx.h) has different names"),
     "nvtx3/nvToolsExt.h": HeaderRule("", note="roctx (roctracer/roctx.h) has different names"),
 }

@@ -21,8 +21,15 @@ _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _OPERATORS = frozenset("&|;<>()")
 SHELLS = frozenset({"sh", "bash", "dash", "/bin/sh", "/bin/bash", "/usr/bin/bash", "/usr/bin/sh", "/bin/dash"})
 _SCRIPT_SUFFIXES = (".sh", ".bash")
-# variables the sandbox sets itself, and the dynamic loader's: a run line must not move them
+# variables the sandbox sets itself, the dynamic loader's and the CPU runtime's (the order a
+# reordered run gives its threads): a run line must not move them
 RESERVED = frozenset({"PATH", "HOME", "TMPDIR", "LANG"})
+RESERVED_PREFIXES = ("LD_", "CASS_")
+
+
+def reserved(name: str) -> bool:
+    """Whether a run may not set the variable ``name``."""
+    return name in RESERVED or name.startswith(RESERVED_PREFIXES)
 
 
 class RunCommand(msgspec.Struct, frozen=True):
@@ -68,7 +75,7 @@ def _unwrapped(words: list[str], line: str, env: dict[str, str]) -> RunCommand:
     env = dict(env)
     while words and _ASSIGNMENT.match(words[0]):
         name, value = words.pop(0).split("=", 1)
-        if name in RESERVED or name.startswith("LD_"):
+        if reserved(name):
             raise ValueError(f"--run {line!r}: sets {name}, which the sandbox decides for every run")
         env[name] = value
     if not words:

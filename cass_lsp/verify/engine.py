@@ -1,9 +1,10 @@
 """One verification of a pair: which stages it has, their keys, and the verdict over their results.
 
-Both the server and the CLI run a plan's stages with :func:`run_stages`, which holds the one order
-(the compiles together, the run only after every compile passed) and takes a ``submit``: the server
-submits each :class:`Stage` to the job layer (its own key, slot, cache and progress), the CLI
-(:func:`verify`) runs it in place. Both read the same plan and the same verdict rules:
+Both the server and the CLI run a plan's stages with :func:`run_stages` (through
+:func:`cass_lsp.services.verification.verify`), which holds the one order (the compiles together,
+the run only after every compile passed) and takes a ``submit``: the server submits each
+:class:`Stage` to the job layer (its own key, slot, cache and progress), the CLI runs it in place
+(:func:`run_one`). Both read the same plan and the same verdict rules:
 
 - ``failed``: clang rejected the translation, or the run disagreed, while the original compiled
   (and, for a run, ran cleanly: :mod:`.run`);
@@ -41,7 +42,6 @@ from cass_lsp.verify.stages import Inputs, StageResult
 if TYPE_CHECKING:
     from cass_lsp.core.cache import ResultCache
     from cass_lsp.core.cancel import CancelToken
-    from cass_lsp.core.progress import Progress
     from cass_lsp.services.settings import ResolvedSettings
 
 CACHE_NAMESPACE = "verify"
@@ -172,29 +172,6 @@ def run_one(stage: Stage, *, cache: ResultCache | None, token: CancelToken | Non
     if cache is not None and result.cacheable and result.outcome in ("passed", "failed"):
         cache.put(CACHE_NAMESPACE, stage.key, result)
     return result
-
-
-def verify(
-    inputs: Inputs,
-    resolved: ResolvedSettings,
-    *,
-    trusted: bool = True,
-    cache: ResultCache | None = None,
-    token: CancelToken | None = None,
-    progress: Progress | None = None,
-) -> Report:
-    """Every stage, one after another in this thread: the CLI's way."""
-    not_run = run_stage.run_refusal(resolved.verification, trusted, inputs)
-    planned = plan(inputs, resolved, run=not_run is None)
-    position = {id(stage): index for index, stage in enumerate(planned)}
-
-    async def submit(stage: Stage) -> StageResult:
-        if progress is not None:
-            progress.report(stage.title or stage.name, percentage=100 * position[id(stage)] // len(planned))
-        return run_one(stage, cache=cache, token=token)
-
-    results = asyncio.run(run_stages(planned, submit))
-    return report(inputs, results, not_run=not_run)
 
 
 async def run_stages(planned: list[Stage], submit: Callable[[Stage], Awaitable[StageResult]]) -> list[StageResult]:

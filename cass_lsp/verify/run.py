@@ -19,7 +19,13 @@ A verdict must be true, so the translation is judged only against an original th
   stage "unavailable" with the reason: a missing input file that fails both sides alike is never a
   pass; and so does a failure of the runner or the sandbox rather than of the program;
 - the translation fails when it does not build on a GPU toolchain, does not finish, deadlocks, or
-  differs in exit code or output; it passes only when it agrees.
+  differs in exit code or output; it passes only when it agrees;
+- on the CPU runner the order the threads of a block run in is a choice, and a race hides in the
+  one order: the original's second run and a second run of the translation run each block's
+  threads in reverse (``CASS_CPU_ORDER=reverse``). What the original's two runs differ in is noise as
+  above (so an original that races there is judged only where it does not); a translation whose
+  output changes with the order fails as a race, named with the kernel that races (each kernel
+  reversed alone, :data:`RACE_SEARCH_KERNELS` at most) and its line.
 
 The translation runs once per AMD target in ``arches`` with that target's wave size (32 or 64).
 """
@@ -47,6 +53,7 @@ from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.translate.fingerprint import fingerprint
 from cass_lsp.verify import command, remote, runners, sandbox
 from cass_lsp.verify.compare import Mismatch, Noise, compare, ignore_patterns, lines_agree, merge_noise, noise
+from cass_lsp.verify.races import race_suspects
 from cass_lsp.verify.runners import Builder, CannotRun, Dialect, RunnerName
 from cass_lsp.verify.stages import SCHEMA, Inputs, Outcome, StageResult, digest, program_digest, user_flags
 
@@ -60,6 +67,9 @@ if TYPE_CHECKING:
 _LOG_TAIL = 4000
 ORIGINAL_RUNS = 2
 """Runs of the original: what differs between them is noise."""
+RACE_SEARCH_KERNELS = 8
+"""Kernels of a racing translation run reversed one at a time to name the one that races."""
+_REVERSED = "each block's threads in reverse order"
 # exit codes a shell or launcher uses for "could not start the program"
 _NOT_STARTED = {126: "could not be executed", 127: "was not found"}
 
@@ -174,7 +184,7 @@ def _check_env_and_script(settings: VerificationSettings, runner: RunnerName, ro
     """Raises CannotRun when ``env``, ``script`` or ``programPath`` ask for what a run may not do:
     a variable the sandbox sets, a script outside the program's folder or run by anything but a
     shell, a runner that starts the program alone."""
-    reserved = sorted(n for n in settings.env if n in command.RESERVED or n.startswith("LD_"))
+    reserved = sorted(n for n in settings.env if command.reserved(n))
     if reserved:
         raise CannotRun(f"cass.verification.env sets {', '.join(reserved)}, which the sandbox decides for every run")
     if (settings.script or settings.env) and runner == "command":
@@ -231,20 +241,22 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
         if isinstance(built, StageResult):
             return built
         original_runs: list[sandbox.RunOutcome] = []
-        for _ in range(ORIGINAL_RUNS):
-            ran = stage.run("original", built)
+        for index in range(ORIGINAL_RUNS):
+            ran = stage.run("original", built, reverse=index == 1 and plan.runner == "cpu")
             if ran.result is not None:
                 return ran.result
             assert ran.outcome is not None
             original_runs.append(ran.outcome)
         first, second = original_runs
+        reordered = f" (the second with {_REVERSED}: the original races?)" if plan.runner == "cpu" else ""
         if first.exit_code != second.exit_code:
             return stage.result(
-                "unavailable", f"the original exited {first.exit_code} and then {second.exit_code} in two runs: nothing stable to compare"
+                "unavailable",
+                f"the original exited {first.exit_code} and then {second.exit_code} in two runs{reordered}: nothing stable to compare",
             )
         varying: Noise | str = Noise() if plan.settings.compare == "exit-code" else noise(first.stdout, second.stdout, plan.ignore)
         if isinstance(varying, str):
-            return stage.result("unavailable", f"{varying}: nothing stable to compare")
+            return stage.result("unavailable", f"{varying}{reordered}: nothing stable to compare")
         built_translation = stage.build("translation", translation_dir)
         if isinstance(built_translation, StageResult):
             return built_translation
@@ -261,7 +273,10 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
             if isinstance(more, StageResult):
                 return more
             varying = merge_noise(varying, *(noise(a.stdout, b.stdout, plan.ignore) for a, b in ((first, more[0]), (translation, more[1]))))
-        return stage.judge(first, translation, varying)
+        verdict = stage.judge(first, translation, varying)
+        if verdict.outcome != "passed" or plan.runner != "cpu":
+            return verdict
+        return stage.race(built_translation, first, varying) or verdict
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -318,9 +333,14 @@ class _StageRun:
             return self.result("failed" if failed else "unavailable", why, output=built.log[-_LOG_TAIL:])
         return built.exe
 
-    def run(self, side: Literal["original", "translation"], exe: Path) -> _Run:
+    def run(self, side: Literal["original", "translation"], exe: Path, *, reverse: bool = False, kernel: str = "") -> _Run:
+        """One run; ``reverse`` (CPU runner): each block's threads in reverse order, only ``kernel``'s
+        when one is named."""
         plan = self.plan
         settings = plan.settings
+        # the run line's variables, then the runtime's order for a reordered run
+        order = {"CASS_CPU_ORDER": "reverse", "CASS_CPU_ORDER_KERNEL": kernel} if reverse else {}
+        env = {**settings.env, **order} or None
         builder = plan.original_builder if side == "original" else plan.translation_builder
         with sandbox.fresh_workdir() as work:
             root = Path(plan.inputs.program.root)
@@ -347,7 +367,7 @@ class _StageRun:
                     if plan.runner == "command":
                         argv = [*runners.command_argv(settings.command, program, work), *settings.args]
                     outcome = sandbox.run(
-                        argv, workdir=work, limits=limits, stdin=stdin, env=settings.env or None, cancel=self.cancel,
+                        argv, workdir=work, limits=limits, stdin=stdin, cancel=self.cancel, env=env,
                         network=plan.runner == "command", allow_unconfined=user_settings.load().allow_unconfined_runs,
                     )  # fmt: skip
             except CannotRun as error:
@@ -455,13 +475,50 @@ class _StageRun:
             noise=varying,
         )
 
+    def _where(self) -> str:
+        plan = self.plan
+        where = f"run on {plan.runner}" + (f" ({plan.arch}, wave {plan.translation_builder.warp_size})" if plan.runner == "cpu" else "")
+        return f"{where} by {shlex.join(plan.settings.script)}" if plan.settings.script else where
+
+    def race(self, translation_exe: Path, original: sandbox.RunOutcome, varying: Noise) -> StageResult | None:
+        """The translation run again with each block's threads in reverse order: "failed" when its
+        output changes (a race between threads of a block), None when it agrees still."""
+        ran = self.run("translation", translation_exe, reverse=True)
+        if ran.result is not None:
+            if ran.result.outcome != "failed":
+                return ran.result
+            return msgspec.structs.replace(ran.result, message=f"with {_REVERSED}: {ran.result.message}")
+        assert ran.outcome is not None
+        mismatch = self._compare(original, ran.outcome, varying)
+        if mismatch is None:
+            return None
+        site = self._racing_kernel(translation_exe, original, varying)
+        result = self.result(
+            "failed",
+            f"{self._where()}: a race: with {_REVERSED} the translation's output changes, so threads read what"
+            f" another thread of their block writes with no barrier between (a __syncthreads() missing?){site}:"
+            f" {mismatch.describe()}",
+            output=_tail(ran.outcome.stderr),
+        )
+        return msgspec.structs.replace(result, mismatch=mismatch)
+
+    def _racing_kernel(self, translation_exe: Path, original: sandbox.RunOutcome, varying: Noise) -> str:
+        """Where the race is, as `` in kernel K (file:line)``: the first kernel whose reversal alone
+        changes the output; "" when none does alone (or it is among kernels past those tried)."""
+        for kernel in race_suspects(self.plan.inputs)[:RACE_SEARCH_KERNELS]:
+            ran = self.run("translation", translation_exe, reverse=True, kernel=kernel.name)
+            if ran.result is not None and ran.result.outcome != "failed":
+                continue  # the run says nothing (the sandbox failed, or it was cancelled)
+            if ran.result is None and ran.outcome is not None and self._compare(original, ran.outcome, varying) is None:
+                continue
+            return f" in kernel {kernel.name} ({kernel.file}:{kernel.line})"
+        return ""
+
     def judge(self, original: sandbox.RunOutcome, translation: sandbox.RunOutcome, varying: Noise) -> StageResult:
         plan = self.plan
         settings = plan.settings
         mismatch = self._compare(original, translation, varying)
-        where = f"run on {plan.runner}" + (f" ({plan.arch}, wave {plan.translation_builder.warp_size})" if plan.runner == "cpu" else "")
-        if settings.script:
-            where += f" by {shlex.join(settings.script)}"
+        where = self._where()
         notes = [n for n in (varying.describe(), plan.data_note) if n]
         if mismatch is not None:
             note = f" ({'; '.join(notes)})" if notes else ""

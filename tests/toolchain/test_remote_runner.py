@@ -300,8 +300,8 @@ def test_a_program_is_verified_on_the_host_end_to_end(server: Server, tmp_path: 
     """The whole verifier through commandHost: both sides built here for the CPU runtime, staged over
     ssh with the program's input file, run there twice (the original) and once (the translation)."""
     from cass_lsp.core.pairs import Pair
+    from cass_lsp.services import verification
     from cass_lsp.services.settings import resolve_cli
-    from cass_lsp.verify import engine
     from tests.toolchain.test_verify_programs import PROGRAM as OPS_APP
 
     program = tmp_path / "ops_app"
@@ -319,8 +319,8 @@ def test_a_program_is_verified_on_the_host_end_to_end(server: Server, tmp_path: 
             "commandSsh": server.ssh,
         },
     )
-    inputs = engine.read_inputs(Pair(str(program / "main.cu"), None), {}, resolved)
-    report = engine.verify(inputs, resolved)
+    inputs = verification.read(Pair(str(program / "main.cu"), None), {}, resolved)
+    report = verification.verify_in_place(inputs, resolved)
     assert report.verdict == "passed", report.summary
     assert report.stages[-1].message.startswith("run on command: original and translation agree"), report.stages[-1]
     assert list(remote_dir.iterdir()) == []

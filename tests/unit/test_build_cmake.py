@@ -151,3 +151,112 @@ def test_a_file_linking_cuda_libraries_by_name_finds_their_hip_packages() -> Non
     # where the tree finds the toolkit elsewhere (the top-level CMakeLists.txt), nothing is added
     elsewhere, _ = _port(text, Settings(arches=("gfx1030",), toolkit_found=True))
     assert "find_package" not in elsewhere
+
+
+def test_nvcc_options_set_before_enable_language_and_in_a_clang_as_cuda_branch() -> None:
+    """A real benchmark's CUDA model: nvcc-only options in CMAKE_CUDA_FLAGS before enable_language,
+    --cuda-gpu-arch in the branch for clang as the CUDA compiler (the HIP compiler's id is Clang, so
+    the port takes it): clang rejected them all in CMake's HIP compiler check."""
+    text = ('if(CMAKE_CUDA_COMPILER_ID STREQUAL "Clang")\n'
+            '  set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --cuda-gpu-arch=${CUDA_ARCH} -x cuda")\n'
+            "else()\n"
+            '  set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -forward-unknown-to-host-compiler -restrict '
+            '-arch=${CUDA_ARCH} -O3")\n'
+            "endif()\n"
+            "enable_language(CUDA)\n")
+    out, findings = _port(text)
+    assert out == ('if(CMAKE_HIP_COMPILER_ID STREQUAL "Clang")\n'
+                   '  string(APPEND CMAKE_HIP_FLAGS " -x hip")\n'
+                   '  set(CMAKE_HIP_ARCHITECTURES "gfx1030")\n'
+                   "else()\n"
+                   '  string(APPEND CMAKE_HIP_FLAGS " -O3")\n'
+                   '  set(CMAKE_HIP_ARCHITECTURES "gfx1030")\n'
+                   "endif()\n"
+                   "enable_language(HIP)\n")
+    messages = " | ".join(f.message for f in findings)
+    assert "-forward-unknown-to-host-compiler dropped" in messages and "-restrict dropped" in messages
+    assert [f.message for f in findings].count(next(m for m in (f.message for f in findings)
+                                                    if m.startswith("CUDA_ARCH chose NVIDIA targets"))) == 1
+
+
+def test_nvcc_options_in_a_projects_own_variables() -> None:
+    """Options gathered in the project's variables (later given to target_compile_options or appended
+    to CMAKE_CUDA_FLAGS): ported where they stand, host options and other values kept."""
+    text = ('set(CUDA_EXTRA "-restrict --expt-relaxed-constexpr -O2")\n'
+            "list(APPEND NVCC_OPTS -lineinfo -Xcompiler -fopenmp -Wall)\n"
+            'set(SOURCES main.cpp "-x")\n'
+            'string(APPEND NVCC_LINE " -use_fast_math")\n')
+    out, findings = _port(text)
+    assert out == ('set(CUDA_EXTRA "-O2")\n'
+                   "list(APPEND NVCC_OPTS -gline-tables-only -fopenmp -Wall)\n"
+                   'set(SOURCES main.cpp "-x")\n'
+                   'string(APPEND NVCC_LINE " -ffast-math")\n')
+    assert {f.line for f in findings} == {1, 2, 4}
+
+
+def test_a_flags_variable_named_through_another_variable_maps_by_its_prefix() -> None:
+    """``CMAKE_CUDA_FLAGS_${BUILD_TYPE}``: the project's macro that rewrites it by name keeps
+    working on the HIP variable (it failed with too few arguments on an empty CUDA one)."""
+    text = ('string(TOUPPER ${CMAKE_BUILD_TYPE} BUILD_TYPE)\n'
+            'set(CMAKE_CUDA_FLAGS_${BUILD_TYPE} "${CMAKE_CUDA_FLAGS_${BUILD_TYPE}} --use_fast_math")\n'
+            "wipe_gcc_style_optimisation_flags(CMAKE_CUDA_FLAGS_${BUILD_TYPE})\n"
+            'string(REGEX REPLACE "-O." "" CMAKE_CUDA_FLAGS_${BUILD_TYPE} ${CMAKE_CUDA_FLAGS_${BUILD_TYPE}})\n'
+            'message(STATUS "${CMAKE_CUDA_FLAGS_${CMAKE_BUILD_TYPE}} ${CUDA_NVCC_FLAGS_${BUILD_TYPE}}")\n')
+    out, findings = _port(text)
+    assert out == ('string(TOUPPER ${CMAKE_BUILD_TYPE} BUILD_TYPE)\n'
+                   'string(APPEND CMAKE_HIP_FLAGS_${BUILD_TYPE} " -ffast-math")\n'
+                   "wipe_gcc_style_optimisation_flags(CMAKE_HIP_FLAGS_${BUILD_TYPE})\n"
+                   'string(REGEX REPLACE "-O." "" CMAKE_HIP_FLAGS_${BUILD_TYPE} ${CMAKE_HIP_FLAGS_${BUILD_TYPE}})\n'
+                   'message(STATUS "${CMAKE_HIP_FLAGS_${CMAKE_BUILD_TYPE}} ${CMAKE_HIP_FLAGS_${BUILD_TYPE}}")\n')
+    assert not [f for f in findings if "no HIP counterpart" in f.message]
+
+
+def test_a_chosen_cuda_compiler_does_not_become_the_hip_compiler() -> None:
+    text = ("set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)\n"
+            'register_flag_optional(CMAKE_CUDA_COMPILER "the CUDA compiler" "nvcc")\n'
+            'set(CMAKE_CUDA_HOST_COMPILER g++-12 CACHE FILEPATH "")\n'
+            'message(STATUS "${CMAKE_CUDA_COMPILER}")\n')
+    out, findings = _port(text)
+    assert out == ("# set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc) (cass: the HIP compiler is clang)\n"
+                   'register_flag_optional(CMAKE_CUDA_COMPILER "the CUDA compiler" "nvcc")\n'
+                   '# set(CMAKE_CUDA_HOST_COMPILER g++-12 CACHE FILEPATH "") (cass: the HIP compiler is clang)\n'
+                   'message(STATUS "${CMAKE_HIP_COMPILER}")\n')
+    assert [(f.line, f.severity) for f in findings] == [(1, "info"), (2, "info"), (3, "info")]
+
+
+def test_sources_handed_to_a_projects_function_compile_as_hip() -> None:
+    text = ("function(add_cuda_bench name)\n"
+            "  add_executable(${name} ${ARGN})\n"
+            "  set_source_files_properties(${ARGN} PROPERTIES LANGUAGE CUDA)\n"
+            "endfunction()\n"
+            "add_cuda_bench(stream src/main.cu src/host.cpp)\n")
+    renamed, _ = _port(text)
+    assert renamed == text.replace("LANGUAGE CUDA", "LANGUAGE HIP").replace("main.cu", "main.hip")
+    in_place, _ = _port(text, Settings(arches=("gfx1030",), renamed_sources=False))
+    assert in_place == (text.replace("LANGUAGE CUDA", "LANGUAGE HIP")
+                        + "set_source_files_properties(src/main.cu PROPERTIES LANGUAGE HIP)\n")
+
+
+def test_nvml_in_a_build_file_is_named_with_rocm_smi() -> None:
+    text = ('register_link_library("nvidia-ml")\n'
+            "target_link_libraries(bench PRIVATE CUDA::nvml -lnvidia-ml)\n")
+    out, findings = _port(text)
+    assert out == text
+    assert [(f.line, f.severity, f.code) for f in findings] == [(1, "error", "build-unmapped")] + [
+        (2, "error", "build-unmapped")] * 2
+    assert all("rocm_smi64" in f.message and "rsmi_dev_gpu_clk_freq_get" in f.message for f in findings)
+
+
+def test_targets_cached_after_the_language_is_enabled_go_before_it() -> None:
+    """Enabling the language writes CMAKE_HIP_ARCHITECTURES's cache entry (CMake's default, gfx803 for
+    clang-15), so a later ``set(... CACHE STRING)`` did nothing and the port built for the wrong target."""
+    text = 'project(p LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 70 80 CACHE STRING "targets")\n'
+    out, findings = _port(text)
+    assert out == ('set(CMAKE_HIP_ARCHITECTURES "gfx1030" CACHE STRING "AMD targets (cass.target.arch)")\n'
+                   'project(p LANGUAGES CXX HIP)\nset(CMAKE_HIP_ARCHITECTURES "gfx1030" CACHE STRING "targets")\n')
+    assert [(f.line, f.severity) for f in findings][-1] == (2, "warning")
+
+
+def test_the_host_compilers_flags_are_not_taken_for_nvcc_options() -> None:
+    text = 'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -G -t")\nlist(APPEND CMAKE_EXE_LINKER_FLAGS -t)\n'
+    assert _port(text) == (text, [])

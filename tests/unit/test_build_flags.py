@@ -35,3 +35,16 @@ def test_back_to_nvcc_where_symmetric() -> None:
     back = port_back(["--offload-arch=gfx1030", "--offload-arch=gfx1100", "-fgpu-rdc", "-Wall", "-O3",
                       "-fgpu-default-stream=per-thread", "--rocm-path=/usr"], "sm_90")
     assert back.flags == ["-arch=sm_90", "-rdc=true", "-Xcompiler", "-Wall", "-O3", "--default-stream", "per-thread"]
+
+
+def test_nvcc_only_options_of_real_builds_and_clang_as_the_cuda_compiler() -> None:
+    """What real CMake projects put in CMAKE_CUDA_FLAGS: clang rejected each as an unknown argument."""
+    ported = port(["-forward-unknown-to-host-compiler", "--restrict", "-Xcudafe", "--diag_suppress=177",
+                   "--cuda-gpu-arch=sm_80", "--cuda-path=/usr/local/cuda", "-x", "cuda", "-ftz=true",
+                   "-fmad=false", "-prec-div=false", "-O3"], ["gfx1030"], offload=False)
+    assert ported.flags == ["-x", "hip", "-fgpu-flush-denormals-to-zero", "-ffp-contract=off", "-O3"]
+    assert ported.nvidia_targets == ["sm_80"]
+    assert {n.flag for n in ported.notes} == {"-forward-unknown-to-host-compiler", "--restrict",
+                                             "-Xcudafe --diag_suppress=177", "--cuda-path=/usr/local/cuda",
+                                             "-ftz=true", "-fmad=false", "-prec-div=false"}
+    assert port(["--cuda-gpu-arch", "sm_70"], ["gfx1030"]).flags == ["--offload-arch=gfx1030"]

@@ -413,3 +413,9 @@ def test_auto_rocm_follows_hip_path(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert TargetProfile().resolved_rocm() == "6.4"
     finally:
         targets.detect_rocm.cache_clear()
+
+
+def test_nvml_is_named_with_what_covers_its_queries() -> None:
+    out = translate("#include <nvml.h>\nint main() { return nvmlInit(); }\n", P52)
+    assert [(f.code, f.severity) for f in out.findings] == [("unsupported-header", "error")]
+    assert "rocm_smi/rocm_smi.h" in out.findings[0].message and "rocm_smi64" in out.findings[0].message

@@ -301,7 +301,8 @@ def test_run_lines_as_makefiles_write_them(line: str, words: tuple[str, ...], en
         ("./a && ./b", "holds '&&'"), ("./p > out.txt", "holds '>'"), ("./p | sort", "holds '|'"),
         ('sh -c "./a; ./b"', "holds ';'"), ("./p $N", "expands variables"), ("./p `cat n`", "expands variables"),
         ("./p data/*.txt", "a pattern a shell would expand"), ("LD_PRELOAD=x.so ./p", "sets LD_PRELOAD"),
-        ("PATH=. ./p", "sets PATH"), ("./p 'open", "No closing quotation"), ("N=1", "names no command"),
+        ("PATH=. ./p", "sets PATH"), ("CASS_CPU_ORDER=reverse ./p", "sets CASS_CPU_ORDER"),
+        ("./p 'open", "No closing quotation"), ("N=1", "names no command"),
         ("bash -x", "with no script"),
     ],
 )  # fmt: skip

@@ -1,35 +1,48 @@
 """Regression tests for the watcher defects of issue 19: inotify watches on ignored folders (one
 ``src/`` and 600 ``node_modules`` folders cost 603 of the user's ``max_user_watches``) and the
-folder walk on the caller's thread (the server's event loop)."""
+folder walk on the caller's thread (the server's event loop); and for watchdog's observer in place
+of the hand-written inotify module (issue 27): a tree with more kept folders than the default
+``fs.inotify.max_user_instances`` (128) takes one instance, one watch per kept folder and no thread
+per folder."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import resource
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from cass_lsp.verify import inotify, watcher
+from cass_lsp.verify import watcher
 from cass_lsp.verify.watcher import Watcher
 
-pytestmark = pytest.mark.skipif(not inotify.available(), reason="inotify watches are a Linux resource")
+if not sys.platform.startswith("linux"):
+    pytest.skip("inotify watches are a Linux resource", allow_module_level=True)
+
+from cass_lsp.verify import kept_folders  # importing it needs a libc with inotify
 
 
-def inotify_watches() -> int:
-    """Every inotify watch this process holds, as the kernel counts them."""
-    count = 0
+def inotify_instances() -> list[str]:
+    """The fdinfo of every inotify instance this process holds, as the kernel describes them."""
+    infos = []
     for fd in os.listdir("/proc/self/fd"):
         try:
             if os.readlink(f"/proc/self/fd/{fd}") != "anon_inode:inotify":
                 continue
-            info = Path(f"/proc/self/fdinfo/{fd}").read_text()
+            infos.append(Path(f"/proc/self/fdinfo/{fd}").read_text())
         except OSError:
             continue
-        count += sum(line.startswith("inotify wd:") for line in info.splitlines())
-    return count
+    return infos
+
+
+def inotify_watches() -> int:
+    """Every inotify watch this process holds, as the kernel counts them."""
+    return sum(line.startswith("inotify wd:") for info in inotify_instances() for line in info.splitlines())
 
 
 class Batches:
@@ -114,17 +127,69 @@ def test_a_folder_moved_out_and_back_is_watched_under_its_new_name(
     assert str(tree / "src" / "other.cu") not in batches.paths
 
 
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project of 300 source folders (``src/m<module>/p<part>``) with its build output and git
+    objects, which are not watched."""
+    for module in range(15):
+        for part in range(20):
+            (tmp_path / "src" / f"m{module}" / f"p{part}").mkdir(parents=True)
+    (tmp_path / "src" / "m7" / "p3" / "scan.cu").write_text("__global__ void scan() {}\n")
+    for index in range(40):
+        (tmp_path / "build" / "CMakeFiles" / f"t{index}.dir").mkdir(parents=True)
+        (tmp_path / ".git" / "objects" / f"{index:02x}").mkdir(parents=True)
+    return tmp_path
+
+
+PROJECT_KEPT_FOLDERS = 1 + 1 + 15 + 15 * 20  # the root, src/, the modules, their parts
+
+
+def test_more_kept_folders_than_inotify_instances_take_one_instance_and_no_thread_each(project: Path) -> None:
+    instances, watches, threads = len(inotify_instances()), inotify_watches(), threading.active_count()
+    batches = Batches()
+    watching = Watcher([str(project)], ["build", ".git"], batches.deliver, batches.schedule, debounce_s=0.05)
+    watching.start()
+    assert watching.ready.wait(10)
+    try:
+        assert len(inotify_instances()) - instances == 1  # not one per folder, out of the user's 128
+        assert inotify_watches() - watches == PROJECT_KEPT_FOLDERS  # none in build/ or .git/
+        # the observer, its root's emitter and the descriptor's reader: not a thread per folder
+        assert threading.active_count() - threads <= 3
+        output = project / "build" / "CMakeFiles" / "t0.dir" / "scan.cu"
+        output.write_text("// generated\n")
+        git_object = project / ".git" / "objects" / "00" / "scan.cu"
+        git_object.write_text("// not a source\n")
+        nested = project / "src" / "m7" / "p3" / "scan.cu"
+        nested.write_text("__global__ void scan(int n) {}\n")
+        assert batches.wait_for(nested)
+        assert batches.paths == {str(nested)}
+    finally:
+        watching.stop()
+    assert len(inotify_instances()) == instances
+
+
+def test_a_folder_deleted_and_created_again_is_watched_again(tree: Path, started: tuple[Watcher, Batches, int]) -> None:
+    _, batches, before = started
+    (tree / "src" / "k.cu").unlink()
+    (tree / "src").rmdir()
+    (tree / "src").mkdir()
+    fresh = tree / "src" / "k.cu"
+    fresh.write_text("// again\n")
+    assert batches.wait_for(fresh)
+    assert inotify_watches() - before == 2  # the root and the new src/: the old watch is gone
+
+
 def test_start_returns_while_the_folders_are_still_being_walked(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     walking = threading.Event()
     release = threading.Event()
-    real_folders = watcher._folders
+    real_folders = kept_folders.folders
 
     def slow_folders(root: str, ignore: frozenset[str]) -> Iterator[str]:
         walking.set()
         release.wait(10)
         yield from real_folders(root, ignore)
 
-    monkeypatch.setattr(watcher, "_folders", slow_folders)
+    monkeypatch.setattr(kept_folders, "folders", slow_folders)
     batches = Batches()
     watching = Watcher([str(tree)], ["node_modules"], batches.deliver, batches.schedule, debounce_s=0.05)
     returned = threading.Event()
@@ -161,7 +226,7 @@ def test_a_workspace_inside_a_folder_named_like_an_ignored_one_is_watched(tmp_pa
 
 
 def test_without_inotify_watchdog_watches_the_roots(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(inotify, "available", lambda: False)
+    monkeypatch.setattr(watcher, "_kept_folders_observer", lambda ignore, walked: None)
     batches = Batches()
     watching = Watcher([str(tree)], ["node_modules"], batches.deliver, batches.schedule, debounce_s=0.05)
     watching.start()
@@ -174,16 +239,28 @@ def test_without_inotify_watchdog_watches_the_roots(tree: Path, monkeypatch: pyt
         watching.stop()
 
 
-def test_without_an_inotify_instance_the_server_still_starts(
-    tree: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    def refused() -> inotify.Inotify:
-        raise OSError(24, "inotify_init1: Too many open files")
+@contextlib.contextmanager
+def no_descriptor_left() -> Iterator[None]:
+    """Every descriptor number below the process's limit in use, as when the user's programs hold
+    every inotify instance: the kernel refuses a new one with EMFILE either way."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(int(fd) for fd in os.listdir("/proc/self/fd")) + 1, hard))
+    held = []
+    try:
+        with contextlib.suppress(OSError):
+            while True:
+                held.append(os.dup(0))
+        yield
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
-    monkeypatch.setattr(inotify, "Inotify", refused)
+
+def test_without_an_inotify_instance_the_server_still_starts(tree: Path, caplog: pytest.LogCaptureFixture) -> None:
     batches = Batches()
     watching = Watcher([str(tree)], ["node_modules"], batches.deliver, batches.schedule, debounce_s=0.05)
-    with caplog.at_level(logging.WARNING, logger="cass_lsp.verify.watcher"):
+    with caplog.at_level(logging.WARNING, logger="cass_lsp.verify.watcher"), no_descriptor_left():
         watching.start()
     assert watching.ready.is_set()
     assert "cannot watch for changes" in caplog.text and "only the editor's saves" in caplog.text

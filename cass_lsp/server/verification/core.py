@@ -8,10 +8,11 @@ whose inputs did not change answer from the cache). A deleted translation file r
 turning verification off.
 
 A pair stands for its *program* (:mod:`cass_lsp.compile.program`): the units of its folder or of its
-compile_commands.json, with their headers and build flags, as the CLI verifies it. Each stage is a
-job of its own (kinds `verify-compile` and `verify-run`): keyed by content, shared, cached across
-restarts, superseded per pair and stage when newer text arrives, with work-done progress. An outcome
-computed for text that changed since (an open document's version moved) is dropped.
+compile_commands.json, with their headers and build flags, as the CLI verifies it, through the same
+service (:mod:`cass_lsp.services.verification`) with each stage a job of the server's scheduler
+(kinds `verify-compile` and `verify-run`): keyed by content, shared, cached across restarts,
+superseded per pair and stage when newer text arrives, with work-done progress. An outcome computed
+for text that changed since (an open document's version moved) is dropped.
 
 The queue lives in :mod:`.queue`, the watcher's lifecycle in :mod:`.watching`, the diagnostics in
 :mod:`.diagnostics` and the status notification in :mod:`.status`.
@@ -23,30 +24,27 @@ import asyncio
 import logging
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import msgspec
 from lsprotocol import types
 
-from cass_lsp.core import jobs as core_jobs
 from cass_lsp.core import pairs
 from cass_lsp.core.cancel import Cancelled
 from cass_lsp.core.jobs import BACKGROUND_NICE
 from cass_lsp.core.pairs import Pair
-from cass_lsp.core.progress import Progress
 from cass_lsp.server.app import CassServer
 from cass_lsp.server.convert import file_path, refused, workspace_file
 from cass_lsp.server.verification import diagnostics, status
 from cass_lsp.server.verification.queue import PairQueue, key
 from cass_lsp.server.verification.status import State
 from cass_lsp.server.verification.watching import Watching
+from cass_lsp.services import verification as service
 from cass_lsp.services.settings import ResolvedSettings
 from cass_lsp.syntax.document import CudaDocument
-from cass_lsp.verify import engine
-from cass_lsp.verify import run as run_stage
-from cass_lsp.verify.engine import Report, Stage
-from cass_lsp.verify.jobs import ALIGN, VERIFICATION_FIELDS, VERIFY_COMPILE, VERIFY_RUN
-from cass_lsp.verify.stages import Inputs, StageResult
+
+if TYPE_CHECKING:
+    from cass_lsp.verify.engine import Report
+    from cass_lsp.verify.stages import Inputs, StageResult
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +61,7 @@ class Verification:
         self._known: dict[str, Pair] = {}
         self._program_files: dict[str, tuple[str, ...]] = {}  # pair original -> its program's files
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._verified_with = server.resolved.digest(VERIFICATION_FIELDS)
+        self._verified_with = service.settings_digest(server.resolved)
 
     # ------------------------------------------------------------------ triggers
     def document_saved(self, doc: CudaDocument) -> None:
@@ -165,7 +163,7 @@ class Verification:
             log.exception("verification of %s failed", pair.describe())
             if self._generation.get(pair.original) != generation:
                 return None  # a newer verification of the pair reports
-            report = Report(pair, "unverified", f"{pair.describe()}: could not verify: {type(error).__name__}: {error}", [])
+            report = service.broken(pair, error)
             self._finish(pair, report, {})
             return report
 
@@ -174,30 +172,30 @@ class Verification:
         resolved = server.resolved
         open_docs = self._open_paths()
         buffers = {path: doc.text for path, doc in open_docs.items()}
-        loop = asyncio.get_running_loop()
         try:
-            inputs = await loop.run_in_executor(None, engine.read_inputs, pair, buffers, resolved)
+            inputs = await asyncio.get_running_loop().run_in_executor(None, service.read, pair, buffers, resolved)
         except OSError as error:
-            self._finish(pair, engine.unreadable(pair, error), {})
+            self._finish(pair, service.unreadable(pair, error), {})
             return None
         versions = {path: open_docs[path].version for path in inputs.program.files if path in open_docs}
         self._known[pair.original] = pair
         self._program_files[pair.original] = inputs.program.files
-        not_run = run_stage.run_refusal(
-            resolved.verification, server.workspace_trusted, inputs, untrusted_because=server.trust_reason
-        )
         self._status(pair, "running", f"{inputs.program.describe()}: verifying")
-        planned = await loop.run_in_executor(
-            None, lambda: engine.plan(inputs, resolved, run=not_run is None, nice=BACKGROUND_NICE)
-        )
+        submit = service.scheduled(server.jobs, pair.original)
         try:
-            results = await engine.run_stages(planned, lambda stage: self._stage(pair, stage))
+            report = await service.verify(
+                inputs,
+                resolved,
+                submit,
+                trusted=server.workspace_trusted,
+                untrusted_because=server.trust_reason,
+                nice=BACKGROUND_NICE,
+            )
         except Cancelled:
             return None  # newer text for this pair: its own run reports
         if self._generation.get(pair.original) != generation or not self._current(versions):
             log.debug("verification of %s dropped: the text changed meanwhile", pair.describe())
             return None
-        report = engine.report(inputs, results, not_run=not_run)
         try:
             found = await self._diagnostics(pair, report, inputs)
         except Cancelled:
@@ -212,26 +210,9 @@ class Verification:
         """The report's diagnostics, made off the event loop: the lines of a translation file are
         aligned with the original's rule translation (a translation and a diff) in a job."""
         resolved = self._server.resolved
-
-        def work(token: Any, progress: Progress) -> dict[str, list[types.Diagnostic]]:
-            return diagnostics.by_uri(report, inputs, resolved)
-
-        digest = core_jobs.text_digest(msgspec.json.encode(report).decode())
-        job_key = core_jobs.key(ALIGN.name, digest, resolved.digest(VERIFICATION_FIELDS))
-        return await self._server.jobs.run(ALIGN, pair.original, job_key, work)
-
-    async def _stage(self, pair: Pair, stage: Stage) -> StageResult:
-        if stage.ready is not None:
-            return stage.ready
-        kind = VERIFY_RUN if stage.name == "run" else VERIFY_COMPILE
-        cache = self._server.jobs.cache
-        engine.register(cache)
-
-        def work(token: Any, progress: Progress) -> StageResult:
-            return engine.run_one(stage, cache=cache, token=token)
-
-        slot = (pair.original, stage.name, stage.target)
-        return await self._server.jobs.run(kind, slot, stage.key, work, title=stage.title)
+        return await service.aligned(
+            self._server.jobs, pair.original, report, resolved, lambda: diagnostics.by_uri(report, inputs, resolved)
+        )
 
     def _current(self, versions: dict[str, int]) -> bool:
         open_docs = self._open_paths()
@@ -262,7 +243,7 @@ class Verification:
         self.watching.settings_changed(resolved)
         # verdicts for another target or other flags describe nothing now: verify the known pairs
         # again (stages whose inputs did not change come from the result cache)
-        digest = resolved.digest(VERIFICATION_FIELDS)
+        digest = service.settings_digest(resolved)
         if digest != self._verified_with:
             self._verified_with = digest
             if resolved.verification.enabled:

@@ -7,15 +7,18 @@ mismatch, a crash) goes on the `main` of its side of the program.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 from pygls import uris
 
 from cass_lsp.compile.program import main_line
-from cass_lsp.compile.scratch import HipTarget
 from cass_lsp.services.settings import ResolvedSettings
-from cass_lsp.verify.alignment import LineAlignment
-from cass_lsp.verify.engine import Report
-from cass_lsp.verify.stages import Inputs, StageResult
+from cass_lsp.services.verification import OriginalLines
+
+if TYPE_CHECKING:
+    from cass_lsp.verify.engine import Report
+    from cass_lsp.verify.stages import Inputs, StageResult
 
 SOURCE = "cass-verify"
 
@@ -24,7 +27,7 @@ def by_uri(report: Report, inputs: Inputs, resolved: ResolvedSettings) -> dict[s
     """The diagnostics of each file the report says something about."""
     program = inputs.program
     found: dict[str, list[types.Diagnostic]] = {}
-    alignments: dict[tuple[str, str | None], LineAlignment] = {}
+    original_lines = OriginalLines(inputs, resolved)
     for stage in report.stages:
         if stage.outcome != "failed":
             continue
@@ -41,11 +44,7 @@ def by_uri(report: Report, inputs: Inputs, resolved: ResolvedSettings) -> dict[s
             related = None
             unit = program.unit(error.file)
             if stage.name == "translation" and unit is not None and unit.translation == error.file:
-                key = (error.file, stage.target)
-                if key not in alignments:
-                    target = HipTarget(stage.target or resolved.arch, resolved.rocm, resolved.options)
-                    alignments[key] = LineAlignment(inputs.texts[unit.original], inputs.texts[error.file], target)
-                related = _related(unit.original, alignments[key].original_line(error.line))
+                related = _related(unit.original, original_lines.line(unit.original, error.file, stage.target, error.line))
             column = max(0, (error.column or 1) - 1)
             message = f"{_tool(stage)} ({stage.target}): {error.message}"
             found.setdefault(uris.from_fs_path(error.file) or error.file, []).append(

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 from pygls import uris
 
 from cass_lsp.server.app import CassServer
-from cass_lsp.verify.stages import StageResult
+
+if TYPE_CHECKING:
+    from cass_lsp.verify.stages import StageResult
 
 STATUS_NOTIFICATION = "cass/verificationStatus"
 State = Literal["queued", "running", "passed", "failed", "unverified", "off"]

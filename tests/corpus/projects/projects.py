@@ -1,4 +1,4 @@
-"""The three ported projects: where they are, how each unit of the original compiles with nvcc, and
+"""The ported projects: where they are, how each unit of the original compiles with nvcc, and
 how their translations are translated (``cass-lsp translate DIR --out-dir``)."""
 
 from __future__ import annotations
@@ -37,6 +37,16 @@ PROJECTS = (
     Project("make_rdc", ("src/forces.cu", "src/integrate.cu", "src/main.cu"),
             ("-Isrc", "-O2", "-std=c++17", "-rdc=true", "--expt-relaxed-constexpr", "-Xcompiler", "-Wall,-Wextra"),
             (), ("Makefile", "CMakeLists.txt")),
+    # a benchmark choosing one of several programming models (-DMODEL=CUDA|OMP), whose CUDA model
+    # sets nvcc flags before enable_language, has a clang-as-CUDA branch, rewrites
+    # CMAKE_CUDA_FLAGS_${BUILD_TYPE} in a macro and names its compiler and NVIDIA target as options
+    Project("cmake_models", ("src/cuda/CUDATriad.cu",),
+            ("-Isrc", "-O3", "-std=c++17", "-forward-unknown-to-host-compiler", "-restrict", "--expt-relaxed-constexpr",
+             "-Xcompiler", "-Wall"), (),
+            ("CMakeLists.txt", "cmake/CUDA.cmake", "cmake/OMP.cmake", "cmake/register.cmake")),
+    # Thrust and cuRAND through CUDA:: targets, its sources handed to a function of the project's
+    Project("cmake_thrust", ("src/stats.cu",), ("-Iinclude", "-std=c++17", "--expt-extended-lambda", "-lineinfo"),
+            ("curand",), ("CMakeLists.txt", "cmake/bench.cmake", "Makefile")),
 )
 BY_NAME = {p.name: p for p in PROJECTS}
 EXPECTED = HERE / "expected"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -140,21 +141,68 @@ def test_translated_makefile_builds_with_clang_in_hip_mode(tmp_path: Path) -> No
     _offload_bundle(tree / "nbody")
 
 
-@pytest.mark.parametrize(("name", "program"), [("findcuda_rand", "montecarlo"), ("make_rdc", "nbody")])
+# the options a user of the CUDA original gives its configure, meaningless for the port, which must
+# still configure with them
+_CUDA_OPTIONS = ("-DCUDA_ARCH=sm_80", "-DCMAKE_CUDA_ARCHITECTURES=80", "-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc")
+
+
+@pytest.mark.parametrize(("name", "program", "options"), [
+    ("findcuda_rand", "montecarlo", ()), ("make_rdc", "nbody", ()),
+    ("cmake_models", "triad-CUDA", ("-DMODEL=CUDA", *_CUDA_OPTIONS)), ("cmake_thrust", "samplestats", _CUDA_OPTIONS)])
 def test_translated_cmake_project_configures_and_builds_with_the_hip_language(
-    name: str, program: str, translated: dict[str, tuple[Path, str]], tmp_path: Path
+    name: str, program: str, options: tuple[str, ...], translated: dict[str, tuple[Path, str]], tmp_path: Path
 ) -> None:
-    """FindCUDA's macros, and a static library of relocatable device code linked into a program."""
+    """FindCUDA's macros; a static library of relocatable device code linked into a program; a
+    multi-model benchmark whose CUDA model sets CMAKE_CUDA_FLAGS (nvcc's options, a clang-as-CUDA
+    branch) before enable_language, so the port sets CMAKE_HIP_FLAGS there; Thrust, which Debian 12
+    packages for HIP only through the headers `cass-lsp setup --only hip-libs` fetched."""
     _tool("clang++-15")
     tree, _ = translated[name]
     build = tmp_path / "build"  # outside the shared tree, which other tests read as translate wrote it
     configure = proc.run([_tool("cmake"), "-S", str(tree), "-B", str(build),
-                          f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}"], timeout=_BUILD_TIMEOUT_S)
+                          f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}", *options], timeout=_BUILD_TIMEOUT_S)
     assert configure.ok, configure.text()
     assert "The HIP compiler identification is Clang" in configure.text()
     result = proc.run([_tool("cmake"), "--build", str(build)], timeout=_BUILD_TIMEOUT_S)
     assert result.ok, result.text()
     _offload_bundle(build / program)
+
+
+def test_translated_thrust_makefile_builds_with_the_headers_the_report_names(
+    translated: dict[str, tuple[Path, str]], tmp_path: Path, nvcc: toolchains.Invocation
+) -> None:
+    """Debian 12 packages no rocThrust: the report's line points hipcc at the fetched headers."""
+    _tool("hipcc")
+    if hiplibs.include_dir("5.2") is None:
+        pytest.fail(f"rocThrust headers missing: {hiplibs.SETUP_HINT}")
+    source, stderr = translated["cmake_thrust"]
+    line = re.search(r"HIPCC_COMPILE_FLAGS_APPEND='(?P<flags>[^']+)' make", stderr)
+    assert line is not None, stderr
+    tree = tmp_path / "cmake_thrust"
+    shutil.copytree(source, tree)
+    env = {**os.environ, "PATH": f"{Path(nvcc.argv[0]).parent}:{os.environ['PATH']}",
+           "HIPCC_COMPILE_FLAGS_APPEND": line.group("flags")}
+    result = proc.run([_tool("make"), "-C", str(tree)], env=env, timeout=_BUILD_TIMEOUT_S)
+    assert result.ok, result.text()
+    _offload_bundle(tree / "samplestats")
+
+
+def test_translated_makefile_for_clang_builds_with_the_compiler_the_report_names(tmp_path: Path) -> None:
+    """--make-compiler clang on Debian's packages: the report names hip-clang++, clang-15 with the
+    ROCm paths, which also takes the fetched Thrust headers."""
+    _tool("clang++-15")
+    headers = hiplibs.include_dir("5.2")
+    if headers is None:
+        pytest.fail(f"rocThrust headers missing: {hiplibs.SETUP_HINT}")
+    tree = tmp_path / "cmake_thrust"
+    translated = translate_tree(BY_NAME["cmake_thrust"], tree, "--make-compiler", "clang")
+    assert translated.ok, translated.text()
+    compiler = re.search(r"ported for clang with make NVCC=(?P<path>\S+)", translated.stderr.decode())
+    assert compiler is not None and compiler.group("path") == files.HIP_CLANG_WRAPPER, translated.stderr.decode()
+    result = proc.run([_tool("make"), "-C", str(tree), f"NVCC={compiler.group('path')}",
+                       f"CASS_HIP_LIBRARY_HEADERS={headers}"], timeout=_BUILD_TIMEOUT_S)
+    assert result.ok, result.text()
+    _offload_bundle(tree / "samplestats")
 
 
 @pytest.mark.parametrize("unit", BY_NAME["cmake_blas"].units)

@@ -1,0 +1,25 @@
+# The CUDA model: nvcc, or clang as the CUDA compiler.
+register_flag_optional(CMAKE_CUDA_COMPILER "path to the CUDA compiler" "nvcc")
+register_flag_optional(CUDA_ARCH "NVIDIA target, e.g. sm_80" "sm_70")
+register_flag_optional(CUDA_EXTRA_FLAGS "extra nvcc flags" "")
+
+set(MODEL_SOURCES src/cuda/CUDATriad.cu)
+
+macro(setup)
+  if(CMAKE_CUDA_COMPILER_ID STREQUAL "Clang" OR CMAKE_CUDA_COMPILER MATCHES "clang")
+    set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --cuda-gpu-arch=${CUDA_ARCH} -ffp-contract=fast")
+  else()
+    # -forward-unknown-to-host-compiler lets host options through nvcc
+    set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -forward-unknown-to-host-compiler -restrict -arch=${CUDA_ARCH}")
+  endif()
+  list(APPEND CUDA_OPTIONS --expt-relaxed-constexpr -Xcompiler -Wall ${CUDA_EXTRA_FLAGS})
+  enable_language(CUDA)
+  set(CMAKE_CUDA_FLAGS_${BUILD_TYPE} "${CMAKE_CUDA_FLAGS_${BUILD_TYPE}} -O3 -DNDEBUG")
+  wipe_gcc_style_optimisation_flags(CMAKE_CUDA_FLAGS_${BUILD_TYPE})
+  string(APPEND CMAKE_CUDA_FLAGS_${BUILD_TYPE} " -O3")
+  message(STATUS "CUDA flags: ${CMAKE_CUDA_FLAGS} ${CMAKE_CUDA_FLAGS_${BUILD_TYPE}}")
+  add_compile_options($<$<COMPILE_LANGUAGE:CUDA>:${CUDA_OPTIONS}>)
+  register_definitions(TRIAD_CUDA)
+  find_package(CUDAToolkit REQUIRED)
+  register_link_library(CUDA::cudart)
+endmacro()
