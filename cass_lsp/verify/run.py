@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
+import shlex
 import shutil
 import time
 from pathlib import Path
@@ -50,7 +51,7 @@ from cass_lsp.cpu.outcome import RunOutcome as RuntimeStop
 from cass_lsp.cpu.outcome import runtime_stop
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.translate.fingerprint import fingerprint
-from cass_lsp.verify import remote, runners, sandbox
+from cass_lsp.verify import command, remote, runners, sandbox
 from cass_lsp.verify.compare import Mismatch, Noise, compare, ignore_patterns, lines_agree, merge_noise, noise
 from cass_lsp.verify.races import race_suspects
 from cass_lsp.verify.runners import Builder, CannotRun, Dialect, RunnerName
@@ -93,22 +94,31 @@ class RunPlan:
     """What each process of the builds may use (``cass.compilerLimits``)."""
 
 
+class NotRun(msgspec.Struct, frozen=True):
+    """Why the run stage does not start."""
+
+    reason: str
+    asked: bool
+    """Whether the settings ask for a run (``run`` on, a runner chosen): a program asked to run that
+    did not is never "passed" (:func:`cass_lsp.verify.engine.judge`)."""
+
+
 def run_refusal(
     settings: VerificationSettings,
     trusted: bool,
     inputs: Inputs | None = None,
     *,
     untrusted_because: str = "the editor marks this workspace untrusted",
-) -> str | None:
+) -> NotRun | None:
     """Why the run stage must not start, or None when it may."""
     if not settings.run:
-        return "running is off (cass.verification.run)"
-    if not trusted:
-        return f"running is refused: {untrusted_because}"
+        return NotRun("running is off (cass.verification.run)", asked=False)
     if settings.runner == "none":
-        return "no runner (cass.verification.runner is \"none\")"
+        return NotRun("no runner (cass.verification.runner is \"none\")", asked=False)
+    if not trusted:
+        return NotRun(f"running is refused: {untrusted_because}", asked=True)
     if inputs is not None and inputs.program.main is None:
-        return "no unit of the program defines main"
+        return NotRun("no unit of the program defines main", asked=True)
     return None
 
 
@@ -126,6 +136,7 @@ def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) ->
     ToolchainMissing or ValueError."""
     settings = resolved.verification
     runners.require(runner)
+    _check_env_and_script(settings, runner, inputs.program.root)
     arches = list(settings.arches) or [resolved.arch]
     data, data_note = program_module.data_files(inputs.program, settings.ignore)
     flags = Flags()
@@ -167,6 +178,47 @@ def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) ->
             )
         )
     return plans
+
+
+def _check_env_and_script(settings: VerificationSettings, runner: RunnerName, root: str) -> None:
+    """Raises CannotRun when ``env``, ``script`` or ``programPath`` ask for what a run may not do:
+    a variable the sandbox sets, a script outside the program's folder or run by anything but a
+    shell, a runner that starts the program alone."""
+    reserved = sorted(n for n in settings.env if command.reserved(n))
+    if reserved:
+        raise CannotRun(f"cass.verification.env sets {', '.join(reserved)}, which the sandbox decides for every run")
+    if (settings.script or settings.env) and runner == "command":
+        raise CannotRun("the command runner starts the program alone: cass.verification.env and script need another runner")
+    for name, relative in (("script", _script_file(settings.script)), ("programPath", settings.program_path)):
+        if relative and not _inside(relative):
+            raise CannotRun(f"cass.verification.{name} {relative!r} is not a path inside the program's folder")
+    script = _script_file(settings.script)
+    if script and not Path(root, script).is_file():
+        raise CannotRun(f"cass.verification.script: {script} is no file of the program's folder {root}")
+
+
+def _script_file(script: list[str]) -> str | None:
+    """The script's path in ``script`` (after the shell that runs it, if one is named)."""
+    if not script:
+        return None
+    if script[0] in command.SHELLS:
+        return script[1] if len(script) > 1 else ""
+    return script[0]
+
+
+def _inside(relative: str) -> bool:
+    path = Path(relative)
+    return bool(relative) and not path.is_absolute() and ".." not in path.parts
+
+
+def _script_argv(script: list[str], work: Path) -> list[str]:
+    """The argv that runs ``script`` in the run folder ``work``: its shell by its absolute path."""
+    if script[0] in command.SHELLS:
+        shell = shutil.which(Path(script[0]).name, path="/usr/bin:/bin")
+        if shell is None:
+            raise CannotRun(f"{script[0]} is not installed here, and cass.verification.script names it")
+        return [shell, script[1], *script[2:]]
+    return [str(work / script[0]), *script[1:]]
 
 
 @dataclasses.dataclass
@@ -285,8 +337,10 @@ class _StageRun:
         """One run; ``reverse`` (CPU runner): each block's threads in reverse order, only ``kernel``'s
         when one is named."""
         plan = self.plan
-        env = {"CASS_CPU_ORDER": "reverse", "CASS_CPU_ORDER_KERNEL": kernel} if reverse else None
         settings = plan.settings
+        # the run line's variables, then the runtime's order for a reordered run
+        order = {"CASS_CPU_ORDER": "reverse", "CASS_CPU_ORDER_KERNEL": kernel} if reverse else {}
+        env = {**settings.env, **order} or None
         builder = plan.original_builder if side == "original" else plan.translation_builder
         with sandbox.fresh_workdir() as work:
             root = Path(plan.inputs.program.root)
@@ -298,15 +352,18 @@ class _StageRun:
                 copy = work / data.relative_to(root)
                 copy.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, copy)
-            program = work / _exe_name(exe.name, plan)
-            shutil.copy2(exe, program)
+            program = work / (settings.program_path or _exe_name(exe.name, plan))
             stdin = settings.stdin.encode() if settings.stdin is not None else None
             limits = _limits(settings, plan.runner)
             try:
+                if program.is_dir():
+                    raise CannotRun(f"the run folder holds a folder {settings.program_path}, where the program goes")
+                program.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(exe, program)
                 if plan.runner == "command" and settings.command_host:
                     outcome = remote.run(settings, program, work, list(settings.args), limits=limits, stdin=stdin, cancel=self.cancel)
                 else:
-                    argv = [str(program), *settings.args]
+                    argv = _script_argv(settings.script, work) if settings.script else [str(program), *settings.args]
                     if plan.runner == "command":
                         argv = [*runners.command_argv(settings.command, program, work), *settings.args]
                     outcome = sandbox.run(
@@ -332,10 +389,11 @@ class _StageRun:
         settings = self.plan.settings
         tail = _last_line(outcome.stderr)
         if outcome.timed_out or outcome.signal is not None or outcome.limit is not None:
+            smaller = _smaller_run_hint(settings) if outcome.timed_out or outcome.limit == "cpu time" else ""
             return self.result(
                 "unavailable",
                 f"the original did not finish ({outcome.describe()}), so the translation was not judged"
-                f"{_limit_hint(outcome)}",
+                f"{_limit_hint(outcome)}{smaller}",
                 output=_tail(outcome.stderr),
             )
         if stopped is not None:
@@ -419,7 +477,8 @@ class _StageRun:
 
     def _where(self) -> str:
         plan = self.plan
-        return f"run on {plan.runner}" + (f" ({plan.arch}, wave {plan.translation_builder.warp_size})" if plan.runner == "cpu" else "")
+        where = f"run on {plan.runner}" + (f" ({plan.arch}, wave {plan.translation_builder.warp_size})" if plan.runner == "cpu" else "")
+        return f"{where} by {shlex.join(plan.settings.script)}" if plan.settings.script else where
 
     def race(self, translation_exe: Path, original: sandbox.RunOutcome, varying: Noise) -> StageResult | None:
         """The translation run again with each block's threads in reverse order: "failed" when its
@@ -517,7 +576,21 @@ _LIMIT_SETTINGS = {
 def _limit_hint(outcome: sandbox.RunOutcome) -> str:
     which = "timeout" if outcome.timed_out else outcome.limit
     setting = _LIMIT_SETTINGS.get(which or "")
-    return f"; the limit is {setting}" if setting else ""
+    cli = " (verify --timeout)" if which == "timeout" else ""
+    return f"; the limit is {setting}{cli}" if setting else ""
+
+
+def _smaller_run_hint(settings: VerificationSettings) -> str:
+    """How to give a run small enough to finish: GPU-sized arguments take far longer on a CPU."""
+    if settings.script:
+        ran = f"as {shlex.join(settings.script)}"
+    else:
+        ran = f"with the arguments {shlex.join(settings.args)}" if settings.args else "with no arguments"
+    env = f" and {' '.join(f'{k}={shlex.quote(v)}' for k, v in settings.env.items())}" if settings.env else ""
+    return (
+        f"; it ran {ran}{env}: give it a smaller run (smaller sizes, fewer steps) in cass.verification.args"
+        " (verify --arg ARG; verify --project: --run \"PROG SMALLER-ARGS\"), or raise the limit"
+    )
 
 
 def _last_line(stderr: bytes) -> str:
