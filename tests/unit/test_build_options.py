@@ -32,3 +32,11 @@ def test_make_variables_naming_nvcc_or_nvidia_targets_are_left_out() -> None:
                                    "N=4096", "all"])
     assert ported.arguments == ("-j4", "N=4096", "all")
     assert ported.dropped_names == ("NVCC", "SM", "CUDA_HOME")
+
+
+def test_the_cpu_runtime_raises_an_older_standard_to_cpp17_and_says_so() -> None:
+    from cass_lsp.cpu.build import raised_standard
+
+    assert raised_standard(["-O2", "-std=gnu++11"]) == (
+        ["-O2", "-std=gnu++17", "-Wno-register"], "-std=gnu++11 raised to -std=gnu++17 (the CPU runtime's headers need C++17)")
+    assert raised_standard(["-std=c++20"]) == (["-std=c++20"], None)
