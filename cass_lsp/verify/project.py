@@ -118,8 +118,8 @@ def _executable(discovery: Discovery, command: str, test: str | None = None) -> 
         if command in (executable.path, executable.name) or os.path.basename(command) == executable.name:
             return executable
     names = ", ".join(e.name for e in discovery.executables)
-    where = f"test {test} runs {command}" if test else f"{command} is"
-    raise ValueError(f"{where}, not an executable the build makes ({names})")
+    where = f"test {test} runs {command}, which is" if test else f"{command} is"
+    raise ValueError(f"{where} not an executable the build makes (its executables: {names})")
 
 
 def _arguments(args: list[str] | tuple[str, ...], root: Path) -> tuple[str, ...]:
