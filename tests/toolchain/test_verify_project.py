@@ -113,14 +113,24 @@ def test_a_makefile_project_runs_the_named_command() -> None:
 def test_an_original_build_that_cannot_configure_here_is_could_not_verify() -> None:
     """The PyPI nvcc wheels carry no cuBLAS: cmake_blas's own build cannot be configured."""
     code, reports, stderr = _verify(HERE / "cmake_blas", "--runner", "cpu")
-    assert code == 2 and reports == []
+    assert code == 2
     assert "could not verify: the original's build cannot be read here" in stderr
     assert "CUDA::cublas" in stderr
+    (report,) = reports  # --json: the outcome is JSON on stdout too
+    assert report["verdict"] == "unverified"
+    assert report["summary"].startswith(f"project {HERE / 'cmake_blas'}: could not verify: the original's build cannot")
+    assert "CUDA::cublas" in report["stages"][0]["output"]
+
+
+def test_with_json_a_project_refused_before_its_build_is_read_is_json_too(tmp_path: Path) -> None:
+    code, reports, _ = _verify(tmp_path / "no_such_project")
+    assert code == 2
+    assert [r["verdict"] for r in reports] == ["unverified"] and "not a folder" in reports[0]["summary"]
 
 
 def test_a_command_that_names_no_executable_of_the_build_is_refused() -> None:
-    code, _, stderr = _verify(HEAT, "--run", "heat data/plate.txt 3")
-    assert code == 2
+    code, reports, stderr = _verify(HEAT, "--run", "heat data/plate.txt 3")
+    assert code == 2 and [r["verdict"] for r in reports] == ["unverified"]
     assert "heat is not an executable the build makes (its executables: heat_app, test_heat)" in stderr
 
 
