@@ -62,7 +62,7 @@ _FEW_WORDS = 4000
 _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "asm", "__asm__", "__asm",
                     "__CUDA_ARCH__", "__launch_bounds__", *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
-                    *portability.VERSION_MACROS}
+                    *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -475,6 +475,9 @@ class Pass:
             return
         if self.reverse and kind == nodes.MEMBER_NAME and name in compat.REMOVED_PROP_FIELDS:
             compat.prop_field(self, name, node)
+            return
+        if not self.reverse and kind == nodes.MEMBER_NAME and name in compat.NEWER_PROP_FIELDS:
+            compat.newer_prop_field(self, name, node)
             return
         if (name in self.eng.user_names or name in self.local_names
                 or (kind == nodes.MEMBER_NAME and name not in _MEMBER_RULES) or parent_kind == nodes.MACRO_PARAMS

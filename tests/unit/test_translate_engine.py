@@ -413,3 +413,21 @@ def test_auto_rocm_follows_hip_path(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert TargetProfile().resolved_rocm() == "6.4"
     finally:
         targets.detect_rocm.cache_clear()
+
+
+def test_device_properties_the_targets_hip_lacks_are_reported_with_what_reads_them() -> None:
+    """Shaped like a kernel launcher that sizes its dynamic shared memory from the opt-in limit."""
+    src = ("static size_t smem_limit(int device) {\n  cudaDeviceProp prop;\n  cudaGetDeviceProperties(&prop, device);\n"
+           "  return prop.sharedMemPerBlockOptin > prop.sharedMemPerBlock ? prop.sharedMemPerBlockOptin\n"
+           "                                                              : prop.sharedMemPerBlock;\n}\n")
+    old = translate(src, P52)
+    found = [f for f in old.findings if f.code == "api-newer-than-target"]
+    assert [(f.name, f.severity) for f in found] == [("sharedMemPerBlockOptin", "warning")] * 2
+    assert "hipDeviceAttributeSharedMemPerBlockOptin" in found[0].message and "ROCm 6.0" in found[0].message
+    assert spans(src, old, "api-newer-than-target") == ["sharedMemPerBlockOptin"] * 2
+    assert "api-newer-than-target" not in codes(translate(src, P71))  # ROCm 6+'s hipDeviceProp_t has it
+
+
+def test_a_member_named_like_a_device_property_of_another_struct_is_left_alone() -> None:
+    src = "struct Limits { int asyncEngineCount; };\nint f(Limits l) { return l.asyncEngineCount; }\n"
+    assert "api-newer-than-target" not in codes(translate(src, P52))
