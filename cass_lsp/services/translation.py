@@ -64,9 +64,10 @@ def translate_unit(unit: Unit) -> Outcome:
 def place_runtime_includes(outcomes: list[Outcome], roots: list[str]) -> None:
     """nvcc includes cuda_runtime.h first in every translation unit: over a tree, the HIP runtime
     include goes first in each unit that reaches a header needing it (placement.tree_fixes)."""
-    from cass_lsp.translate import placement
+    from cass_lsp.translate import codes, placement
 
-    written = {o.unit.source: o.unit for o in outcomes if o.error is None and o.unit.target is not None}
+    written = {o.unit.source: o.unit for o in outcomes if o.error is None and o.unit.target is not None
+               and not any(f.code == codes.NOT_CODE for f in o.findings)}  # prose named .cu stays as it is
     translations: dict[str, bytes] = {}
     for source, unit in written.items():
         with open(unit.target or source, "rb") as f:

@@ -926,6 +926,9 @@ def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None
     lo, hi = (0, len(source)) if byte_range is None else (max(0, byte_range[0]), min(len(source), byte_range[1]))
     eng = Engine(source, settings, parser, macros, check)
     main = Pass(eng, source, tree.root_node, 0, lo, hi, prepared=prepared)
+    if tree.root_node.has_error and _is_prose(source):
+        main.find(fc.NOT_CODE, "info", "not C++ (prose: no statement, block or directive): left as it is", 0, 0)
+        return Outcome([], eng.findings, {})
     main.parse_errors()
     main.set_aside_branches()
     if not settings.reverse:
@@ -944,6 +947,14 @@ def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None
         if e.tag:
             stats[e.tag] = stats.get(e.tag, 0) + 1
     return Outcome(edits, sorted(eng.findings, key=lambda f: (f.start, f.end, f.code)), stats)
+
+
+def _is_prose(source: bytes) -> bool:
+    """Text with no block, directive or line-ending ``;`` outside comments and strings: prose (a
+    licence named ``.cu``), whose semicolons sit inside sentences."""
+    code = re.sub(_OPAQUE, b" ", source)
+    return (code.strip() != b"" and not any(c in code for c in b"{}#")
+            and not any(line.rstrip().endswith(b";") for line in code.splitlines()))
 
 
 def apply(source: bytes, edits: list[RawEdit]) -> bytes:
