@@ -62,7 +62,7 @@ _FEW_WORDS = 4000
 _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "asm", "__asm__", "__asm",
                     "__CUDA_ARCH__", "__launch_bounds__", *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
-                    *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS}
+                    *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS, "pow"}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -521,6 +521,8 @@ class Pass:
             return portability.version_macro(self, name, node)
         if name in ("texture", "surface"):
             return portability.texture_reference(self, name, node)
+        if name == "pow":
+            return portability.file_scope_pow(self, node)
         if name == "cub":
             return self._namespace_rename(node, "hipcub", "cub")
         if name == "cuda":

@@ -431,3 +431,12 @@ def test_device_properties_the_targets_hip_lacks_are_reported_with_what_reads_th
 def test_a_member_named_like_a_device_property_of_another_struct_is_left_alone() -> None:
     src = "struct Limits { int asyncEngineCount; };\nint f(Limits l) { return l.asyncEngineCount; }\n"
     assert "api-newer-than-target" not in codes(translate(src, P52))
+
+
+def test_pow_in_a_file_scope_initializer_takes_doubles() -> None:
+    src = ("const long N = pow(2, 36);\nnamespace cfg { const double SCALE = pow(2.0, -3); }\n"
+           "long local() { return pow(2, 3); }\n__global__ void k(double* o) { o[0] = pow(o[1], 2); }\n")
+    text = hip(src)
+    assert "const long N = pow(double(2), double(36));" in text
+    assert "const double SCALE = pow(double(2.0), double(-3));" in text
+    assert "return pow(2, 3);" in text and "o[0] = pow(o[1], 2);" in text  # inside functions: as written
