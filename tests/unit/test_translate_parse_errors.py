@@ -142,5 +142,6 @@ def test_a_tree_translation_puts_no_runtime_include_into_prose(tmp_path: Path) -
     translation._configure(engine_settings("gfx1100", "5.2", "chevron", False, False))
     outcomes = [translation.translate_unit(u) for u in units]
     translation.place_runtime_includes(outcomes, [str(tmp_path)])
-    assert (out / "LICENSE.gups.hip").read_text() == _LICENSE
+    assert (out / "LICENSE.gups.cu").read_text() == _LICENSE  # copied under its own name, not renamed
+    assert not (out / "LICENSE.gups.hip").exists()
     assert (out / "gups.hip").read_text().startswith("#include <hip/hip_runtime.h>\n")
