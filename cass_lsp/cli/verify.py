@@ -24,6 +24,7 @@ from typing import get_args
 import msgspec
 
 from cass_lsp.core.cache import ResultCache
+from cass_lsp.core.pairs import Pair
 from cass_lsp.core.progress import TerminalSink
 from cass_lsp.core.settings import Runner
 from cass_lsp.core.terminal import escape
@@ -32,6 +33,7 @@ from cass_lsp.services.settings import resolve_cli
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.verify.discovery import BuildError
 from cass_lsp.verify.engine import Report
+from cass_lsp.verify.stages import StageResult
 
 _MARK = {"passed": "PASS", "failed": "FAIL", "unverified": "SKIP"}
 _DIAGNOSTICS_SHOWN = 5
@@ -127,9 +129,9 @@ def _finish(args: argparse.Namespace, reports: list[Report]) -> int:
 def _run_project(args: argparse.Namespace, verification: dict[str, object], cache: ResultCache | None) -> int:
     root = Path(os.path.normpath(Path(args.path).absolute()))
     translation_root = Path(os.path.normpath(Path(args.translation).absolute())) if args.translation else None
+    pair = Pair(str(root), str(translation_root) if translation_root else None)
     if not root.is_dir() or (translation_root is not None and not translation_root.is_dir()):
-        print(f"cass-lsp verify: {args.translation if root.is_dir() else args.path}: not a folder", file=sys.stderr)
-        return 2
+        return _refused(args, pair, f"{args.translation if root.is_dir() else args.path}: not a folder")
     sink = TerminalSink()
     reports: list[Report] = []
     found = verification_service.verify_project(
@@ -143,11 +145,20 @@ def _run_project(args: argparse.Namespace, verification: dict[str, object], cach
             _show(args, report)
     except (BuildError, ToolchainMissing, ValueError) as error:
         lead = "could not verify: the original's build cannot be read here: " if isinstance(error, BuildError) else ""
-        print(escape(f"cass-lsp verify: {lead}{error}"), file=sys.stderr)
-        if isinstance(error, BuildError) and error.log:
-            print(escape(error.log), file=sys.stderr)
-        return 2
+        return _refused(args, pair, f"{lead}{error}", error.log if isinstance(error, BuildError) else "")
     return _finish(args, reports)
+
+
+def _refused(args: argparse.Namespace, pair: Pair, message: str, log: str = "") -> int:
+    """A project that cannot be verified at all: said on stderr and, with --json, as a report on stdout."""
+    print(escape(f"cass-lsp verify: {message}"), file=sys.stderr)
+    if log:
+        print(escape(log), file=sys.stderr)
+    if args.json:
+        stage = StageResult("original", None, "unavailable", message, output=log)
+        report = Report(pair, "unverified", f"project {pair.original}: {message}", [stage])
+        sys.stdout.write(msgspec.json.encode([report]).decode() + "\n")
+    return 2
 
 
 def _show(args: argparse.Namespace, report: Report) -> None:

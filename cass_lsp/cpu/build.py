@@ -21,6 +21,10 @@ _INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 _DEFAULT_CXX = "g++"
 _HIP_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]hip/', re.M)
 _VERSION_TIMEOUT_S = 10.0
+# The runtime's headers are C++17 (inline variables, std::apply): an older standard a unit asks for is
+# raised to it, and C++17's removals that old code still uses are let through where g++ allows it.
+_STANDARD = re.compile(r"^-std=(?P<dialect>c|gnu)\+\+(?P<year>98|03|0x|11|1y|14)$")
+_RAISED_STANDARD_FLAGS = ("-Wno-register",)
 
 
 class BuildResult(msgspec.Struct, frozen=True):
@@ -66,9 +70,24 @@ def command(source_path: Path, prepared: Path, exe: Path, *, hip: bool, warp_siz
         "-I", str(_INCLUDE_DIR), "-I", str(source_path.parent), *defines,
         # nvcc includes the runtime implicitly; many .cu files never include cuda_runtime.h.
         "-include", "cass_cpu/hip_api.hpp" if hip else "cass_cpu/runtime.hpp",
-        *extra_args,
+        *raised_standard(extra_args)[0],
         "-x", "c++", str(prepared), *map(str, more_units), "-o", str(exe),
     ]  # fmt: skip
+
+
+def raised_standard(arguments: Sequence[str]) -> tuple[list[str], str | None]:
+    """``arguments`` with a language standard older than the runtime's C++17 raised to C++17 (GNU
+    extensions kept), and what was raised, in words (None: nothing was)."""
+    out: list[str] = []
+    raised: str | None = None
+    for arg in arguments:
+        older = _STANDARD.match(arg)
+        if older is None:
+            out.append(arg)
+            continue
+        out += [f"-std={older.group('dialect')}++17", *_RAISED_STANDARD_FLAGS]
+        raised = f"{arg} raised to -std={older.group('dialect')}++17 (the CPU runtime's headers need C++17)"
+    return out, raised
 
 
 def build(
@@ -98,7 +117,7 @@ def build(
     prepared.write_text(f'#line 1 "{quoted}"\n' + prepare_source(text), encoding="utf-8")
     argv = command(source_path, prepared, exe, hip=is_hip(source_path, text), warp_size=warp_size, cxx=cxx,
                    extra_args=extra_args)
-    return _compile(argv, exe, timeout, cancel, limits)
+    return _compile(argv, exe, timeout, cancel, limits, raised_standard(extra_args)[1])
 
 
 def build_program(
@@ -122,7 +141,7 @@ def build_program(
     argv = command(
         first, first, exe, hip=hip, warp_size=warp_size, cxx=cxx, extra_args=extra_args, platform=platform, more_units=rest
     )
-    return _compile(argv, exe, timeout, cancel, limits)
+    return _compile(argv, exe, timeout, cancel, limits, raised_standard(extra_args)[1])
 
 
 def _check_warp(warp_size: int) -> None:
@@ -131,11 +150,14 @@ def _check_warp(warp_size: int) -> None:
 
 
 def _compile(
-    argv: list[str], exe: Path, timeout: float, cancel: threading.Event | None, limits: proc.Limits | None
+    argv: list[str], exe: Path, timeout: float, cancel: threading.Event | None, limits: proc.Limits | None,
+    raised: str | None,
 ) -> BuildResult:
     limits = limits or config.CompilerLimits().bounds()
     result = proc.run(argv, timeout=timeout, cwd=exe.parent, cancel=cancel, nice=10, limits=limits)
     log = result.text()
+    if raised is not None and not result.ok:
+        log += f"\nnote: {raised}"
     bound = limits.hit(result)
     if result.timed_out:
         log += f"\ncompiler timed out after {timeout:g} s"

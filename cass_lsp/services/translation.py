@@ -65,6 +65,7 @@ def project_headers(source: str, data: bytes) -> list[bytes]:
 def translate_unit(unit: Unit) -> Outcome:
     """Translate one file with the process's settings (:func:`translate_units` sets them) and write
     its output (atomically; an in-place rewrite keeps the first original as a backup)."""
+    from cass_lsp.translate import codes
     from cass_lsp.translate.jobs import translate_bytes
     from cass_lsp.translate.rules import apply
 
@@ -78,26 +79,32 @@ def translate_unit(unit: Unit) -> Outcome:
     output = apply(data, result.edits)
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
     found = [_locate(data, f) for f in result.findings]
-    if unit.target is None:
+    target = unit.target
+    if target is None:
         return Outcome(unit, lines, result.stats, found, output.decode("utf-8", "surrogateescape"), None)
+    if not unit.in_place and any(f.code == codes.NOT_CODE for f in result.findings):
+        # prose named .cu (a licence) is copied under its own name, not renamed as a translated unit
+        target = os.path.join(os.path.dirname(target), os.path.basename(unit.source))
+        unit = unit._replace(target=target)
     try:
         if unit.in_place:
             if result.edits:
                 backup(unit.source)
-                write_atomic(unit.target, output, st.st_mode & 0o7777)
+                write_atomic(target, output, st.st_mode & 0o7777)
         else:
-            write_atomic(unit.target, output, None)
+            write_atomic(target, output, None)
     except OSError as e:
-        return Outcome(unit, lines, result.stats, found, None, f"{unit.target}: {e.strerror or e}")
+        return Outcome(unit, lines, result.stats, found, None, f"{target}: {e.strerror or e}")
     return Outcome(unit, lines, result.stats, found, None, None)
 
 
 def place_runtime_includes(outcomes: list[Outcome], roots: list[str]) -> None:
     """nvcc includes cuda_runtime.h first in every translation unit: over a tree, the HIP runtime
     include goes first in each unit that reaches a header needing it (placement.tree_fixes)."""
-    from cass_lsp.translate import placement
+    from cass_lsp.translate import codes, placement
 
-    written = {o.unit.source: o.unit for o in outcomes if o.error is None and o.unit.target is not None}
+    written = {o.unit.source: o.unit for o in outcomes if o.error is None and o.unit.target is not None
+               and not any(f.code == codes.NOT_CODE for f in o.findings)}  # prose named .cu stays as it is
     translations: dict[str, bytes] = {}
     for source, unit in written.items():
         with open(unit.target or source, "rb") as f:

@@ -28,7 +28,8 @@ What it rewrites:
   ``__align__(n)``, pragma macros (``KNOWN_CALLS``) and function-like macros whose body is only
   pragmas or attributes (``DO_PRAGMA(x) _Pragma(#x)``) become spaces;
 - a statement macro (a ``#define`` whose body is a block, ``do {...} while (0)``, an ``if``/``for``
-  or ends with ``;``; and the error-check macros of ``KNOWN_STATEMENTS``) invoked first on its line
+  or ends with ``;``, also where another ``#if`` branch defines it empty; and the error-check macros of
+  ``KNOWN_STATEMENTS``) invoked first on its line
   and not followed by ``;`` gets one in the first blank byte after it (the next line's indentation);
   none is added where no blank byte is left (``GUARD(x)`` right before a ``}`` in column 0);
 - a function-like macro that expands to declarations (or to such macros), invoked first on its
@@ -40,6 +41,7 @@ What it rewrites:
   statement's head, a declared function's alternative bodies) is read as its ``#if`` branch: the
   directive lines and the other branches become spaces (``set_aside`` lists those branches; the
   translator renames their API names by name and says so);
+- a braced launch dimension (``k<<<g, {32, 8, 1}, 0, s>>>``) is read as parenthesized;
 - extended lambdas' ``__device__``/``__host__``, ``typename`` before a dependent name in an
   expression, ``class`` in ``template class X<T>;``, an ``__attribute__`` in ``using X = ...``,
   ``__restrict``, keyword types in ``typeid(...)``, ``unsigned(x)`` before ``<`` or after
@@ -144,6 +146,8 @@ _ATTRIBUTE_CALLS = (rb"\b(?:__attribute__|__declspec|_Pragma|__launch_bounds__|a
                     rb"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[\[.*?\]\]")
 _STATEMENT_BODY = (rb"(?s)^\s*(?:\{.*\}|do\b.*\bwhile\s*\(\s*(?:0|false)\s*\)|(?:if|for|while|switch)\b.*\}"
                    rb"|.*;)\s*$")
+_LAUNCH_CONFIG = rb"<<<([^;<>]*)>>>"
+_BRACED = rb"\{[^{}]*\}"
 _DIRECTIVE = rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b"
 _PAIRS = ((b"{", b"}"), (b"(", b")"))
 _EMPTY_DEFAULT = rb"[\w>&*]\s+\w+\s*=\s*(\{\})(?=\s*[,)])"
@@ -278,6 +282,8 @@ def _classify(definitions: Iterable[tuple[bytes, bytes | None, bytes]], found: _
         elif body and (re.compile(_STATEMENT_BODY).match(body)
                        or body.split(b"(", 1)[0].strip() in statements):  # made of statement macros
             statements[name] = params is not None
+        elif params is not None and not body:
+            pass  # expands to nothing (the #else of a statement macro): a `;` after it is harmless
         elif name in KNOWN or not _attribute_body(body, attributes, calls):
             refused.add(name)  # defined otherwise too (an #if branch): not surely an attribute
         elif params is None:
@@ -370,6 +376,12 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
             at = _semicolon_spot(source, start, start + len(name), call)
             if at is not None:
                 put(at, b";")
+    if b"<<<" in source:
+        for m in re.compile(_LAUNCH_CONFIG).finditer(source):
+            for brace in re.compile(_BRACED).finditer(m[1]):
+                # ``<<<grid, {32, 8, 1}>>>``: a braced dim3, which the grammar takes only as a parenthesis
+                put(m.start(1) + brace.start(), b"(")
+                put(m.start(1) + brace.end() - 1, b")")
     for start, end in _split_groups(source):
         put(start, _blank(source[start:end]))
     if b"#" in source:

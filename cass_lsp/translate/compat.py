@@ -94,6 +94,31 @@ REMOVED_PROP_FIELDS = {
     "singleToDoublePrecisionPerfRatio": "cudaDevAttrSingleToDoublePrecisionPerfRatio",
 }
 _PROP_FIELDS_REMOVED_IN = (13, 0)
+# cudaDeviceProp fields that hipDeviceProp_t gained only with ROCm 6.0 (its R0600 layout; HIP 5.x's
+# struct lacks them) -> what reads the value on an older target ("": only a newer ROCm has it).
+_HIP_PROP_FIELDS_SINCE = (6, 0)
+_ATTRIBUTE = "hipDeviceGetAttribute(&value, {}, device)"
+NEWER_PROP_FIELDS: dict[str, str] = {
+    "sharedMemPerBlockOptin": f"sharedMemPerBlock, or "
+                              f"{_ATTRIBUTE.format('hipDeviceAttributeSharedMemPerBlockOptin')}",
+    "sharedMemPerMultiprocessor": "maxSharedMemoryPerMultiProcessor",
+    "regsPerMultiprocessor": _ATTRIBUTE.format("hipDeviceAttributeMaxRegistersPerMultiprocessor"),
+    "maxBlocksPerMultiProcessor": _ATTRIBUTE.format("hipDeviceAttributeMaxBlocksPerMultiProcessor"),
+    "asyncEngineCount": _ATTRIBUTE.format("hipDeviceAttributeAsyncEngineCount"),
+    "unifiedAddressing": _ATTRIBUTE.format("hipDeviceAttributeUnifiedAddressing"),
+    "streamPrioritiesSupported": _ATTRIBUTE.format("hipDeviceAttributeStreamPrioritiesSupported"),
+    **dict.fromkeys((
+        "accessPolicyMaxWindowSize", "canUseHostPointerForRegisteredMem", "computePreemptionSupported",
+        "globalL1CacheSupported", "localL1CacheSupported", "hostNativeAtomicSupported", "hostRegisterSupported",
+        "hostRegisterReadOnlySupported", "ipcEventSupported", "luidDeviceNodeMask", "memoryPoolsSupported",
+        "memoryPoolSupportedHandleTypes", "multiGpuBoardGroupID", "persistingL2CacheMaxSize",
+        "reservedSharedMemPerBlock", "surfaceAlignment", "timelineSemaphoreInteropSupported",
+        "unifiedFunctionPointers", "gpuDirectRDMASupported", "gpuDirectRDMAWritesOrdering",
+        "gpuDirectRDMAFlushWritesOptions", "maxTexture1DMipmap", "maxTexture1DLayered", "maxTexture2DMipmap",
+        "maxTexture2DLinear", "maxTexture2DGather", "maxTexture2DLayered", "maxTexture3DAlt", "maxTextureCubemap",
+        "maxTextureCubemapLayered", "maxSurface1D", "maxSurface2D", "maxSurface3D", "maxSurface1DLayered",
+        "maxSurface2DLayered", "maxSurfaceCubemap", "maxSurfaceCubemapLayered"), ""),
+}
 _NV_ATOMICS_SINCE = (12, 8)
 
 # What __CUDA_ARCH__ reads on AMD: Pascal's level. Every AMD GPU HIP compiles for has what CUDA code
@@ -156,6 +181,17 @@ def forward(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
            f"ROCm {p.target.rocm_text}, so it calls {helper_name}, a compatibility helper this translation "
            "defines", node.start_byte, node.end_byte, name=name)
     return True
+
+
+def newer_prop_field(p: HelperContext, name: str, node: tree_sitter.Node) -> None:
+    """A cudaDeviceProp field the target's hipDeviceProp_t lacks: a finding saying what reads it."""
+    if p.target.rocm >= _HIP_PROP_FIELDS_SINCE or b"DeviceProp" not in p.src:
+        return
+    instead = NEWER_PROP_FIELDS[name]
+    since = f"ROCm {_HIP_PROP_FIELDS_SINCE[0]}.{_HIP_PROP_FIELDS_SINCE[1]}"
+    use = f"use {instead} (or target {since}: cass.target.rocm)" if instead else f"target {since} (cass.target.rocm)"
+    p.find(fc.API_NEWER_THAN_TARGET, "warning", f"hipDeviceProp_t has no {name} before {since} (the target is "
+           f"ROCm {p.target.rocm_text}): {use}", node.start_byte, node.end_byte, name=name)
 
 
 def reverse(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:

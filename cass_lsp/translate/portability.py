@@ -70,6 +70,40 @@ def grid_constant(p: RuleContext, start: int, end: int) -> bool:
     return True
 
 
+def file_scope_pow(p: RuleContext, name_node: tree_sitter.Node) -> bool:
+    """``pow(2, 36)`` initializing a variable at file scope -> ``pow(double(2), double(36))``: there
+    clang picks HIP's device overloads (``pow(double, int)``) or a ``pow<T, U>`` template the headers
+    only declare (undefined at link under Debian's hipcc); two doubles pick the C library's ``pow``,
+    the value nvcc's host code computes. True when handled."""
+    call = name_node.parent
+    if (p.is_macro or call is None or call.type != nodes.CALL
+            or call.child_by_field_name(nodes.Field.FUNCTION) != name_node or not p.inside(call)):
+        return False
+    arguments = call.child_by_field_name(nodes.Field.ARGUMENTS)
+    values = [a for a in arguments.named_children if a.type != nodes.COMMENT] if arguments is not None else []
+    if len(values) != 2 or not _file_scope_initializer(call):
+        return False
+    for value in values:
+        p.edit(value.start_byte, value.start_byte, "double(", "runtime")
+        p.edit(value.end_byte, value.end_byte, ")", "runtime")
+    p.find(fc.NVCC_ISM, "info", "pow in a file-scope initializer takes double arguments: there clang would pick "
+           "HIP's device overloads or a pow template its headers only declare", name_node.start_byte,
+           name_node.end_byte, name="pow")
+    return True
+
+
+def _file_scope_initializer(node: tree_sitter.Node) -> bool:
+    """``node`` is in the initializer of a variable declared at file or namespace scope."""
+    parent = node.parent
+    while parent is not None and parent.type != nodes.INIT_DECLARATOR:
+        if parent.type in (nodes.FUNCTION_DEFINITION, nodes.LAMBDA):
+            return False
+        parent = parent.parent
+    declaration = parent.parent if parent is not None else None
+    return (declaration is not None and declaration.type == nodes.DECLARATION and declaration.parent is not None
+            and declaration.parent.type in (nodes.TRANSLATION_UNIT, nodes.DECLARATION_LIST, nodes.LINKAGE))
+
+
 def launch_bounds(p: RuleContext, bounds: tree_sitter.Node) -> None:
     if len([c for c in bounds.named_children if c.type != nodes.COMMENT]) >= 2:
         p.find(fc.NVCC_ISM, "info", "HIP reads the second __launch_bounds__ argument as the minimum waves per "

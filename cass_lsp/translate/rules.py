@@ -63,7 +63,7 @@ _FEW_WORDS = 4000
 _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "asm", "__asm__", "__asm",
                     "__CUDA_ARCH__", "__launch_bounds__", portability.GRID_CONSTANT, *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
-                    *portability.VERSION_MACROS}
+                    *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS, "pow"}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -501,6 +501,9 @@ class Pass:
         if self.reverse and kind == nodes.MEMBER_NAME and name in compat.REMOVED_PROP_FIELDS:
             compat.prop_field(self, name, node)
             return
+        if not self.reverse and kind == nodes.MEMBER_NAME and name in compat.NEWER_PROP_FIELDS:
+            compat.newer_prop_field(self, name, node)
+            return
         if (name in self.eng.user_names or name in self.local_names
                 or (kind == nodes.MEMBER_NAME and name not in _MEMBER_RULES) or parent_kind == nodes.MACRO_PARAMS
                 or (parent_kind == nodes.QUALIFIED and parent is not None and self._scoped(node, parent))):
@@ -547,6 +550,8 @@ class Pass:
             return portability.version_macro(self, name, node)
         if name in ("texture", "surface"):
             return portability.texture_reference(self, name, node)
+        if name == "pow":
+            return portability.file_scope_pow(self, node)
         if name == "cub":
             return self._namespace_rename(node, "hipcub", "cub")
         if name == "cuda":
@@ -958,6 +963,9 @@ def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None
     lo, hi = (0, len(source)) if byte_range is None else (max(0, byte_range[0]), min(len(source), byte_range[1]))
     eng = Engine(source, settings, parser, macros, check)
     main = Pass(eng, source, tree.root_node, 0, lo, hi, prepared=prepared)
+    if tree.root_node.has_error and _is_prose(source):
+        main.find(fc.NOT_CODE, "info", "not C++ (prose: no statement, block or directive): left as it is", 0, 0)
+        return Outcome([], eng.findings, {})
     main.parse_errors()
     main.set_aside_branches()
     if not settings.reverse:
@@ -976,6 +984,14 @@ def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None
         if e.tag:
             stats[e.tag] = stats.get(e.tag, 0) + 1
     return Outcome(edits, sorted(eng.findings, key=lambda f: (f.start, f.end, f.code)), stats)
+
+
+def _is_prose(source: bytes) -> bool:
+    """Text with no block, directive or line-ending ``;`` outside comments and strings: prose (a
+    licence named ``.cu``), whose semicolons sit inside sentences."""
+    code = re.sub(_OPAQUE, b" ", source)
+    return (code.strip() != b"" and not any(c in code for c in b"{}#")
+            and not any(line.rstrip().endswith(b";") for line in code.splitlines()))
 
 
 def apply(source: bytes, edits: list[RawEdit]) -> bytes:

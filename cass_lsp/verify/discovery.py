@@ -8,7 +8,8 @@ tests. ``cass-lsp verify --project`` verifies these programs (:mod:`cass_lsp.ver
   executable of the build and its arguments.
 * **Make**: ``make -n -B -w`` prints every command of a full build and runs none (except what make
   itself always runs: ``$(shell …)`` and recursive ``$(MAKE)`` lines). Compile lines (``-c``) give the
-  units and their flags, ``ar`` lines the archives, link lines (``-o prog objects…``) the executables.
+  units and their flags (nvcc's ``-dc``/``-dw`` too), ``ar`` and ``nvcc -lib`` lines the archives, link
+  lines (``-o prog objects…``) the executables (nvcc's ``-dlink`` device link makes none).
   A Makefile declares no tests: the command to run is the user's.
 """
 
@@ -40,6 +41,11 @@ _COMPILER = re.compile(r"^(?:nvcc|hipcc|(?:clang|g|c)\+\+(?:-\d+)?|clang(?:-\d+)
 _ENTERING = re.compile(r"^\S*make(?:\[\d+\])?: Entering directory ['`](?P<dir>.+)'$")
 _LEAVING = re.compile(r"^\S*make(?:\[\d+\])?: Leaving directory ")
 _LOG_TAIL = 4000
+# compile lines: an object per unit (nvcc's -dc/-dw: relocatable device code, linked later)
+_COMPILE_ONLY = frozenset({"-c", "--compile", "-dc", "--device-c", "-dw", "--device-w"})
+# lines that make no executable: nvcc's device link (an object), preprocessing, dependencies, PTX
+_NOT_A_LINK = frozenset({"-dlink", "--device-link", "-E", "-M", "-MM", "-S", "-ptx", "--ptx", "-cubin", "--cubin",
+                         "-fatbin", "--fatbin"})
 _Json = dict[str, Any]  # a File API reply object
 
 
@@ -290,10 +296,16 @@ def _read_command(
         return
     output = next((absolute[i + 1] for i, w in enumerate(words[:-1]) if w == "-o"), None)
     units = [(w, a) for w, a in zip(words[1:], absolute[1:], strict=True) if w.lower().endswith(UNIT_SUFFIXES) and not w.startswith("-")]
-    if "-c" in words:
+    if "-lib" in words or "--lib" in words:  # nvcc's static library of objects, as ar makes one
+        if output is not None:
+            archives[output] = [a for a in absolute[1:] if a.endswith(".o")]
+        return
+    if not _COMPILE_ONLY.isdisjoint(words):
         for word, path in units:
             target = output or os.path.join(directory, Path(word).with_suffix(".o").name)
             objects[target] = Source(path, tuple(words[1:]), directory, root)
+        return
+    if not _NOT_A_LINK.isdisjoint(words):
         return
     if output is None:
         output = os.path.join(directory, "a.out")

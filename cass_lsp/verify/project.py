@@ -27,7 +27,7 @@ from typing import Literal
 import msgspec
 
 from cass_lsp import toolchains
-from cass_lsp.buildfiles import files
+from cass_lsp.buildfiles import files, options
 from cass_lsp.buildfiles import tools as build_tools
 from cass_lsp.compile import program as program_module
 from cass_lsp.compile.program import Program, Unit
@@ -72,6 +72,9 @@ class Project:
     translation_root: Path | None
     original: Discovery
     checks: list[Check]
+    configure_args: tuple[str, ...] = ()
+    """The user's options for the original's configure (the translated build gets their HIP form)."""
+    make_args: tuple[str, ...] = ()
 
 
 def read(
@@ -93,7 +96,7 @@ def read(
     )
     if not original.executables:
         raise ValueError(f"{root}: its {original.system} build makes no executable with a CUDA or C++ unit")
-    return Project(root, translation_root, original, _checks(original, run, root))
+    return Project(root, translation_root, original, _checks(original, run, root), configure_args, make_args)
 
 
 def _nvcc_configure_args(nvcc: Path) -> list[str]:
@@ -132,7 +135,7 @@ def _run_check(discovery: Discovery, run: str, root: Path) -> Check:
     if script is None or not (parsed.script or _has_shebang(root / script)):
         names = ", ".join(e.name for e in discovery.executables)
         raise ValueError(
-            f"{first} is not an executable the build makes ({names}), nor a script of the project that runs one"
+            f"{first} is not an executable the build makes (its executables: {names}), nor a script of the project that runs one"
         )
     executable = _run_by(discovery, root / script)
     words = (*((parsed.shell,) if parsed.shell else ()), script, *_arguments(parsed.words[1:], root))
@@ -151,8 +154,8 @@ def _executable(discovery: Discovery, command: str, test: str | None = None) -> 
     if found is not None:
         return found
     names = ", ".join(e.name for e in discovery.executables)
-    where = f"test {test} runs {command}" if test else f"{command} is"
-    raise ValueError(f"{where}, not an executable the build makes ({names})")
+    where = f"test {test} runs {command}, which is" if test else f"{command} is"
+    raise ValueError(f"{where} not an executable the build makes (its executables: {names})")
 
 
 def _script_path(command: str, root: Path) -> str | None:
@@ -244,22 +247,32 @@ def translated_build(project: Project, scratch: Path) -> Report | None:
     missing = _hip_toolchain_missing(project.original.system)
     if missing:
         return verdict("unavailable", missing)
+    cmake_options = options.cmake_options(project.configure_args)
+    make_options = options.make_options(project.make_args)
+    ported = cmake_options if project.original.system == "cmake" else make_options
+    said = f" (left out: {'; '.join(ported.dropped)})" if ported.dropped else ""
     try:
         translated = introspect.discover(
-            out, scratch / "translation", system=project.original.system, configure_args=_hip_configure_args()
-        )
+            out, scratch / "translation", system=project.original.system,
+            configure_args=(*_hip_configure_args(), *cmake_options.arguments), make_args=make_options.arguments,
+        )  # fmt: skip
     except BuildError as error:
         package = _MISSING_PACKAGE.search(error.log)
         if package:
             needed = package.group("config") or package.group("module")
             return verdict("unavailable", f"the translated build needs the package {needed}, which this machine lacks")
+        asked = [n for n in ported.dropped_names if re.search(rf"\b{re.escape(n)}\b", error.log)]
+        if asked:
+            return verdict("unavailable", f"the translated build stops at {', '.join(asked)}, an option of the "
+                           f"original's that verify leaves out of the port's build{said}")
         tail = "; ".join(line.strip() for line in error.log.splitlines() if "Error" in line or "error" in line)[:400]
-        return verdict("failed", f"{error}{': ' + tail if tail else ''}")
+        return verdict("failed", f"{error}{': ' + tail if tail else ''}{said}")
     problems = list(_differences(project, translated))
     if problems:
-        return verdict("failed", "; ".join(problems))
+        return verdict("failed", "; ".join(problems) + said)
     made = ", ".join(e.name for e in translated.executables)
-    return verdict("passed", f"the translated {translated.system} build reads and makes the same executables ({made})")
+    return verdict("passed", f"the translated {translated.system} build reads and makes the same executables "
+                   f"({made}){said}")
 
 
 def _make_file(folder: Path) -> str:

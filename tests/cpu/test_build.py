@@ -60,3 +60,31 @@ def test_available_and_version() -> None:
     assert available("no-such-compiler-xyz")[0] is False
     assert toolchain_version() == toolchain_version()
     assert "cass-cpu" in toolchain_version()
+
+
+_CXX11_UNIT = """// C++11-era code: a unit whose build asks for -std=c++11 (and uses `register`, gone in C++17)
+#include <cstdio>
+__global__ void axpy(float a, const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = fmaxf(a * x[i] + y[i], 0.0f) + max(i, 0);
+}
+int main() {
+    register int n = 256;
+    float* x; float* y;
+    cudaMallocManaged(&x, n * sizeof(float)); cudaMallocManaged(&y, n * sizeof(float));
+    for (int i = 0; i < n; ++i) { x[i] = 1.0f; y[i] = 2.0f; }
+    axpy<<<(n + 127) / 128, 128>>>(3.0f, x, y, n);
+    cudaDeviceSynchronize();
+    std::printf("%.1f\\n", y[n - 1]);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("standard", ["-std=c++11", "-std=gnu++14"])
+def test_a_unit_built_as_an_older_standard_builds_at_cpp17(tmp_path: Path, standard: str) -> None:
+    need_gxx()
+    source = tmp_path / "axpy.cu"
+    result = build(source, _CXX11_UNIT, tmp_path / "out", extra_args=[standard])
+    assert result.ok, result.log
+    assert standard not in result.command and f"-std={standard[5:-2]}17" in result.command

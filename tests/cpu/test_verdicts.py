@@ -92,7 +92,7 @@ def test_a_script_of_the_project_runs_the_program_in_both_trees() -> None:
         ("./montecarlo 64 && ./histogram 64", "holds '&&', which needs a shell"),
         ("WALK_SEED=$SEED ./montecarlo 64", "expands variables or commands"),
         ("LD_PRELOAD=./hook.so ./montecarlo 64", "sets LD_PRELOAD, which the sandbox decides"),
-        ("./Makefile", "Makefile is not an executable the build makes (montecarlo, histogram), nor a script"),
+        ("./Makefile", "Makefile is not an executable the build makes (its executables: montecarlo, histogram), nor a script"),
     ],
 )
 def test_a_run_line_that_needs_a_shell_is_refused_with_the_reason(run: str, why: str) -> None:

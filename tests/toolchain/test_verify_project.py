@@ -113,15 +113,25 @@ def test_a_makefile_project_runs_the_named_command() -> None:
 def test_an_original_build_that_cannot_configure_here_is_could_not_verify() -> None:
     """The PyPI nvcc wheels carry no cuBLAS: cmake_blas's own build cannot be configured."""
     code, reports, stderr = _verify(HERE / "cmake_blas", "--runner", "cpu")
-    assert code == 2 and reports == []
+    assert code == 2
     assert "could not verify: the original's build cannot be read here" in stderr
     assert "CUDA::cublas" in stderr
+    (report,) = reports  # --json: the outcome is JSON on stdout too
+    assert report["verdict"] == "unverified"
+    assert report["summary"].startswith(f"project {HERE / 'cmake_blas'}: could not verify: the original's build cannot")
+    assert "CUDA::cublas" in report["stages"][0]["output"]
+
+
+def test_with_json_a_project_refused_before_its_build_is_read_is_json_too(tmp_path: Path) -> None:
+    code, reports, _ = _verify(tmp_path / "no_such_project")
+    assert code == 2
+    assert [r["verdict"] for r in reports] == ["unverified"] and "not a folder" in reports[0]["summary"]
 
 
 def test_a_command_that_names_no_executable_of_the_build_is_refused() -> None:
-    code, _, stderr = _verify(HEAT, "--run", "heat data/plate.txt 3")
-    assert code == 2
-    assert "heat is not an executable the build makes (heat_app, test_heat)" in stderr
+    code, reports, stderr = _verify(HEAT, "--run", "heat data/plate.txt 3")
+    assert code == 2 and [r["verdict"] for r in reports] == ["unverified"]
+    assert "heat is not an executable the build makes (its executables: heat_app, test_heat)" in stderr
 
 
 def test_make_dry_run_links_objects_and_archives_back_to_their_units(tmp_path: Path) -> None:
@@ -141,3 +151,39 @@ make: Leaving directory '{tmp_path}'
     assert found["app"].sources[0].arguments == ("-O2", "-Isrc", "-c", "src/a.cu", "-o", "build/a.o")
     assert found["gen"].path == str(tmp_path / "tools" / "gen")
     assert found["gen"].sources[0].directory == str(tmp_path / "tools")
+
+
+MODELS = HERE / "cmake_stream_models"
+"""A stream benchmark of several programming models (tests/corpus/projects/cmake_stream_models): ``-DMODEL=cuda``
+picks the CUDA one, whose ``CUDA_ARCH`` cache option names an NVIDIA target."""
+_MODEL_OPTIONS = ("--configure-arg=-DMODEL=cuda", "--configure-arg=-DCUDA_ARCH=sm_80")
+
+
+@pytest.fixture(scope="module")
+def models_hip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("models") / "cmake_stream_models-hip"
+    result = proc.run([sys.executable, "-m", "cass_lsp", "translate", str(MODELS), "--out-dir", str(out), "--arch", "gfx1030"],
+                      timeout=300)
+    assert result.ok, result.text()
+    return out
+
+
+def test_the_translated_build_gets_the_projects_options_less_the_cuda_only_ones(models_hip: Path) -> None:
+    code, reports, stderr = _verify(MODELS, "--translation", models_hip, *_MODEL_OPTIONS, "--run", "cuda-stream 4096",
+                                    "--arch", "gfx1030")
+    build = _by_name(reports)[f"build files of {models_hip}"]
+    assert build["verdict"] == "passed", stderr + json.dumps(reports, indent=1)  # MODEL reached the port's configure
+    assert "left out: -DCUDA_ARCH=sm_80 (CUDA-only: NVIDIA targets)" in build["summary"]
+    assert code == 0
+
+
+def test_a_port_that_stops_at_an_option_verify_left_out_is_could_not_verify(models_hip: Path, tmp_path: Path) -> None:
+    tree = tmp_path / "asks_for_cuda_arch"
+    shutil.copytree(models_hip, tree)
+    model = tree / "models" / "cuda.cmake"
+    model.write_text('if(NOT DEFINED CUDA_ARCH)\n  message(FATAL_ERROR "CUDA_ARCH is not set")\nendif()\n'
+                     + model.read_text().replace('set(CUDA_ARCH "sm_70" CACHE STRING "NVIDIA target, e.g. sm_80")\n', ""))
+    code, reports, _ = _verify(MODELS, "--translation", tree, *_MODEL_OPTIONS, "--run", "cuda-stream 4096", "--arch", "gfx1030")
+    build = _by_name(reports)[f"build files of {tree}"]
+    assert build["verdict"] == "unverified" and code == 2
+    assert "stops at CUDA_ARCH, an option of the original's that verify leaves out" in build["summary"]

@@ -110,6 +110,17 @@ CONSTRUCTS = {
         "#define ONE(x) if ((x) > 2) { return; }\n#define BOTH(x) ONE(x) ONE((x) + 1)\n"
         "void f(int a) {\n    BOTH(a)\n    BOTH(a + 2)\n    a = 0;\n}\n"),
     "declaration macros, header macros at file scope, statement macros before a comment, typeid": HEADER_MACROS,
+    # both from a real Jacobi solver: a profiler range macro that is a block under USE_NVTX, empty without it
+    "a statement macro defined as a block in one #ifdef branch and empty in the other": (
+        "#ifdef USE_NVTX\n#define PUSH_RANGE(name, cid) \\\n    {                      \\\n"
+        "        int color_id = cid;  \\\n        nvtxRangePushA(name); \\\n    }\n#define POP_RANGE nvtxRangePop();\n"
+        "#else\n#define PUSH_RANGE(name, cid)\n#define POP_RANGE\n#endif\n"
+        "void solve(int iters) {\n    PUSH_RANGE(\"Jacobi solve\", 0)\n\n    bool greater = true;\n"
+        "    while (greater && iters-- > 0) { greater = iters > 2; }\n    POP_RANGE\n}\n"),
+    "braced launch dimensions": (
+        "template <int BX, int BY> __global__ void jacobi(float* a, int nx);\n"
+        "void step(float* a, int nx, dim3 grid, cudaStream_t s) {\n"
+        "    jacobi<32, 8>\n            <<<grid, {32, 8, 1}, 0, s>>>(\n                a, nx);\n}\n"),
 }
 # Constructs bare tree-sitter-cuda already reads (kept here so they stay that way).
 ALREADY_READ = {

@@ -439,3 +439,29 @@ def test_grid_constant_is_removed_where_it_stands_and_in_a_macro() -> None:
     out = translate(src, P52)
     assert "__grid_constant__" not in out.text and "__global__ void k(const Args a) {}" in out.text
     assert [f.severity for f in out.findings if f.code == "nvcc-ism"] == ["info", "info"]
+
+def test_device_properties_the_targets_hip_lacks_are_reported_with_what_reads_them() -> None:
+    """Shaped like a kernel launcher that sizes its dynamic shared memory from the opt-in limit."""
+    src = ("static size_t smem_limit(int device) {\n  cudaDeviceProp prop;\n  cudaGetDeviceProperties(&prop, device);\n"
+           "  return prop.sharedMemPerBlockOptin > prop.sharedMemPerBlock ? prop.sharedMemPerBlockOptin\n"
+           "                                                              : prop.sharedMemPerBlock;\n}\n")
+    old = translate(src, P52)
+    found = [f for f in old.findings if f.code == "api-newer-than-target"]
+    assert [(f.name, f.severity) for f in found] == [("sharedMemPerBlockOptin", "warning")] * 2
+    assert "hipDeviceAttributeSharedMemPerBlockOptin" in found[0].message and "ROCm 6.0" in found[0].message
+    assert spans(src, old, "api-newer-than-target") == ["sharedMemPerBlockOptin"] * 2
+    assert "api-newer-than-target" not in codes(translate(src, P71))  # ROCm 6+'s hipDeviceProp_t has it
+
+
+def test_a_member_named_like_a_device_property_of_another_struct_is_left_alone() -> None:
+    src = "struct Limits { int asyncEngineCount; };\nint f(Limits l) { return l.asyncEngineCount; }\n"
+    assert "api-newer-than-target" not in codes(translate(src, P52))
+
+
+def test_pow_in_a_file_scope_initializer_takes_doubles() -> None:
+    src = ("const long N = pow(2, 36);\nnamespace cfg { const double SCALE = pow(2.0, -3); }\n"
+           "long local() { return pow(2, 3); }\n__global__ void k(double* o) { o[0] = pow(o[1], 2); }\n")
+    text = hip(src)
+    assert "const long N = pow(double(2), double(36));" in text
+    assert "const double SCALE = pow(double(2.0), double(-3));" in text
+    assert "return pow(2, 3);" in text and "o[0] = pow(o[1], 2);" in text  # inside functions: as written

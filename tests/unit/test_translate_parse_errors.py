@@ -8,7 +8,10 @@ Those misread declarations must not make the file's API names its own.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from cass_lsp.translate import TargetProfile, TranslationResult, translate
+from cass_lsp.translate.rules import engine_settings
 
 P52 = TargetProfile("gfx1100", "5.2")
 
@@ -101,3 +104,44 @@ def test_a_parse_error_in_a_macro_body_stays_inside_the_file() -> None:
     result = translate(source, TargetProfile("gfx1100", "5.2"))
     size = len(source.encode())
     assert result.findings and all(0 <= f.start_byte <= f.end_byte <= size for f in result.findings), result.findings
+
+
+_LICENSE = """Copyright (c) 2020-2023 NVIDIA CORPORATION & AFFILIATES. All rights reserved.
+
+Redistribution and use in source and binary forms, with or without modification, are permitted provided
+that the following conditions are met:
+- Redistributions of source code must retain the above copyright notice, this list of conditions and the
+  disclaimer.
+
+This software is provided by the copyright holders "as is" and any express or implied warranties are
+disclaimed; in no event shall the copyright owner be liable for any direct or indirect damages (including,
+but not limited to, procurement of substitute goods or services; loss of use, data, or profits).
+"""
+
+
+def test_prose_named_cu_is_left_as_it_is_with_one_note() -> None:
+    out = translate(_LICENSE, TargetProfile(rocm="5.2"))
+    assert out.text == _LICENSE
+    assert [(f.code, f.severity) for f in out.findings] == [("not-code", "info")]
+
+
+def test_code_that_fails_to_parse_is_not_taken_for_prose() -> None:
+    src = "#include <cstdio>\nMY_KERNEL_BEGIN(k) cudaDeviceSynchronize() MY_KERNEL_END\nint x = 1;\n"
+    assert "not-code" not in [f.code for f in translate(src, TargetProfile(rocm="5.2")).findings]
+
+
+def test_a_tree_translation_puts_no_runtime_include_into_prose(tmp_path: Path) -> None:
+    from cass_lsp.services import translation
+    from cass_lsp.services.outputs import Unit
+
+    (tmp_path / "LICENSE.gups.cu").write_text(_LICENSE)
+    (tmp_path / "gups.cu").write_text("__global__ void k() {}\nint main() { k<<<1, 1>>>(); return 0; }\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    units = [Unit(str(tmp_path / n), str(out / n.replace(".cu", ".hip")), False) for n in ("LICENSE.gups.cu", "gups.cu")]
+    translation._configure(engine_settings("gfx1100", "5.2", "chevron", False, False))
+    outcomes = [translation.translate_unit(u) for u in units]
+    translation.place_runtime_includes(outcomes, [str(tmp_path)])
+    assert (out / "LICENSE.gups.cu").read_text() == _LICENSE  # copied under its own name, not renamed
+    assert not (out / "LICENSE.gups.hip").exists()
+    assert (out / "gups.hip").read_text().startswith("#include <hip/hip_runtime.h>\n")

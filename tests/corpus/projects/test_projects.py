@@ -15,6 +15,7 @@ import glob
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from tests.corpus.projects.projects import (
     BUILD_TIMEOUT_S,
     BY_NAME,
     EXPECTED,
+    HERE,
     PROJECTS,
     Project,
     nvcc_make_variables,
@@ -222,3 +224,18 @@ def test_translated_makefile_builds_for_gfx1100_with_the_generated_device_librar
     result = proc.run([tool("make"), "-C", str(tree)], env=env, timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
     assert b"amdgcn-amd-amdhsa--gfx1100" in (tree / "nbody").read_bytes()
+
+
+def test_a_file_scope_pow_initializer_compiles_and_links_with_hipcc(tmp_path: Path) -> None:
+    """tests/corpus/projects/gups_pow (GUPS-shaped: ``const long N = pow(2, 20);`` at file scope) translated,
+    then compiled and linked by Debian's hipcc: unchanged, clang takes HIP's device overloads there, or a
+    ``pow<int, int>`` template its headers only declare (undefined at link)."""
+    hipcc = tool("hipcc")
+    out = tmp_path / "gups.hip"
+    result = proc.run([sys.executable, "-m", "cass_lsp", "translate", str(HERE / "gups_pow" / "gups.cu"), "-o", str(out),
+                       "--arch", ARCH], timeout=300)
+    assert result.ok, result.text()
+    argv = [hipcc, f"--offload-arch={ARCH}", "-O2", str(out), "-o", str(tmp_path / "gups")]
+    built = proc.run(argv, env={**os.environ, "HIP_PLATFORM": "amd"}, cwd=tmp_path, timeout=BUILD_TIMEOUT_S)
+    assert built.ok, built.text()
+    offload_bundle(tmp_path / "gups")

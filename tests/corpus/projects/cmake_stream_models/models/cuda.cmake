@@ -1,0 +1,5 @@
+enable_language(CUDA)
+set(CUDA_ARCH "sm_70" CACHE STRING "NVIDIA target, e.g. sm_80")
+set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -arch=${CUDA_ARCH}")
+set(MODEL_SOURCES src/cuda_stream.cu)
+set(MODEL_DEFINITIONS USE_CUDA)

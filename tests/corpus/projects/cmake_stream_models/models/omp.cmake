@@ -1,0 +1,3 @@
+find_package(OpenMP REQUIRED)
+set(MODEL_SOURCES src/omp_stream.cpp)
+set(MODEL_DEFINITIONS USE_OMP)
