@@ -946,12 +946,15 @@ def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None
         tree: tree_sitter.Tree | None = None, check_cancelled: Callable[[], None] | None = None,
         headers: Sequence[bytes] = ()) -> Outcome:
     """The engine on UTF-8 bytes (``translate`` is the public, Struct-returning form). A file that
-    uses no CUDA (no HIP in reverse: :func:`uses_source_api`) gets no edit and no finding.
+    uses no CUDA (no HIP in reverse: :func:`uses_source_api`) gets no edit and no finding, except
+    prose (a licence named ``.cu``), which gets one ``not-code`` note.
 
     ``check_cancelled`` is called between passes and raises to abandon the translation.
     ``headers``: the texts of the project headers the file includes, whose macros the pre-pass
     reads (``prepass.scan``); ``tree``, when given, must come from the same preparation."""
     if not uses_source_api(source, settings):
+        if _is_prose(source):  # a licence named .cu: said once, so the tree copies it under its own name
+            return Outcome([], [RawFinding(fc.NOT_CODE, "info", _PROSE, 0, 0)], {})
         return Outcome([], [], {})
     check = check_cancelled or _not_cancelled
     parser = syntax.new_parser()
@@ -964,7 +967,7 @@ def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None
     eng = Engine(source, settings, parser, macros, check)
     main = Pass(eng, source, tree.root_node, 0, lo, hi, prepared=prepared)
     if tree.root_node.has_error and _is_prose(source):
-        main.find(fc.NOT_CODE, "info", "not C++ (prose: no statement, block or directive): left as it is", 0, 0)
+        main.find(fc.NOT_CODE, "info", _PROSE, 0, 0)
         return Outcome([], eng.findings, {})
     main.parse_errors()
     main.set_aside_branches()
@@ -984,6 +987,9 @@ def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None
         if e.tag:
             stats[e.tag] = stats.get(e.tag, 0) + 1
     return Outcome(edits, sorted(eng.findings, key=lambda f: (f.start, f.end, f.code)), stats)
+
+
+_PROSE = "not C++ (prose: no statement, block or directive): left as it is"
 
 
 def _is_prose(source: bytes) -> bool:

@@ -34,7 +34,7 @@ make: Leaving directory '{tmp_path}'
 def test_a_command_that_is_not_an_executable_of_the_build_reads_as_a_sentence(tmp_path: Path) -> None:
     app = introspect.Executable("app", str(tmp_path / "app"), ())
     built = introspect.Discovery("make", (app,), (introspect.BuildTest("smoke", ("./bench",)),))
-    with pytest.raises(ValueError, match=r"^\./gups is not an executable the build makes \(its executables: app\)$"):
+    with pytest.raises(ValueError, match=r"^\./gups is not an executable the build makes \(its executables: app\), nor a script of the project that runs one$"):
         project._checks(built, "./gups 20", tmp_path)
     with pytest.raises(ValueError, match=r"^test smoke runs \./bench, which is not an executable the build makes"):
         project._checks(built, None, tmp_path)
