@@ -12,6 +12,7 @@ from collections.abc import Callable
 import msgspec
 import tree_sitter
 
+from cass_lsp.cpu import ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
 
@@ -98,7 +99,7 @@ def unsupported(text: str) -> list[Unsupported]:
             if name == "cpu.include":
                 _include(node_text.strip('<>"'), line, add)
             elif name == "cpu.asm":
-                add("inline assembly", line, "asm(...) is GPU assembly (PTX/GCN), which a CPU cannot execute")
+                _asm(source, node, add)
             elif name == "cpu.name":
                 library_guarded = _under_library_test(node, source)
                 _name(node_text, line, add if not library_guarded else _without_libraries(add),
@@ -194,6 +195,16 @@ def _macro(body: str, first_line: int, add: _Add) -> None:
     for m in _TOKEN.finditer(body):
         after = body[m.end() : m.end() + 16].lstrip().encode()
         _name(m.group(), first_line + body.count("\n", 0, m.start()), add, after)
+
+
+def _asm(source: bytes, node: tree_sitter.Node, add: _Add) -> None:
+    why = ptx.refusal(source, node)
+    if why is None:
+        return
+    if why.amd:
+        add("inline assembly", why.line, f"AMD GCN instruction {why.instruction} (line {why.line + 1}): a CPU cannot execute it")
+    else:
+        add("inline assembly", why.line, f"PTX instruction {why.instruction} (line {why.line + 1}) is not executed by the CPU runtime")
 
 
 def _in_device_function(source: bytes, node: tree_sitter.Node) -> bool:
