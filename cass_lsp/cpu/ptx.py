@@ -101,12 +101,16 @@ def _parts(source: bytes, node: tree_sitter.Node) -> tuple[list[_Instruction], l
                 raw = {"\\n": "\n", "\\t": " ", '\\"': '"', "\\\\": "\\"}.get(raw, " ")
             pieces.append((raw, child.start_point.row))
     instructions: list[_Instruction] = []
-    current, line = "", node.start_point.row
+    current, line, vector = "", node.start_point.row, 0
     for text, row in pieces:
         for ch in text:
             if not current.strip():
                 line = row
-            if ch in ";{}\n":
+            # a brace inside an instruction is a vector operand ({%0, %1}), elsewhere a scope
+            if ch == "{" and current.strip() or ch == "}" and vector:
+                vector += 1 if ch == "{" else -1
+                current += ch
+            elif ch in ";{}\n":
                 if current.strip():
                     instructions.append(_Instruction(current.strip(), line))
                 if ch in "{}":

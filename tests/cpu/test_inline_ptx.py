@@ -3,10 +3,11 @@ is checked against the PTX ISA's definition computed here, and an unknown instru
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from cass_lsp.core import proc
-from cass_lsp.cpu import build_program, prepare_source, unsupported
+from cass_lsp.cpu import build, build_program, prepare_source, unsupported
 from tests.cpu.conftest import RUN_TIMEOUT_S, need_gxx
 
 PROGRAM = Path(__file__).parent / "kernels" / "inline_ptx"
@@ -81,3 +82,69 @@ def test_amd_assembly_is_refused_as_such() -> None:
     found = unsupported(text)
     assert [(u.construct, u.line) for u in found] == [("inline assembly", 1)]
     assert "AMD GCN instruction s_waitcnt" in found[0].detail
+
+
+# PTX ISA, prmt: for each mode and c[1:0], the source bytes of {d.b3, d.b2, d.b1, d.b0}.
+_PRMT_TABLE = {
+    "f4e": ["3210", "4321", "5432", "6543"], "b4e": ["5670", "6701", "7012", "0123"],
+    "rc8": ["0000", "1111", "2222", "3333"], "ecl": ["3210", "3211", "3222", "3333"],
+    "ecr": ["0000", "1110", "2210", "3210"], "rc16": ["1010", "3232", "1010", "3232"],
+}  # fmt: skip
+
+
+def _prmt(a: int, b: int, c: int, mode: str) -> int:
+    source = (b << 32) | a
+    selected = _PRMT_TABLE[mode][c & 3]
+    return sum(((source >> (8 * int(s))) & 0xFF) << (8 * (3 - k)) for k, s in enumerate(selected))
+
+
+def _bfind(value: int, signed: bool, shiftamt: bool) -> int:
+    if signed and value & 0x80000000:
+        value = ~value & M32
+    if value == 0:
+        return M32
+    return 31 - (value.bit_length() - 1) if shiftamt else value.bit_length() - 1
+
+
+def _forms(t: int, words: list[int], floats: list[float]) -> list[int]:
+    a, b = words[2 * t], words[2 * t + 1]
+    pair = (b << 32) | a
+    clamp = min(t + 20, 32)
+    x, y = (a << 32) | b, (b << 32) | a
+    difference = (x - y) % 2**64
+    product = a * b
+    lo_sum = (product & M32) + t
+    hi = ((product >> 32) + 7 + (lo_sum >> 32)) & M32
+    f = floats[t]
+    lane = t % 32
+    up = words[2 * (t - 2)] if lane >= 2 else a
+    bfi = b
+    for i in range(12):
+        if t % 32 + i <= 31:
+            bit = 1 << (t % 32 + i)
+            bfi = (bfi | bit) if (a >> i) & 1 else (bfi & ~bit)
+    return [
+        *(_prmt(a, b, t, mode) for mode in ("f4e", "b4e", "rc8", "ecl", "ecr", "rc16")),
+        (pair >> clamp) & M32, ((pair << clamp) >> 32) & M32,
+        _bfind(a, True, False), _bfind(b >> (t % 32), False, True),
+        difference & M32, difference >> 32, lo_sum & M32, hi, product & M32, product >> 32,
+        round(f) & M32, math.floor(f) & M32, min(max(math.trunc(f * 40), 0), 255),
+        sum(words[4 * (t // 2) : 4 * (t // 2) + 4]) & M32,
+        words[2 * (t ^ 1)], up, bfi, a ^ b,
+    ]  # fmt: skip
+
+
+def test_each_translated_form_matches_the_isa(tmp_path: Path) -> None:
+    need_gxx()
+    source = PROGRAM / "forms.cu"
+    assert unsupported(source.read_text()) == []
+    built = build(source, source.read_text(), tmp_path / "forms")
+    assert built.ok, built.log
+    result = proc.run([built.exe], timeout=RUN_TIMEOUT_S)
+    assert result.ok, result.text()
+    rows = [[int(v) for v in line.split()] for line in result.stdout.decode().splitlines()]
+    words = [((i * 0x9E3779B9) & M32) ^ 0xA5A5F00F for i in range(128)]
+    floats = [(i - 32) * 0.75 + 0.5 for i in range(64)]
+    assert len(rows) == 64
+    for t, row in enumerate(rows):
+        assert row == _forms(t, words, floats), t
