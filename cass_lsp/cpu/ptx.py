@@ -107,7 +107,7 @@ def _parts(source: bytes, node: tree_sitter.Node) -> tuple[list[_Instruction], l
             if not current.strip():
                 line = row
             # a brace inside an instruction is a vector operand ({%0, %1}), elsewhere a scope
-            if ch == "{" and current.strip() or ch == "}" and vector:
+            if (ch == "{" and current.strip()) or (ch == "}" and vector):
                 vector += 1 if ch == "{" else -1
                 current += ch
             elif ch in ";{}\n":
@@ -134,6 +134,8 @@ def _operands(source: bytes, node: tree_sitter.Node, field: str) -> list[Operand
         if constraint is None or value is None:
             raise Untranslated("asm operand", operand.start_point.row)
         text = source[constraint.start_byte : constraint.end_byte].decode("utf-8").strip('"')
+        if not re.fullmatch(r"[=+&]*[rlhfdnc]", text):
+            raise Untranslated(f'asm operand "{text}"', operand.start_point.row)
         out.append(Operand(text, source[value.start_byte : value.end_byte].decode("utf-8")))
     return out
 
@@ -164,6 +166,8 @@ class _Translator:
         token = token.strip()
         if re.fullmatch(r"%\d+", token):
             return f"::cass::ptx::get<{type_}>({self.operands[int(token[1:])]})"
+        if token[1:] in self.locals:  # %%r1: a register the template declared (.reg .u32 %r1)
+            return f"::cass::ptx::get<{type_}>({self.locals[token[1:]]})"
         if token.startswith("%%"):
             return f"static_cast<{type_}>({_SPECIAL[token[2:]]})"
         if _NUMBER.match(token):
@@ -183,6 +187,8 @@ class _Translator:
             return self.operands[int(token[1:])]
         if token in self.locals:
             return self.locals[token]
+        if token[1:] in self.locals:
+            return self.locals[token[1:]]
         if token == "_":
             return "cass_sink"
         raise ValueError(token)
@@ -231,7 +237,7 @@ class _Translator:
             raise ValueError(type_token)
         declared = []
         for name in _split_operands(names):
-            m = _DECLARED.match(name.strip())
+            m = _DECLARED.match(name.strip().replace("%%", "%", 1))
             if m is None:
                 raise ValueError(name)
             count = int(m["count"]) if m["count"] else None
@@ -244,7 +250,24 @@ class _Translator:
 
     def _op_mov(self, mods: list[str], ops: list[str]) -> str | None:
         t = _type(mods)
+        if ops[0].startswith("{") or ops[1].startswith("{"):
+            return self._pack(t, ops)
         return self._set(ops[0], t, self._value(ops[1], t))
+
+    def _pack(self, t: str, ops: list[str]) -> str | None:
+        """``mov.b64 %0, {%1, %2}`` (low element first) and its inverse ``mov.b64 {%0, %1}, %2``."""
+        if t not in ("std::uint64_t", "std::uint32_t"):
+            return None
+        half = "std::uint32_t" if t == "std::uint64_t" else "std::uint16_t"
+        width = _size(half) * 8
+        if ops[1].startswith("{"):
+            lo, hi = (self._value(x, t) for x in _vector(ops[1], 2))
+            mask = f"static_cast<{t}>({(1 << width) - 1}ull)"
+            return self._set(ops[0], t, f"static_cast<{t}>(({lo} & {mask}) | ({hi} << {width}))")
+        whole = self._value(ops[1], t)
+        lo_target, hi_target = _vector(ops[0], 2)
+        return (self._set(lo_target, half, f"static_cast<{half}>({whole})") + " "
+                + self._set(hi_target, half, f"static_cast<{half}>({whole} >> {width})"))
 
     def _binary(self, helper: str, mods: list[str], ops: list[str]) -> str:
         t = _type(mods)
@@ -475,7 +498,9 @@ class _Translator:
         mode = next((m for m in mods if m in ("idx", "up", "down", "bfly")), None)
         if mode is None or len(ops) != 5:
             return None
-        target = ops[0].split("|")[0]
+        if "|" in ops[0]:
+            return None  # the predicate output (source lane in range) is not computed
+        target = ops[0]
         a, b, c, mask = (self._value(x, u) for x in ops[1:5])
         call = {"idx": "__shfl_sync", "up": "__shfl_up_sync", "down": "__shfl_down_sync", "bfly": "__shfl_xor_sync"}[mode]
         return self._set(target, u, f"{call}({mask}, {a}, {b}, ::cass::ptx::shfl_width({c}))")

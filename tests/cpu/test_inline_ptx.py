@@ -77,6 +77,23 @@ __device__ float tanh_approx(float x) {
     assert prepare_source(text).count("\n") == text.count("\n")
 
 
+def test_shuffle_predicate_output_is_refused_not_guessed() -> None:
+    text = """\
+__device__ unsigned take(unsigned v, int lane) {
+  unsigned r;
+  asm volatile("{ .reg .pred p; shfl.sync.idx.b32 %0|p, %1, %2, 0x1f, 0xffffffff; }" : "=r"(r) : "r"(v), "r"(lane));
+  return r;
+}
+"""
+    found = unsupported(text)
+    assert [u.line for u in found] == [2] and "PTX instruction shfl.sync.idx.b32 (line 3)" in found[0].detail
+
+
+def test_memory_operand_is_refused() -> None:
+    found = unsupported('__device__ void f(int& v) { asm("st.u32 %0, 1;" : "=m"(v)); }\n')
+    assert [u.construct for u in found] == ["inline assembly"] and '"=m"' in found[0].detail
+
+
 def test_amd_assembly_is_refused_as_such() -> None:
     text = '__global__ void k() {\n  asm volatile("s_waitcnt lgkmcnt(0)" ::: "memory");\n}\n'
     found = unsupported(text)
@@ -130,7 +147,7 @@ def _forms(t: int, words: list[int], floats: list[float]) -> list[int]:
         difference & M32, difference >> 32, lo_sum & M32, hi, product & M32, product >> 32,
         round(f) & M32, math.floor(f) & M32, min(max(math.trunc(f * 40), 0), 255),
         sum(words[4 * (t // 2) : 4 * (t // 2) + 4]) & M32,
-        words[2 * (t ^ 1)], up, bfi, a ^ b,
+        words[2 * (t ^ 1)], up, bfi, a ^ b, b, a, ((((a + 1) & M32) | (b << 32)) >> 16) & M32,
     ]  # fmt: skip
 
 
