@@ -202,9 +202,9 @@ def _asm(source: bytes, node: tree_sitter.Node, add: _Add) -> None:
     if why is None:
         return
     if why.amd:
-        add("inline assembly", why.line, f"AMD GCN instruction {why.instruction} (line {why.line + 1}): a CPU cannot execute it")
+        add("inline assembly", why.line, f"AMD GCN instruction {why.instruction}: a CPU cannot execute it")
     else:
-        add("inline assembly", why.line, f"PTX instruction {why.instruction} (line {why.line + 1}) is not executed by the CPU runtime")
+        add("inline assembly", why.line, f"PTX instruction {why.instruction} is not executed by the CPU runtime")
 
 
 def _in_device_function(source: bytes, node: tree_sitter.Node) -> bool:
