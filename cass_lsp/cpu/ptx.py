@@ -479,6 +479,16 @@ class _Translator:
     def _op_fence(self, mods: list[str], ops: list[str]) -> str | None:
         return "::cass::ptx::fence();"
 
+    def _op_bar(self, mods: list[str], ops: list[str]) -> str | None:
+        # bar.sync 0 / barrier.sync 0 (what __syncthreads() compiles to); named barriers with a
+        # thread count are not the runtime's one block barrier
+        if mods not in (["sync"], []) or len(ops) != 1 or ops[0].strip() != "0":
+            return None
+        return "__syncthreads();"
+
+    def _op_barrier(self, mods: list[str], ops: list[str]) -> str | None:
+        return self._op_bar([m for m in mods if m != "aligned"], ops)
+
     def _op_vote(self, mods: list[str], ops: list[str]) -> str | None:
         if "sync" not in mods:
             return None

@@ -23,10 +23,10 @@ def _bfe(value: int, pos: int, length: int, signed: bool) -> int:
     return out
 
 
-def _expected(i: int, x: int) -> list[int]:
+def _expected(i: int, x: int, neighbour: int) -> list[int]:
     lane = (i % 64) % 32
     rotated = ((x * 0x9E3779B1) & M32)
-    hash_ = (((rotated << 13) | (rotated >> 19)) & M32) ^ lane
+    hash_ = (((rotated << 13) | (rotated >> 19)) & M32) ^ lane ^ neighbour
     hi = (x * 0x9E3779B1) >> 32
     rev = int(f"{x:032b}"[::-1], 2)
     pop, lead = bin(x).count("1"), 32 - x.bit_length()
@@ -55,7 +55,7 @@ def test_inline_ptx_kernels_run_with_the_isa_semantics(tmp_path: Path) -> None:
     assert len(rows) == 256
     inputs = [row[0] for row in rows]
     for i, (x, *got) in enumerate(rows):
-        want = _expected(i, x)
+        want = _expected(i, x, inputs[(i // 64) * 64 + (i % 64 + 1) % 64])
         want[-1] = _ballot(inputs, i)
         assert got == want, (i, x)
 

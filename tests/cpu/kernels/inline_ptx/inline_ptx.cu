@@ -20,6 +20,10 @@ __global__ void ptx_kernel(const unsigned* __restrict__ in, unsigned* out) {
   asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, 0xffffffff; }"
                : "=r"(ballot) : "r"(x & 1u));
   unsigned long long sum = add64(0xFFFFFFFFull * (x + 1), 0x00000001FFFFFFFFull + i);
+  __shared__ unsigned staged[64];
+  staged[threadIdx.x] = x;
+  asm volatile("bar.sync 0;" ::: "memory");  // __syncthreads() as PTX: the neighbour's value is there
+  hash ^= staged[(threadIdx.x + 1) % 64];
   unsigned* o = out + 12 * i;
   o[0] = lane_id(); o[1] = bfe_digit(x, 4, 8); o[2] = (unsigned)bfe_signed((int)x, 28, 4); o[3] = byte_swap(x);
   o[4] = (unsigned)sum; o[5] = (unsigned)(sum >> 32); o[6] = hash; o[7] = hi;
