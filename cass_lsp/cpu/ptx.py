@@ -13,6 +13,8 @@ import re
 import msgspec
 import tree_sitter
 
+from cass_lsp.syntax import parsing as syntax
+
 _INT_TYPES = {
     "u8": "std::uint8_t", "s8": "std::int8_t", "u16": "std::uint16_t", "s16": "std::int16_t", "b16": "std::uint16_t",
     "u32": "std::uint32_t", "s32": "std::int32_t", "b32": "std::uint32_t", "u64": "std::uint64_t",
@@ -76,6 +78,40 @@ def translate(source: bytes, node: tree_sitter.Node) -> str:
             binds.append(f"const auto {name} = ({operand.expression});")
     body = _Translator(names).run(template)
     return "[&]() { " + " ".join(binds + body) + " }()"
+
+
+_MACRO_WRAP = b"void cass_macro_body() {\n"
+_ASM_WORD = re.compile(rb"\b(?:asm|__asm__|__asm)\b")
+
+
+def in_macro_body(body: str) -> list[tuple[int, int, str]]:
+    """The asm statements of a ``#define`` body (text to the grammar), translated: (start, end,
+    replacement) in ``body``'s characters; raises :class:`Untranslated` (line relative to the body)."""
+    encoded = body.encode("utf-8")
+    if not _ASM_WORD.search(encoded):
+        return []
+    wrapped = _MACRO_WRAP + encoded + b"\n;}"
+    found: list[tree_sitter.Node] = []
+    pending = [syntax.parse(wrapped).root_node]
+    while pending:
+        node = pending.pop()
+        if node.type == "gnu_asm_expression":
+            found.append(node)
+        else:
+            pending.extend(node.children)
+    if len(found) != len(_ASM_WORD.findall(encoded)):
+        raise Untranslated("asm in a #define body", 0)
+    edits = []
+    for node in found:
+        start, end = node.start_byte - len(_MACRO_WRAP), node.end_byte - len(_MACRO_WRAP)
+        if b"\n" in encoded[start:end]:
+            raise Untranslated("asm spread over a #define's lines", node.start_point.row - 1)
+        try:
+            replacement = translate(wrapped, node)
+        except Untranslated as why:
+            raise Untranslated(why.instruction, why.line - 1, why.amd) from None
+        edits.append((len(encoded[:start].decode("utf-8")), len(encoded[:end].decode("utf-8")), replacement))
+    return edits
 
 
 def refusal(source: bytes, node: tree_sitter.Node) -> Untranslated | None:

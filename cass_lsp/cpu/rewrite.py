@@ -110,10 +110,17 @@ def _body(kernel: str) -> str:
 
 
 def _macro_launches(source: bytes, body: tree_sitter.Node) -> list[Edit]:
-    """Launches inside ``#define`` bodies, which the grammar leaves as text."""
-    text = _text(source, body)
+    """Launches and inline PTX inside ``#define`` bodies, which the grammar leaves as text."""
+    original = _text(source, body)
+    try:
+        asm = ptx.in_macro_body(original)
+    except ptx.Untranslated:
+        asm = []  # refused by refuse.py
+    text = original
+    for start, end, replacement in sorted(asm, reverse=True):
+        text = text[:start] + replacement + text[end:]
     if "<<<" not in text:
-        return []
+        return [(body.start_byte, body.end_byte, text)] if asm else []
     out: list[str] = []
     pos = 0
     for m in _MACRO_LAUNCH.finditer(text):
@@ -129,7 +136,7 @@ def _macro_launches(source: bytes, body: tree_sitter.Node) -> list[Edit]:
         out.append(f"::cass::launch({_c_string(kernel)}, {m['config']})({_body(kernel)}{rest})")
         pos = close + 1
     if not out:
-        return []
+        return [(body.start_byte, body.end_byte, text)] if asm else []
     out.append(text[pos:])
     return [(body.start_byte, body.end_byte, "".join(out))]
 

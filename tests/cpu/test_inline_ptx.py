@@ -33,7 +33,8 @@ def _expected(i: int, x: int, neighbour: int) -> list[int]:
     mix = x ^ hi ^ rev  # lop3 0x96 is a ^ b ^ c
     total = ((0xFFFFFFFF * ((x + 1) & M32)) + 0x1FFFFFFFF + i) & (2**64 - 1)
     swapped = int.from_bytes(x.to_bytes(4, "little"), "big")
-    return [lane, _bfe(x, 4, 8, False), _bfe(x, 28, 4, True), swapped, total & M32, total >> 32, hash_, hi,
+    warp = (i % 64) // 32
+    return [lane | (warp << 16), _bfe(x, 4, 8, False), _bfe(x, 28, 4, True), swapped, total & M32, total >> 32, hash_, hi,
             rev, pop | (lead << 8), mix, -1]  # fmt: skip
 
 

@@ -2,6 +2,9 @@
 #pragma once
 #include <cstdint>
 
+// The warp id as projects' macros read it (a #define body, which the grammar leaves as text).
+#define WARP_ID(out) asm volatile("mov.u32 %0, %%warpid;" : "=r"(out))
+
 __device__ __forceinline__ unsigned lane_id() {
   unsigned ret;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(ret));

@@ -25,7 +25,9 @@ __global__ void ptx_kernel(const unsigned* __restrict__ in, unsigned* out) {
   asm volatile("bar.sync 0;" ::: "memory");  // __syncthreads() as PTX: the neighbour's value is there
   hash ^= staged[(threadIdx.x + 1) % 64];
   unsigned* o = out + 12 * i;
-  o[0] = lane_id(); o[1] = bfe_digit(x, 4, 8); o[2] = (unsigned)bfe_signed((int)x, 28, 4); o[3] = byte_swap(x);
+  unsigned warp;
+  WARP_ID(warp);
+  o[0] = lane_id() | (warp << 16); o[1] = bfe_digit(x, 4, 8); o[2] = (unsigned)bfe_signed((int)x, 28, 4); o[3] = byte_swap(x);
   o[4] = (unsigned)sum; o[5] = (unsigned)(sum >> 32); o[6] = hash; o[7] = hi;
   o[8] = rev; o[9] = pop | (lead << 8); o[10] = mix; o[11] = ballot;
 }
