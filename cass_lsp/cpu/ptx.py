@@ -486,6 +486,8 @@ class _Translator:
             return None
         dst, src = _TYPES[types[0]], _TYPES[types[1]]
         rounding = next((m for m in rest if m in _ROUNDING), "rn")
+        if "ftz" in rest or (dst in _FLOAT_TYPES.values() and rounding in ("rz", "rm", "rp")):
+            return None  # a float result in another rounding mode than the CPU's, or flushed denormals
         args = f"{self._value(ops[1], src)}, {_ROUNDING[rounding]}, {_bool(rounding.endswith('i'))}, {_bool('sat' in rest)}"
         return self._set(ops[0], dst, f"::cass::ptx::cvt<{dst}, {src}>({args})")
 
@@ -604,8 +606,8 @@ def _size(t: str) -> int:
 
 
 def _plain_float(mods: list[str]) -> bool:
-    """Float arithmetic in round-to-nearest only: the CPU's default rounding is that one."""
-    return all(m in _TYPES or m in ("rn", "ftz") for m in mods)
+    """Float arithmetic in round-to-nearest without flushing denormals: the CPU's default."""
+    return all(m in _TYPES or m == "rn" for m in mods)
 
 
 def _bool(value: bool) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pytest
+
 from cass_lsp.core import proc
 from cass_lsp.cpu import build, build_program, prepare_source, unsupported
 from tests.cpu.conftest import RUN_TIMEOUT_S, need_gxx
@@ -88,6 +90,23 @@ __device__ unsigned take(unsigned v, int lane) {
 """
     found = unsupported(text)
     assert [u.line for u in found] == [2] and "PTX instruction shfl.sync.idx.b32 is not" in found[0].detail
+
+
+@pytest.mark.parametrize(
+    ("statement", "instruction"),
+    [
+        ('asm("cvt.rz.f32.f64 %0, %1;" : "=f"(y) : "d"((double)x));', "cvt.rz.f32.f64"),
+        ('asm("fma.rn.ftz.f32 %0, %1, %1, %1;" : "=f"(y) : "f"(x));', "fma.rn.ftz.f32"),
+        ('asm("add.rz.f32 %0, %1, %1;" : "=f"(y) : "f"(x));', "add.rz.f32"),
+        ('asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x));', "cvt.rn.f16.f32"),
+        ('asm("@p bra DONE;" : : "f"(x));', "bra"),
+    ],
+)
+def test_float_forms_the_cpu_would_round_differently_are_refused(statement: str, instruction: str) -> None:
+    text = f"__device__ float f(float x) {{\n  float y = 0; unsigned short h;\n  {statement}\n  return y + h;\n}}\n"
+    found = unsupported(text)
+    assert [(u.construct, u.line) for u in found] == [("inline assembly", 2)]
+    assert f"PTX instruction {instruction} is not" in found[0].detail
 
 
 def test_memory_operand_is_refused() -> None:
