@@ -480,6 +480,8 @@ class _Translator:
         return self._set(ops[0], t, f"({self._value(ops[3], 'bool')} ? {self._value(ops[1], t)} : {self._value(ops[2], t)})")
 
     def _op_cvt(self, mods: list[str], ops: list[str]) -> str | None:
+        if "f16" in mods:
+            return self._half(mods, ops)
         types = [m for m in mods if m in _TYPES]
         rest = [m for m in mods if m not in _TYPES]
         if len(types) != 2 or any(m not in _ROUNDING and m not in ("sat", "ftz") for m in rest):
@@ -490,6 +492,14 @@ class _Translator:
             return None  # a float result in another rounding mode than the CPU's, or flushed denormals
         args = f"{self._value(ops[1], src)}, {_ROUNDING[rounding]}, {_bool(rounding.endswith('i'))}, {_bool('sat' in rest)}"
         return self._set(ops[0], dst, f"::cass::ptx::cvt<{dst}, {src}>({args})")
+
+    def _half(self, mods: list[str], ops: list[str]) -> str | None:
+        u16 = "std::uint16_t"
+        if mods == ["rn", "f16", "f32"]:
+            return self._set(ops[0], u16, f"::cass::ptx::f32_to_f16({self._value(ops[1], 'float')})")
+        if mods == ["f32", "f16"]:
+            return self._set(ops[0], "float", f"::cass::ptx::f16_to_f32({self._value(ops[1], u16)})")
+        return None
 
     def _op_ld(self, mods: list[str], ops: list[str]) -> str | None:
         t = _type(mods)

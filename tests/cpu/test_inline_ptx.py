@@ -4,6 +4,7 @@ is checked against the PTX ISA's definition computed here, and an unknown instru
 from __future__ import annotations
 
 import math
+import struct
 from pathlib import Path
 
 import pytest
@@ -98,7 +99,7 @@ __device__ unsigned take(unsigned v, int lane) {
         ('asm("cvt.rz.f32.f64 %0, %1;" : "=f"(y) : "d"((double)x));', "cvt.rz.f32.f64"),
         ('asm("fma.rn.ftz.f32 %0, %1, %1, %1;" : "=f"(y) : "f"(x));', "fma.rn.ftz.f32"),
         ('asm("add.rz.f32 %0, %1, %1;" : "=f"(y) : "f"(x));', "add.rz.f32"),
-        ('asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x));', "cvt.rn.f16.f32"),
+        ('asm("cvt.rz.f16.f32 %0, %1;" : "=h"(h) : "f"(x));', "cvt.rz.f16.f32"),
         ('asm("@p bra DONE;" : : "f"(x));', "bra"),
     ],
 )
@@ -153,6 +154,9 @@ def _forms(t: int, words: list[int], floats: list[float]) -> list[int]:
     lo_sum = (product & M32) + t
     hi = ((product >> 32) + 7 + (lo_sum >> 32)) & M32
     f = floats[t]
+    product32 = struct.unpack("<f", struct.pack("<f", f * struct.unpack("<f", struct.pack("<f", 1.1))[0]))[0]
+    (half,) = struct.unpack("<H", struct.pack("<e", product32))  # binary16, round to nearest even
+    (back,) = struct.unpack("<I", struct.pack("<f", struct.unpack("<e", struct.pack("<H", half))[0]))
     lane = t % 32
     up = words[2 * (t - 2)] if lane >= 2 else a
     bfi = b
@@ -167,7 +171,7 @@ def _forms(t: int, words: list[int], floats: list[float]) -> list[int]:
         difference & M32, difference >> 32, lo_sum & M32, hi, product & M32, product >> 32,
         round(f) & M32, math.floor(f) & M32, min(max(math.trunc(f * 40), 0), 255),
         sum(words[4 * (t // 2) : 4 * (t // 2) + 4]) & M32,
-        words[2 * (t ^ 1)], up, bfi, a ^ b, b, a, ((((a + 1) & M32) | (b << 32)) >> 16) & M32,
+        words[2 * (t ^ 1)], up, bfi, a ^ b, b, a, ((((a + 1) & M32) | (b << 32)) >> 16) & M32, half, back,
     ]  # fmt: skip
 
 

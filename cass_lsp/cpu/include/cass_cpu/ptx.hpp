@@ -9,6 +9,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "half_bits.hpp"
+
 namespace cass {
 namespace ptx {
 
@@ -286,6 +288,10 @@ inline D cvt(S v, int rounding, bool integer_rounding, bool sat) {
     return sat ? saturate_int<D>(v) : static_cast<D>(v);
   }
 }
+
+// cvt.rn.f16.f32 and cvt.f32.f16: a .f16 register holds binary16 bits.
+inline std::uint16_t f32_to_f16(float v) { return ::cass::detail::float_to_half_bits(v); }
+inline float f16_to_f32(std::uint16_t h) { return ::cass::detail::half_bits_to_float(h); }
 
 // ---- memory ----
 template <class T>
