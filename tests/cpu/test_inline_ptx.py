@@ -189,3 +189,22 @@ def test_each_translated_form_matches_the_isa(tmp_path: Path) -> None:
     assert len(rows) == 64
     for t, row in enumerate(rows):
         assert row == _forms(t, words, floats), t
+
+
+def test_votes_shuffles_and_timing_registers(tmp_path: Path) -> None:
+    need_gxx()
+    source = PROGRAM / "warp.cu"
+    assert unsupported(source.read_text()) == []
+    built = build(source, source.read_text(), tmp_path / "warp")
+    assert built.ok, built.log
+    result = proc.run([built.exe], timeout=RUN_TIMEOUT_S)
+    assert result.ok, result.text()
+    rows = [[int(v) for v in line.split()] for line in result.stdout.decode().splitlines()]
+    flags = [1 if i < 32 else int(i % 3 == 0) if i < 64 else 0 for i in range(96)]
+    for t, row in enumerate(rows):
+        warp = flags[32 * (t // 32) : 32 * (t // 32) + 32]
+        lane = t % 32
+        down = (t + 4) * 10 if lane + 4 < 32 else t * 10  # out of the segment: the lane's own value
+        want = [int(all(warp)), int(any(warp)), int(len(set(warp)) == 1), (32 * (t // 32) + 3) * 10, down, 3, 0, 1]
+        assert row == want, t
+    assert len(rows) == 96
