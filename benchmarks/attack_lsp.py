@@ -10,7 +10,9 @@ holds in its session keyring and plant one, 8 children x 200 MB under memory_mb=
 folders + 640 MB of disk) runs ``--rounds`` times at each level, forced with CASS_LSP_SANDBOX_LEVEL.
 "blocked" means the program reported the attack failed (for setsid: it ran to its end and nothing
 outlived it; for the keyring: no key planted either; for the memory: the run was stopped before all
-8 children held theirs; for the folders: the disk write was stopped and the cleanup left nothing);
+8 children held theirs; for the folders: the run was stopped with the disk limit, the disk it held at
+its peak (the sandbox's count, or the program's own last report) stayed within the limit plus the
+margin of docs/THREAT_MODEL.md, and the cleanup left nothing; the peaks are printed);
 "leftovers" counts processes alive after a run, and work dirs its cleanup left. The "none" level is
 run twice: as the server does by default (every run refused), and with ``allow_unconfined`` to show
 what the other levels stop.
@@ -42,7 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cass_lsp.core import proc
-from cass_lsp.verify import sandbox
+from cass_lsp.verify import diskquota, sandbox
 from tests.toolchain import sandbox_attacks, surface_attacks
 from tests.toolchain.sandbox_attacks import BLOCKED, ESCAPED
 
@@ -62,14 +64,16 @@ def _blocked(name: str, outcome: sandbox.RunOutcome | sandbox.SandboxError, left
     if name == "forkmem":
         return outcome.exit_code != ESCAPED  # stopped: by the bound's kill or a refused allocation
     if name == "litter":
-        return outcome.exit_code == BLOCKED and not left
+        return sandbox_attacks.disk_held(outcome, left)
     return outcome.exit_code == BLOCKED
 
 
-def attack_level(exe: Path, rounds: int, *, allow_unconfined: bool) -> tuple[int, int, int, list[str]]:
-    """(attempts, blocked, leftovers, the attacks that got through) at the current level."""
+def attack_level(exe: Path, rounds: int, *, allow_unconfined: bool) -> tuple[int, int, int, list[str], list[int]]:
+    """(attempts, blocked, leftovers, the attacks that got through, the disk peaks in MB of the
+    litter attack's runs) at the current level."""
     attempts = blocked = leftovers = 0
     through: list[str] = []
+    peaks: list[int] = []
     with (
         sandbox_attacks.victim() as victim,
         sandbox_attacks.fake_home() as home,
@@ -86,12 +90,20 @@ def attack_level(exe: Path, rounds: int, *, allow_unconfined: bool) -> tuple[int
                 outcome, left = sandbox_attacks.run_attack(exe, args, allow_unconfined=allow_unconfined, limits=limits)
                 attempts += 1
                 leftovers += len(left)
+                if args[0] == "litter" and isinstance(outcome, sandbox.RunOutcome):
+                    peaks.append(sandbox_attacks.disk_peak_mb(outcome))
                 if _blocked(args[0], outcome, left):
                     blocked += 1
                 elif label not in through:
                     through.append(label)
             (home / ".bashrc").write_text("# bashrc\n")
-    return attempts, blocked, leftovers, through
+    return attempts, blocked, leftovers, through, peaks
+
+
+def _disk_bound() -> str:
+    limits = next(limits for _, args, limits in sandbox_attacks.bound_attacks() if args[0] == "litter")
+    margin = diskquota.margin_mb(limits.disk_mb, limits.file_size_mb)
+    return f"{limits.disk_mb} MB (+{margin} MB margin)"
 
 
 def surface(rounds: int) -> bool:
@@ -158,8 +170,10 @@ def main() -> int:
             offered.append(level)
             runs = [(level, False)] + ([("none, allowed", True)] if level == "none" else [])
             for label, allow in runs:
-                attempts, blocked, leftovers, through = attack_level(exe, args.rounds, allow_unconfined=allow)
+                attempts, blocked, leftovers, through, peaks = attack_level(exe, args.rounds, allow_unconfined=allow)
                 line = f"{label:<15} {attempts:>8} / {blocked:>7} / {leftovers:>9}"
+                if peaks:
+                    line += f"   disk peak {min(peaks)}-{max(peaks)} MB of {_disk_bound()}"
                 if through:
                     line += f"   got through: {', '.join(through)}"
                 print(line)

@@ -3,18 +3,29 @@
 Rules as data (the tables below), applied to the words of each logical line, so lines no rule
 touches stay as written:
 
-* the compiler: ``nvcc`` (a bare ``nvcc``, ``$(CUDA_HOME)/bin/nvcc``, …) becomes ``hipcc``, or
-  ``clang++`` (``Settings.compiler``) with ``-x hip`` on compile lines and ``--hip-link`` on link
-  lines; under hipcc ``export HIP_PLATFORM ?= amd`` follows its first use, since hipcc picks the
-  NVIDIA platform whenever an ``nvcc`` is on ``PATH``;
-* nvcc's flags, on the compiler's command lines and in the variables those lines use, through
-  :func:`cass_lsp.compile.nvcc_flags.port` (targets become ``--offload-arch`` per AMD target);
+* the compiler: ``nvcc`` (a bare ``nvcc``, ``$(CUDA_HOME)/bin/nvcc``, ``$(shell which nvcc)``, …)
+  becomes ``hipcc``, or ``clang++`` (``Settings.compiler``) with ``-x hip`` on compile lines and
+  ``--hip-link`` on link lines; a variable whose value starts with another compiler variable
+  (``NVCC = $(CUDA_BIN)/nvcc``, ``CC = $(NVCC)``) is one too; under hipcc ``export HIP_PLATFORM ?=
+  amd`` follows its first use, since hipcc picks the NVIDIA platform whenever an ``nvcc`` is on
+  ``PATH``; ``$(shell which nvcc)`` elsewhere (``CUDA_PATH := $(dir $(shell which nvcc))..``) asks
+  for hipcc, whose folder is ROCm's as nvcc's was CUDA's;
+* nvcc's flags, on the compiler's command lines and in the variables those lines use (target-specific
+  assignments too: ``omp: CUFLAGS += -Xcompiler -fopenmp``), through
+  :func:`cass_lsp.compile.nvcc_flags.port` (targets become ``--offload-arch`` per AMD target, a
+  ``$(foreach)`` loop that only makes NVIDIA targets too; ``-Xcompiler "a b"`` is nvcc's list
+  ``a,b``);
+* relocatable device code: where a line compiles with ``-dc`` / ``-rdc=true``, the link lines get
+  ``-fgpu-rdc`` (nvcc device-linked such objects wherever it linked them);
 * libraries: ``-lcudart`` / ``-lcublas`` / … -> ``-lamdhip64`` / ``-lhipblas`` / …
   (:mod:`cass_lsp.buildfiles.libraries`), on every line, since a program is often linked by the host compiler;
 * the toolkit's root: ``$(CUDA_HOME)``, ``$(CUDA_PATH)``, … -> ``$(ROCM_PATH)`` (its ``lib64`` ->
   ``lib``), its assignment -> ``ROCM_PATH ?= /opt/rocm``;
 * source names: ``.cu`` -> ``.hip`` when the tree's sources are renamed, so ``%.o: %.cu`` rules keep
   building the translated sources.
+
+A line no rule can port is kept as written with an error finding on it: no Makefile makes the port
+raise.
 """
 
 from __future__ import annotations
@@ -42,11 +53,25 @@ _ASSIGNMENT = re.compile(r"(?P<head>\s*(?:(?:export|override)\s+)*)(?P<name>[A-Z
                          r"(?P<op>[:+?!]?=|::=)\s*")
 _REFERENCE = re.compile(r"\$[({](?P<name>[A-Za-z_][\w.-]*)[)}]")
 _NVCC = re.compile(r"^(?:nvcc|\S*/nvcc)$")
+# nvcc found on PATH by the shell: $(shell which nvcc 2>/dev/null), $(shell command -v nvcc)
+_SHELL_NVCC = re.compile(r"(\$[({]shell\s+(?:which|command\s+-v|type\s+-p)\s+)nvcc\b")
 _HIPCC = re.compile(r"^(?:hipcc|\S*/hipcc)$")
 _CU_NAME = re.compile(r"\.cu(?![\w.])")
 _ROOT_PATH = re.compile(r"\$[({](?:" + "|".join(CUDA_ROOT_VARIABLES) + r")[)}]")
 _DEFAULT_ROOT = re.compile(r"^/usr/local/cuda(?:-[\d.]+)?$")
 _COMPUTED_TARGET = re.compile(r"(?:sm|compute)_\$[({]")
+_GROUPED = frozenset({"-Xcompiler", "--compiler-options", "-Xlinker", "--linker-options", "-Xptxas",
+                      "--ptxas-options"})
+# the targets of a target-specific assignment (``omp_stats: CUFLAGS += -Xcompiler -fopenmp``)
+_TARGET_SPECIFIC = re.compile(r"[^:=#\t\n]+::?(?!=)[ \t]*(?=(?:(?:export|override)\s+)*[A-Za-z_][\w.-]*\s*(?:[:+?!]?=|::=))")
+_RELOCATABLE = re.compile(r"(?<![^\s=])(?:-dc|--device-c|-rdc=(?:true|1)|--relocatable-device-code=(?:true|1))(?!\S)")
+_FOREACH = re.compile(r"^\$[({]foreach\s+(?P<var>[\w.-]+)\s*,[^,()]*(?:\$[({][^,()]*[)}][^,()]*)*,(?P<body>.*)[)}]$",
+                      re.DOTALL)
+_OFFLOAD_FLAG = re.compile(r"^--offload-arch=\S+$")
+_NVCC_IN_PATH = re.compile(r"/nvcc(?![\w.-])")
+_SOURCE_NAME = re.compile(r"\.(?:cu|hip)$")
+_OBJECT_NAME = re.compile(r"\.(?:o|obj|a|so)$|^\$[\^+]$")
+_RULE = re.compile(r"^(?P<targets>[^=\t#]*?[^:=\s\\]\s*)::?(?!=)(?P<prerequisites>[^=;|#]*)")
 
 
 class _Line(NamedTuple):
@@ -82,7 +107,8 @@ def _lines(text: str) -> list[_Line]:
 
 
 def _tokens(text: str, start: int, end: int) -> list[_Token]:
-    """Whitespace-separated words, a ``$(...)`` / ``${...}`` group (spaces and all) inside one."""
+    """Whitespace-separated words, a ``$(...)`` / ``${...}`` group and a shell quote (``"-O3 -Wall"``;
+    spaces and all) inside one."""
     tokens: list[_Token] = []
     i = start
     while i < end:
@@ -96,6 +122,9 @@ def _tokens(text: str, start: int, end: int) -> list[_Token]:
             if c == "$" and j + 1 < end and text[j + 1] in "({":
                 depth += 1
                 j += 2
+                continue
+            if c in "'\"" and depth == 0 and text.find(c, j + 1, end) > 0:
+                j = text.find(c, j + 1, end) + 1
                 continue
             if c in ")}" and depth:
                 depth -= 1
@@ -113,23 +142,44 @@ class _Port(Rewriter):
     def __init__(self, text: str, settings: Settings) -> None:
         super().__init__(text, settings)
         self.platform_placed = False
+        self.relocatable = _RELOCATABLE.search(text) is not None
+        """Some line compiles relocatable device code (``-dc``, ``-rdc=true``): nvcc device-links the
+        objects wherever it links them, clang only with ``-fgpu-rdc`` on the link line."""
+        self.rule_builds_sources = False
+        """The rule whose recipe is being read has CUDA sources, and no objects, as prerequisites
+        (``%: %.cu``): its compile-and-link lines need ``-x hip`` under clang."""
 
 
 def _compiler_variables(text: str, lines: list[_Line], compiler: re.Pattern[str] = _NVCC) -> set[str]:
-    """Variables whose value is the compiler (``NVCC ?= $(CUDA_HOME)/bin/nvcc``)."""
-    found: set[str] = set()
+    """Variables whose value is the compiler (``NVCC ?= $(CUDA_HOME)/bin/nvcc``, ``NVCC :=
+    $(shell which nvcc)``) or starts with another such variable (``CC = $(NVCC)``)."""
+    first: dict[str, set[str]] = {}
     for line in lines:
         match = _ASSIGNMENT.match(text, line.start, line.end)
         if match and not line.recipe:
-            words = text[match.end() : line.end].split()
-            if words and compiler.match(words[0]):
-                found.add(match.group("name"))
-    return found
+            words = _tokens(text, match.end(), line.end)
+            if words:
+                first.setdefault(match.group("name"), set()).add(words[0].text)
+    found: set[str] = set()
+    while True:
+        more = {name for name, values in first.items() if name not in found
+                and any(_is_compiler(value, found, compiler) for value in values)}
+        if not more:
+            return found
+        found |= more
 
 
 def _is_compiler(token: str, compilers: set[str], compiler: re.Pattern[str] = _NVCC) -> bool:
+    token = token.strip("\"'")
     reference = _REFERENCE.fullmatch(token)
-    return bool(compiler.match(token)) or (reference is not None and reference.group("name") in compilers)
+    return (bool(compiler.match(token)) or (reference is not None and reference.group("name") in compilers)
+            or (compiler is _NVCC and _is_shell_nvcc(token)))
+
+
+def _is_shell_nvcc(token: str) -> bool:
+    match = _SHELL_NVCC.match(token)
+    return match is not None and _REFERENCE.fullmatch(token) is None and token.endswith((")", "}")) \
+        and "$(" not in token[match.end():] and "${" not in token[match.end():]
 
 
 def _flag_variables(text: str, lines: list[_Line], compilers: set[str], compiler: re.Pattern[str] = _NVCC) -> set[str]:
@@ -174,6 +224,10 @@ def _rename_word(port: _Port, token: _Token) -> str:
                 port.find(token.start, "info", f"{text} -> -l{hip.link}: "
                           f"{libraries.DROPPED_LINK.get(name) or hip.note}")
             return f"-l{hip.link}" if hip.link else ""
+    if _SHELL_NVCC.search(text):
+        text = _SHELL_NVCC.sub(r"\1hipcc", text)
+    if text.startswith(("$(", "${")):  # $(patsubst %/bin/nvcc,%,$(NVCC)): the compiler's path, now hipcc's
+        text = _NVCC_IN_PATH.sub("/hipcc", text)
     if _ROOT_PATH.search(text):
         text = _ROOT_PATH.sub(f"$({ROCM_ROOT})", text)
         text = re.sub(r"(\$\(" + ROCM_ROOT + r"\)(?:/targets/[\w-]+)?)/lib64\b", rf"$({ROCM_ROOT})/lib", text)
@@ -182,18 +236,42 @@ def _rename_word(port: _Port, token: _Token) -> str:
     return text
 
 
+def _foreach_targets(port: _Port, token: _Token) -> str:
+    """``$(foreach cc,$(GPU_ARCH),--generate-code arch=compute_$(cc),code=sm_$(cc))``, a loop that only
+    makes NVIDIA targets, as the AMD targets' flags; any other word as it is."""
+    loop = _FOREACH.match(token.text)
+    if loop is None:
+        return token.text
+    reference = re.compile(r"\$[({]" + re.escape(loop.group("var")) + r"[)}]")
+    sample = reference.sub("80", loop.group("body")).replace("\\\n", " ").split()
+    ported = nvcc_flags.port(sample, port.settings.arches)
+    if not ported.nvidia_targets or not all(_OFFLOAD_FLAG.match(f) for f in ported.flags):
+        return token.text
+    port.find(token.start, "info", "the NVIDIA targets this $(foreach) makes become the AMD targets "
+              f"{', '.join(port.settings.arches)} (cass.target.arch)")
+    return " ".join(f"--offload-arch={arch}" for arch in port.settings.arches)
+
+
+def _unquoted_group(word: str) -> str:
+    """``"-O3 -fopenmp"`` after ``-Xcompiler`` as nvcc reads it: the list ``-O3,-fopenmp``."""
+    if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"":
+        return ",".join(word[1:-1].replace(",", " ").split())
+    return word
+
+
 def _port_tokens(port: _Port, tokens: list[_Token]) -> None:
     """A run of flags: nvcc's through :func:`nvcc_flags.port`, every word through :func:`_rename_word`.
     Words that only get renamed are replaced where they stand; a run whose flags change is written
     again on one line (its continuations joined)."""
     if not tokens:
         return
-    words = [t.text for t in tokens]
+    words = [_unquoted_group(t.text) if i and tokens[i - 1].text in _GROUPED else _foreach_targets(port, t)
+             for i, t in enumerate(tokens)]
     ported = nvcc_flags.port(words, port.settings.arches)
     for note in ported.notes:
         where = next((t.start for t in tokens if t.text == note.flag.split()[0]), tokens[0].start)
         port.find(where, note.severity, note.message, UNMAPPED if note.severity == "error" else REWRITTEN)
-    if ported.flags == words:
+    if ported.flags == [t.text for t in tokens]:
         for token in tokens:
             port.replace(token.start, token.end, _rename_word(port, token), "flags")
         return
@@ -203,19 +281,35 @@ def _port_tokens(port: _Port, tokens: list[_Token]) -> None:
 
 def _port_compile_line(port: _Port, line: _Line, tokens: list[_Token], compilers: set[str]) -> None:
     """A recipe (or assignment) invoking nvcc: the compiler, then its flags."""
-    at = next(i for i, t in enumerate(tokens) if _is_compiler(t.text, compilers))
+    at = next((i for i, t in enumerate(tokens) if _is_compiler(t.text, compilers)), None)
+    if at is None:
+        return
     for token in tokens[:at]:
         port.replace(token.start, token.end, _rename_word(port, token), "paths")
     compiler = tokens[at]
     rest = tokens[at + 1 :]
-    if _NVCC.match(compiler.text):
+    bare = compiler.text.strip("\"'")
+    if _NVCC.match(bare) or _is_shell_nvcc(bare):
         new = "hipcc" if port.settings.compiler == "hipcc" else "clang++"
+        if _is_shell_nvcc(bare) and new == "hipcc":  # still found on PATH, as the original looked for nvcc
+            new = _SHELL_NVCC.sub(r"\1hipcc", bare)
         port.replace(compiler.start, compiler.end, new, "compiler")
-        port.find(compiler.start, "info", f"{compiler.text} -> {new}" + ("" if new == "hipcc" else CLANG_NOTE))
+        port.find(compiler.start, "info", f"{compiler.text} -> {new}" + ("" if port.settings.compiler == "hipcc"
+                                                                          else CLANG_NOTE))
     if port.settings.compiler == "clang" and line.recipe:
         compiles = any(t.text in ("-c", "-dc") or t.text.startswith("--compile") for t in rest)
-        extra = "-x hip" if compiles else "--hip-link"
-        port.insert(compiler.end, f" {extra}", "compiler")
+        sources = port.rule_builds_sources or (any(_SOURCE_NAME.search(t.text) for t in rest)
+                                               and not any(_OBJECT_NAME.search(t.text) for t in rest))
+        extra = "-x hip" if compiles else "-x hip --hip-link" if sources else "--hip-link"
+        if any(t.text == "-x" or t.text.startswith("-x=") for t in rest):  # nvcc -x cu: now -x hip
+            extra = extra.removeprefix("-x hip").strip()
+        if extra:
+            port.insert(compiler.end, f" {extra}", "compiler")
+    if line.recipe and port.relocatable and not any(t.text in ("-c", "-dc") or t.text.startswith("--compile")
+                                                    or _RELOCATABLE.fullmatch(t.text) for t in rest):
+        port.insert(compiler.end, " -fgpu-rdc", "flags")
+        port.find(compiler.start, "info", "-fgpu-rdc added to the link: nvcc device-linked the relocatable objects "
+                  "(-dc, -rdc=true) it linked, clang does so only with -fgpu-rdc")
     _port_tokens(port, rest)
 
 
@@ -226,6 +320,9 @@ def _port_assignment(port: _Port, line: _Line, match: re.Match[str], compilers: 
         port.replace(match.start("name"), match.end("name"), ROCM_ROOT, "paths")
         if len(value) == 1 and _DEFAULT_ROOT.match(value[0].text):
             port.replace(value[0].start, value[0].end, ROCM_DEFAULT, "paths")
+        else:  # $(shell dirname $(shell which nvcc))/.., $(patsubst %/bin/nvcc,%,$(NVCC))
+            for token in value:
+                port.replace(token.start, token.end, _rename_word(port, token), "paths")
         port.find(match.start("name"), "info", f"{name} -> {ROCM_ROOT}: ROCm's root (Debian's packages install "
                   "under /usr, found by hipcc without it)")
         return
@@ -252,30 +349,54 @@ def translate(text: str, settings: Settings) -> Result:
     compilers = _compiler_variables(text, lines)
     flags = _flag_variables(text, lines, compilers)
     for line in lines:
-        stripped = text[line.start : line.end].lstrip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        if _COMPUTED_TARGET.search(stripped):  # $(foreach sm,$(SMS),-gencode arch=compute_$(sm),...)
-            port.find(line.start, "warning", "NVIDIA targets computed by make functions stay as written: give the "
-                      f"AMD targets as --offload-arch={port.settings.arches[0]} (one per target) instead", UNMAPPED)
-        match = None if line.recipe else _ASSIGNMENT.match(text, line.start, line.end)
-        if match is not None:
-            _port_assignment(port, line, match, compilers, flags)
-            continue
-        tokens = _tokens(text, line.start, line.end)
-        if any(_is_compiler(t.text, compilers) for t in tokens):
-            _port_compile_line(port, line, tokens, compilers)
-            if settings.compiler == "hipcc" and not port.platform_placed and not compilers:
-                port.find(line.start, "warning", "hipcc picks the NVIDIA platform when an nvcc is on PATH: run make "
-                          "with HIP_PLATFORM=amd", UNMAPPED)
-                port.platform_placed = True
-            continue
-        if "-dlink" in stripped or "--device-link" in stripped:
-            port.find(line.start, "error", "a separate device-link step has no clang counterpart: link the -fgpu-rdc "
-                      "objects with the HIP compiler", UNMAPPED)
-        for token in tokens:
-            port.replace(token.start, token.end, _rename_word(port, token), "paths")
+        kept = (len(port.edits), len(port.findings), dict(port.stats), port.platform_placed)
+        try:
+            _port_line(port, line, compilers, flags)
+            computed = _COMPUTED_TARGET.search(text, line.start, line.end)
+            if computed and not any(e.start <= computed.start() < e.end for e in port.edits[kept[0]:]):
+                # $(foreach sm,$(SMS),-gencode arch=compute_$(sm),...): no flag to port on this line
+                port.find(computed.start(), "warning", "NVIDIA targets computed by make functions stay as written: "
+                          f"give the AMD targets as --offload-arch={settings.arches[0]} (one per target) instead",
+                          UNMAPPED)
+        except (ValueError, IndexError, KeyError, StopIteration, AttributeError, TypeError) as error:
+            # a defect of the rules on a construct they do not expect: the line stays as written
+            port.edits[kept[0]:], port.findings[kept[1]:] = [], []
+            port.stats, port.platform_placed = kept[2], kept[3]
+            port.find(line.start, "error", f"this line could not be ported ({type(error).__name__}: {error}); "
+                      "kept as written", UNMAPPED)
     return port.result()
+
+
+def _port_line(port: _Port, line: _Line, compilers: set[str], flags: set[str]) -> None:
+    text = port.text
+    stripped = text[line.start : line.end].lstrip()
+    if not stripped or stripped.startswith("#"):
+        return
+    match = None if line.recipe else _ASSIGNMENT.match(text, line.start, line.end)
+    target_specific = None if line.recipe or match else _TARGET_SPECIFIC.match(text, line.start, line.end)
+    if target_specific is not None:  # omp: CUFLAGS += -Xcompiler -fopenmp
+        match = _ASSIGNMENT.match(text, target_specific.end(), line.end)
+    if match is not None:
+        _port_assignment(port, line, match, compilers, flags)
+        return
+    rule = None if line.recipe else _RULE.match(stripped)
+    if rule is not None:
+        prerequisites = rule.group("prerequisites").split()
+        port.rule_builds_sources = any(_SOURCE_NAME.search(p) for p in prerequisites) and not any(
+            _OBJECT_NAME.search(p) for p in prerequisites)
+    tokens = _tokens(text, line.start, line.end)
+    if any(_is_compiler(t.text, compilers) for t in tokens):
+        _port_compile_line(port, line, tokens, compilers)
+        if port.settings.compiler == "hipcc" and not port.platform_placed and not compilers:
+            port.find(line.start, "warning", "hipcc picks the NVIDIA platform when an nvcc is on PATH: run make "
+                      "with HIP_PLATFORM=amd", UNMAPPED)
+            port.platform_placed = True
+        return
+    if "-dlink" in stripped or "--device-link" in stripped:
+        port.find(line.start, "error", "a separate device-link step has no clang counterpart: link the -fgpu-rdc "
+                  "objects with the HIP compiler", UNMAPPED)
+    for token in tokens:
+        port.replace(token.start, token.end, _rename_word(port, token), "paths")
 
 
 _REVERSE_LINK = libraries.reverse_link()

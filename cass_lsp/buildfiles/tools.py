@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 
 from cass_lsp.buildfiles.files import HIP_CLANG_WRAPPER, TOOLCHAIN_FILE
@@ -12,6 +13,43 @@ from cass_lsp.toolchains import ToolStatus
 
 ROCM_HIP_LANG = "/opt/rocm/lib/cmake/hip-lang"
 DEBIAN_HINT = "apt-get install hipcc (Debian 12: brings clang-15, whose offload bundler LLVM 19 lacks)"
+ROCM_OPENMP = "/opt/rocm/llvm/lib/libomp.so"
+OPENMP_NAME = "build: LLVM OpenMP (-fopenmp in a port)"
+# Debian's hipcc wrapper runs a versioned clang (``$HIP_CLANG_PATH/clang++-15``)
+_VERSIONED_CLANG = re.compile(rb"clang\+\+-(\d+)")
+_TOOLCHAIN_CLANGS = ("clang++-15", "clang++-17")  # hip-debian.cmake's choice, in its order
+
+
+def _debian_hip_llvm() -> str | None:
+    """The LLVM major version of Debian's HIP compilers: the clang hipcc's wrapper runs, else the
+    one the toolchain file picks."""
+    hipcc = shutil.which("hipcc")
+    for script in (f"{os.path.realpath(hipcc)}.pl", os.path.realpath(hipcc)) if hipcc else ():
+        try:
+            with open(script, "rb") as f:
+                found = _VERSIONED_CLANG.search(f.read(1 << 20))
+        except OSError:
+            continue
+        if found:
+            return found.group(1).decode()
+    clang = next((c for c in _TOOLCHAIN_CLANGS if shutil.which(c)), None)
+    return clang.rsplit("-", 1)[1] if clang else None
+
+
+def openmp() -> ToolStatus:
+    """LLVM's OpenMP runtime (libomp), which a port's ``-fopenmp`` links under the HIP compiler (nvcc's
+    ``-Xcompiler -fopenmp`` linked gcc's libgomp)."""
+    if os.path.isdir(os.path.dirname(ROCM_OPENMP)):
+        found = os.path.exists(ROCM_OPENMP)
+        return ToolStatus(name=OPENMP_NAME, found=found, path=ROCM_OPENMP if found else None,
+                          hint=None if found else "ROCm's openmp-extras package (libomp for ROCm's clang)")
+    major = _debian_hip_llvm()
+    if major is None:
+        return ToolStatus(name=OPENMP_NAME, found=False, hint=f"a HIP compiler first: {DEBIAN_HINT}")
+    library = f"/usr/lib/llvm-{major}/lib/libomp.so"
+    found = os.path.exists(library)
+    return ToolStatus(name=OPENMP_NAME, found=found, path=library if found else None,
+                      version=f"for clang-{major}", hint=None if found else f"apt-get install libomp-{major}-dev")
 
 
 def status() -> list[ToolStatus]:
@@ -21,7 +59,7 @@ def status() -> list[ToolStatus]:
     if os.path.isdir(ROCM_HIP_LANG):
         statuses.append(ToolStatus(name="build: CMake HIP language", found=True, path=ROCM_HIP_LANG,
                                    version="ROCm install: ported CMake projects configure as they are"))
-        return statuses
+        return [*statuses, openmp()]
     clang = shutil.which("clang++-15")
     debian = glob.glob("/usr/lib/*/cmake/hip-lang")
     found = clang is not None and bool(debian)
@@ -30,7 +68,7 @@ def status() -> list[ToolStatus]:
         version=f"Debian packages: configure ported CMake projects with -DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN_FILE}"
         if found else None,
         hint=None if found else f"{DEBIAN_HINT}; libamdhip64-dev for the hip-lang package"))
-    return statuses
+    return [*statuses, openmp()]
 
 
 # header-only libraries whose HIP ports Debian 12 does not package, by the include folder they need

@@ -22,6 +22,7 @@ from cass_lsp.services.outputs import BACKUP_SUFFIX, Located, Outcome, Unit
 
 if TYPE_CHECKING:
     from cass_lsp.core.targets import Target
+    from cass_lsp.translate.renames import Renamer
 
 PROG = "cass-lsp translate"
 _SHOWN_SEVERITIES = ("error", "warning")
@@ -202,6 +203,9 @@ def run(args: argparse.Namespace) -> int:
     outcomes = translation.translate_units(units, settings, args.jobs) if units else []
     if not args.reverse and len(units) > 1:
         translation.place_runtime_includes(outcomes, args.paths)
+    renames = translation.renamer(outcomes, [p for p in args.paths if os.path.isdir(p)], args.reverse)
+    if args.out_dir is not None:
+        translation.follow_renames(outcomes, renames)
     if build_units:
         build_settings = build_tree.settings_for(args, ",".join(arches), units, build_units)
         outcomes += build_tree.port(build_units, build_settings, quiet=args.json)
@@ -209,7 +213,8 @@ def run(args: argparse.Namespace) -> int:
         _note_wave_sizes(arches)
     outcomes += _place_links(args, plan.links)
     if args.out_dir is not None:
-        outcomes += _copy_companions(args, [u.source for u in (*units, *build_units)] + [k.source for k in plan.links])
+        outcomes += _copy_companions(args, [u.source for u in (*units, *build_units)] + [k.source for k in plan.links],
+                                     renames)
     if args.json:
         _report_json(outcomes, target, args.reverse)
     else:
@@ -234,14 +239,21 @@ def _note_wave_sizes(arches: list[str]) -> None:
               "findings for it", file=sys.stderr)
 
 
-def _copy_companions(args: argparse.Namespace, sources: list[str]) -> list[Outcome]:
-    """The trees' other files (data, scripts, documents) copied under --out-dir; an error for each
-    that could not be."""
+def _copy_companions(args: argparse.Namespace, sources: list[str], renames: Renamer) -> list[Outcome]:
+    """The trees' other files (data, scripts, documents) copied under --out-dir, shell scripts with
+    the sources they name renamed; an error for each that could not be."""
+    from cass_lsp.core.filekinds import CUDA_SUFFIX, HIP_SUFFIX
     from cass_lsp.translate import companions
+    from cass_lsp.translate.renames import is_script
+
+    suffix = HIP_SUFFIX if args.reverse else CUDA_SUFFIX
+
+    def scripts(path: str, data: bytes) -> bytes | None:
+        return renames.script(data, suffix) if is_script(path, data[:64]) else None
 
     outcomes = []
     for root in (p for p in args.paths if os.path.isdir(p)):
-        copied = companions.copy(root, args.out_dir, sources)
+        copied = companions.copy(root, args.out_dir, sources, scripts if renames.renamed else None)
         if not args.json and copied.files:
             print(f"{PROG}: {root}: {copied.files} other file(s) copied ({copied.bytes // 1024} KiB: data, scripts, "
                   "documents)", file=sys.stderr)

@@ -67,7 +67,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     project = parser.add_argument_group("projects (--project)")
     project.add_argument("--project", action="store_true", help="PATH is a project: verify the programs its CMake or make build makes")
     project.add_argument("--translation", metavar="DIR", help="the translated tree (translate --out-dir); default: rule translations")
-    project.add_argument("--run", metavar="COMMAND", help='an executable of the build and its arguments, e.g. "heat_app data/plate.txt 40" (default: its tests)')
+    project.add_argument("--run", metavar="COMMAND", help='an executable of the build and its arguments, as a Makefile writes them: "heat_app data/plate.txt 40",'
+                         ' "SEED=7 ./nbody 64", or a script of the project that runs one, "./runtests.sh" (default: its tests)')
     project.add_argument("--build-system", choices=["cmake", "make"], help="which build to read where a project has both (default: CMake)")
     project.add_argument("--configure-arg", action="append", default=[], metavar="ARG", help="extra cmake argument for the original (repeatable)")
     project.add_argument("--make-arg", action="append", default=[], metavar="ARG", help="extra make argument, e.g. CUDA_HOME=... (repeatable)")
@@ -133,7 +134,7 @@ def _run_project(args: argparse.Namespace, verification: dict[str, object], cach
     reports: list[Report] = []
     found = verification_service.verify_project(
         root, translation_root, cache, lambda what: sink.begin(what, None),
-        lambda check: resolve_cli(target={"rocm": args.rocm}, verification={**verification, "args": list(check.args)}),
+        lambda check: resolve_cli(target={"rocm": args.rocm}, verification={**verification, **check.verification()}),
         run=args.run, system=args.build_system, configure_args=tuple(args.configure_arg), make_args=tuple(args.make_arg),
     )  # fmt: skip
     try:

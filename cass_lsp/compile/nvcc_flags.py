@@ -467,6 +467,11 @@ _PORT_SWITCHES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
              ("-fgpu-flush-denormals-to-zero", "denormals flushed to zero in device code")),
     "-fmad": (("-ffp-contract=off", "no fused multiply-add"), ("", "clang's HIP mode fuses multiply-adds by default")),
 }
+_LINKER_PASSING = {"-Xlinker", "--linker-options"}
+OPENMP_FLAG = "-fopenmp"
+OPENMP_NOTE = ("-fopenmp under the HIP compiler (clang) is LLVM's OpenMP: the program links libomp, not gcc's "
+               "libgomp (Debian packages it per LLVM as libomp-<version>-dev; cass-lsp doctor says whether it is "
+               "here)")
 _HOST_ONLY = re.compile(r"^(?:-W(?!l,)[\w=+,-]*|-w|-f[\w=+-]+|-m[\w=+-]+|-pthread|-fopenmp|-pedantic)$")
 _OFFLOAD = re.compile(r"^--offload-arch=(?P<arch>\S+)$")
 
@@ -546,7 +551,15 @@ def port(arguments: Sequence[str], arches: Sequence[str], *, offload: bool = Tru
         if canonical in _HOST_PASSING:
             host = value if value is not None else (arguments[i] if i < len(arguments) else "")
             i += 0 if value is not None else 1
-            flags.extend(filter(None, host.split(",")))
+            passed = [f for f in host.split(",") if f]
+            flags.extend(passed)
+            if OPENMP_FLAG in passed:
+                notes.append(Note(arg if value is not None else f"{arg} {host}", "info", OPENMP_NOTE))
+            continue
+        if canonical in _LINKER_PASSING:  # nvcc splits the list at commas, as clang's -Wl, does
+            linked = value if value is not None else (arguments[i] if i < len(arguments) else "")
+            i += 0 if value is not None else 1
+            flags.append(f"-Wl,{linked}")
             continue
         if canonical == "-x":
             language = value if value is not None else (arguments[i] if i < len(arguments) else "")

@@ -8,7 +8,7 @@ Which units make the program of a file:
   units and their flags;
 * else the ``.cu``/``.cpp``/``.cc``/``.cxx`` files of the file's folder are the candidates (a file
   that is another candidate's translation is not one);
-* among the candidates, those defining ``main`` decide: none, and the file is a program alone
+* among the candidates, those defining ``main`` (:mod:`cass_lsp.compile.entry`: any spelling) decide: none, and the file is a program alone
   (compiled, nothing to run); one, and every candidate belongs to it; several, and each
   ``main``-unit makes one program with the candidates that define no ``main``.
 
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Literal
@@ -31,15 +30,13 @@ from typing import Literal
 import msgspec
 
 from cass_lsp.compile import commands as ccdb
-from cass_lsp.compile import includes, nvcc_flags
+from cass_lsp.compile import entry, includes, nvcc_flags
 from cass_lsp.compile.linemap import LineMap
 from cass_lsp.compile.nvcc_flags import Flags
 from cass_lsp.compile.scratch import HipTarget, Layout, RuntimePlacer, Scratch, Translator, require_inert
 from cass_lsp.core import pairs
 from cass_lsp.core.filekinds import COMMAND_UNIT_SUFFIXES, CUDA_HEADER_SUFFIX, HEADER_SUFFIXES, UNIT_SUFFIXES
 
-_MAIN = re.compile(r"^[ \t]*(?:(?:static|extern|inline)\s+)*(?:int|auto|void)\s+main\s*\(", re.MULTILINE)
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 # Data files a program reads from its folder are copied into each run's working directory.
 DATA_LIMIT_BYTES = 64 * 1024 * 1024
 DATA_LIMIT_FILES = 1000
@@ -97,13 +94,14 @@ class Program(msgspec.Struct, frozen=True):
 
 
 def defines_main(text: str) -> bool:
-    return _MAIN.search(_COMMENT.sub("", text)) is not None
+    """Whether ``text`` defines ``main`` (:mod:`cass_lsp.compile.entry`: any spelling of it)."""
+    return entry.main_offset(text) is not None
 
 
 def main_line(text: str) -> int:
     """The 0-based line where ``main`` is defined (0 when it is not)."""
-    match = _MAIN.search(text)
-    return text.count("\n", 0, match.start()) if match else 0
+    offset = entry.main_offset(text)
+    return text.count("\n", 0, offset) if offset is not None else 0
 
 
 def _read(path: str, texts: Mapping[str, str]) -> str:

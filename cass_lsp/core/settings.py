@@ -147,6 +147,17 @@ class VerificationSettings(msgspec.Struct, rename="camel", forbid_unknown_fields
     """Which toolchain builds the programs the "command" runner runs."""
     args: list[str] = msgspec.field(default_factory=list)
     """Arguments for both programs (input files are read from a copy of the program's folder)."""
+    env: dict[str, str] = msgspec.field(default_factory=dict)
+    """Variables set for each run of both programs (a run line's `GSL_RNG_SEED=123 ./main`); PATH,
+    HOME, TMPDIR, LANG, the loader's LD_* and the CPU runtime's CASS_* are refused."""
+    script: list[str] = msgspec.field(default_factory=list)
+    """A script of the program's folder that runs the program, with its arguments, run instead of
+    the program on both sides (`["./runtests.sh"]`, `["bash", "run.sh", "64"]`): its path is relative
+    to the folder, the program lies at `programPath` in each run's copy, and what the script prints
+    is compared. Only sh, bash or dash may run it, or its own `#!` line."""
+    program_path: str = ""
+    """Where each run's folder holds the program, relative to it, as the build writes it (`nbody`,
+    `bin/nbody`: where a script finds it); empty: a name of its own."""
     stdin: str | None = None
     expected_exit: int = 0
     """The exit code of a clean run of the original: a run that ends otherwise is not judged."""

@@ -8,13 +8,14 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from cass_lsp.buildfiles import files
+from cass_lsp.buildfiles import files, tools
+from cass_lsp.compile import nvcc_flags
 from cass_lsp.core.terminal import escape
 
 if TYPE_CHECKING:
     import argparse
 
-    from cass_lsp.buildfiles.porting import Settings
+    from cass_lsp.buildfiles.porting import Result, Settings
     from cass_lsp.services.outputs import Outcome, Unit
 
 
@@ -51,12 +52,25 @@ def settings_for(args: argparse.Namespace, arch: str, sources: list[Unit], build
     )
 
 
+def _ported(path: str, text: str, settings: Settings) -> Result:
+    """``text`` ported, or, where a porter's rule fails on it, kept as written with an error saying
+    so: the port still gets the build file, and the translation goes on."""
+    from cass_lsp.buildfiles.porting import UNMAPPED, Finding, Result
+
+    try:
+        return files.translate(path, text, settings)
+    except Exception as error:  # a rule's defect on text it does not expect; any kind is the same defect
+        message = f"this build file could not be ported ({type(error).__name__}: {error}); kept as written"
+        return Result(text, {}, [Finding(1, 1, "error", UNMAPPED, message)])
+
+
 def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
     """Each build file ported and written; a line per file on standard error unless ``quiet``."""
     from cass_lsp.services.outputs import Located, Outcome, backup, write_atomic
 
     outcomes: list[Outcome] = []
     toolchain_needed = False
+    openmp = False
     for unit in units:
         try:
             with open(unit.source, encoding="utf-8", errors="surrogateescape") as f:
@@ -65,10 +79,11 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
         except OSError as e:
             outcomes.append(Outcome(unit, 0, {}, [], None, f"{unit.source}: {e.strerror or e}"))
             continue
-        result = files.translate(unit.source, text, settings)
+        result = _ported(unit.source, text, settings)
         found = [Located(f.code, f.severity, f.message, f.line, f.column) for f in result.findings]
         lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         toolchain_needed |= files.kind(unit.source) == "cmake" and "HIP" in result.text and not settings.reverse
+        openmp |= any(f.message == nvcc_flags.OPENMP_NOTE for f in result.findings)
         error = None
         output = None
         data = result.text.encode("utf-8", "surrogateescape")
@@ -94,8 +109,12 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
     if toolchain_needed and not quiet:
         print("cass-lsp translate: the CMake project now uses the HIP language; on Debian's ROCm packages "
               f"(no /opt/rocm) configure it with -DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}", file=sys.stderr)
+    if openmp and not quiet:
+        runtime = tools.openmp()
+        if not runtime.found:
+            print(f"cass-lsp translate: the port builds with -fopenmp, LLVM's OpenMP (libomp) under the HIP compiler, "
+                  f"which this machine lacks: {runtime.hint}", file=sys.stderr)
     if units and not settings.reverse and not quiet:
-        from cass_lsp.buildfiles import tools
         from cass_lsp.toolchains import devlibs15
 
         hints = [tools.library_headers_hint(settings.families)]

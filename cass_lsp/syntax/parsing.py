@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Sequence
 
 import tree_sitter
 import tree_sitter_cuda
@@ -66,7 +67,9 @@ def matches(
     return cursor.matches(node)
 
 
-def parse_source(source: bytes, old_tree: tree_sitter.Tree | None = None) -> tree_sitter.Tree:
+def parse_source(source: bytes, old_tree: tree_sitter.Tree | None = None,
+                 headers: Sequence[bytes] = ()) -> tree_sitter.Tree:
     """The tree every feature reads: ``source`` through the macro-aware pre-pass
-    (:mod:`cass_lsp.syntax.prepass`; same length, so offsets and rows are the original's)."""
-    return parse(prepass.prepare(source), old_tree)
+    (:mod:`cass_lsp.syntax.prepass`; same length, so offsets and rows are the original's), which
+    reads the macros of ``headers`` too (the project headers the file includes)."""
+    return parse(prepass.prepare(source, prepass.scan(source, headers)), old_tree)

@@ -15,27 +15,36 @@ grammar lacks. A same-length rewrite keeps incremental parsing as it is: the doc
 again only the lines around local edits (``local_edit``, ``prepare_window``) and tells the tree
 where the preparation changed away from an edit (``differences``).
 
+The macros are the file's own and those of the project's headers (``scan(source, headers)``: the
+caller passes their texts, as ``cass-lsp translate`` does for a tree's units; a header's macro
+counts where the file names it).
+
 What it rewrites:
 
-- attribute-like object macros (the file's own ``#define NAME body`` whose body is only qualifiers,
-  attributes, pragmas or nothing; and well-known library spellings, ``KNOWN``) become their
-  expansion padded with spaces, or, where it does not fit, the execution-space qualifier that fits
-  (the rest, ``inline`` and the like, matters to no feature), or spaces; ``__align__(n)`` and
-  pragma macros (``KNOWN_CALLS``) become spaces;
+- attribute-like object macros (a ``#define NAME body`` whose body is only qualifiers, attributes,
+  pragmas, ``extern "C"`` or nothing; and well-known library spellings, ``KNOWN``) become their
+  expansion padded with spaces, pragmas left out, or, where it does not fit, the execution-space
+  qualifier that fits (the rest, ``inline`` and the like, matters to no feature), or spaces;
+  ``__align__(n)``, pragma macros (``KNOWN_CALLS``) and function-like macros whose body is only
+  pragmas or attributes (``DO_PRAGMA(x) _Pragma(#x)``) become spaces;
 - a statement macro (a ``#define`` whose body is a block, ``do {...} while (0)``, an ``if``/``for``
   or ends with ``;``; and the error-check macros of ``KNOWN_STATEMENTS``) invoked first on its line
   and not followed by ``;`` gets one in the first blank byte after it (the next line's indentation);
   none is added where no blank byte is left (``GUARD(x)`` right before a ``}`` in column 0);
-- a function-like macro that expands to declarations, invoked first on its line (or after
-  ``extern``), and a header's macro invoked alone on a line at column 0 and followed by no body,
-  become spaces: the grammar cannot read declarations it does not see;
+- a function-like macro that expands to declarations (or to such macros), invoked first on its
+  line (or after ``extern``, or after another one on its line), an object-like one holding
+  declarations alone on its line, and a header's macro invoked alone on a line at column 0 and
+  followed by no body, become spaces: the grammar cannot read declarations it does not see;
 - a conditional group whose branches split a statement or a list (unbalanced braces or
-  parentheses, a dangling ``else``, parameters under ``#ifdef``) is read as its ``#if`` branch: the
+  parentheses, a dangling ``else``, parameters under ``#ifdef``, part of an expression, a
+  statement's head, a declared function's alternative bodies) is read as its ``#if`` branch: the
   directive lines and the other branches become spaces (``set_aside`` lists those branches; the
   translator renames their API names by name and says so);
 - extended lambdas' ``__device__``/``__host__``, ``typename`` before a dependent name in an
   expression, ``class`` in ``template class X<T>;``, an ``__attribute__`` in ``using X = ...``,
-  ``__restrict``, and keyword types in ``typeid(...)`` take a form the grammar reads.
+  ``__restrict``, keyword types in ``typeid(...)``, ``unsigned(x)`` before ``<`` or after
+  ``return``, a ``= {}`` default argument, and ``or``/``and``/``not`` in ``#if`` lines take a form
+  the grammar reads.
 
 The translator reads names at rewritten spots by position (``changed`` tells where a prepared
 buffer differs from the original) and translates them by name, as in an unparsable region.
@@ -45,6 +54,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 # Patterns are compiled on first use (re's own cache): the module is on the CLI's start-up path.
@@ -125,7 +135,7 @@ _QUALIFIERS = frozenset(w.encode() for w in (
     "static", "extern", "constexpr", "__shared__", "__constant__", "__managed__", "__restrict__",
     "__attribute__", "__declspec", "_Pragma", "__launch_bounds__", "__always_inline__", "__inline",
     "__forceinline", "__cdecl", "__stdcall", "noexcept", "__noinline", "__global", "__local", "__restrict",
-    "restrict"))
+    "restrict", "__grid_constant__", '"C"', '"C++"'))
 # Execution-space qualifiers: what to keep when the whole expansion does not fit.
 _SPACES = (b"__host__ __device__", b"__global__", b"__device__", b"__host__")
 _DEFINE = rb"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n\\]|\\\r?\n|\\)*)"
@@ -136,11 +146,18 @@ _STATEMENT_BODY = (rb"(?s)^\s*(?:\{.*\}|do\b.*\bwhile\s*\(\s*(?:0|false)\s*\)|(?
                    rb"|.*;)\s*$")
 _DIRECTIVE = rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b"
 _PAIRS = ((b"{", b"}"), (b"(", b")"))
+_EMPTY_DEFAULT = rb"[\w>&*]\s+\w+\s*=\s*(\{\})(?=\s*[,)])"
+_CONDITION_LINE = rb"(?m)^[ \t]*#[ \t]*(?:if|elif)\b([^\n]*)"
+_OPERATORS = {b"or": b"||", b"and": b"&& ", b"not": b"!  "}
+# What ends the code before a conditional group that stands inside an expression or a list.
+_OPEN_EXPRESSION = (b",", b"(", b"=", b"?", b"&&", b"||", b"+", b"-", b"|", b"&", b"<<", b">>")
 _COMMENTS = rb"(?s)//[^\n]*|/\*.*?\*/"
 # Comments, strings, characters and preprocessor lines: no code brackets in them.
 _OPAQUE = rb'(?ms)//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#(?:[^\n\\]|\\.)*'
 _IS_WORD = bytes(1 if (48 <= b < 58 or 65 <= b < 91 or 97 <= b < 123 or b == 95 or b >= 128) else 0
                  for b in range(256))
+_WORD_BYTES = bytes(b if _IS_WORD[b] else 32 for b in range(256))
+_PRAGMA_CALL = rb"\b(?:_Pragma|__pragma)\s*\((?:[^()]|\([^()]*\))*\)"
 
 
 _WINDOW_LINES = 50
@@ -153,20 +170,34 @@ class Macros(NamedTuple):
     attributes: dict[bytes, bytes]  # name -> same-length replacement (spaces padded)
     statements: dict[bytes, bool]  # statement macros -> function-like
     declarations: frozenset[bytes] = frozenset()  # function-like macros that expand to declarations
+    calls: frozenset[bytes] = frozenset()  # function-like macros that expand to attributes or pragmas
 
 
-def _fit(name: bytes, expansion: bytes) -> bytes:
-    """The replacement for ``name``: its expansion, else the execution space that fits, padded."""
-    text = b" ".join(expansion.split())
+def _fit(name: bytes, expansion: bytes, calls: Iterable[bytes] = ()) -> bytes:
+    """The replacement for ``name``: its expansion, else the execution space that fits, padded
+    (a pragma in it, and invocations of ``calls``, are left out: the grammar reads
+    ``_Pragma("unroll")`` as a call)."""
+    text = b" ".join(_without_calls(re.compile(_PRAGMA_CALL).sub(b" ", expansion), calls).split())
     if len(text) > len(name):
         text = next((s for s in _SPACES if s in text and len(s) <= len(name)), b"")
     return text.ljust(len(name))
 
 
-def _attribute_body(body: bytes, attributes: dict[bytes, bytes]) -> bool:
-    """Only qualifiers, attributes, pragmas and attribute-like macros (or nothing)."""
-    words = re.compile(_ATTRIBUTE_CALLS).sub(b" ", body.replace(b"\\\n", b" ")).split()
-    return all(w in _QUALIFIERS or w in attributes for w in words)
+def _attribute_body(body: bytes, attributes: dict[bytes, bytes], calls: set[bytes]) -> bool:
+    """Only qualifiers, attributes, pragmas, attribute-like macros and invocations of the
+    function-like ones (``calls``), or nothing."""
+    body = _without_calls(re.compile(_ATTRIBUTE_CALLS).sub(b" ", body.replace(b"\\\n", b" ")), calls)
+    return all(w in _QUALIFIERS or w in attributes for w in body.split())
+
+
+def _without_calls(text: bytes, calls: Iterable[bytes]) -> bytes:
+    """``text`` with each invocation of a macro of ``calls`` (``NAME(...)``) left out."""
+    for name in calls:
+        for start in reversed(_occurrences(text, name)):
+            end = _call_end(text, start + len(name))
+            if end is not None:
+                text = text[:start] + b" " + text[end:]
+    return text
 
 
 def _present(source: bytes, names: tuple[bytes, ...]) -> list[bytes]:
@@ -191,30 +222,80 @@ def _all_known() -> dict[bytes, bytes]:
     return {name: _fit(name, body) for name, body in KNOWN.items()}
 
 
-def scan(source: bytes) -> Macros:
-    """The macros of ``source`` the pre-pass acts on."""
-    attributes = {name: _fit(name, KNOWN[name]) for name in _present(source, tuple(KNOWN))}
-    statements: dict[bytes, bool] = {}
-    declarations: set[bytes] = set()
-    refused: set[bytes] = set()
+class _Found(NamedTuple):
+    """Definitions classified so far (:func:`_classify`)."""
+
+    attributes: dict[bytes, bytes]
+    statements: dict[bytes, bool]
+    declarations: set[bytes]
+    calls: set[bytes]
+    refused: set[bytes]
+
+
+def scan(source: bytes, headers: Sequence[bytes] = ()) -> Macros:
+    """The macros of ``source`` the pre-pass acts on: its own definitions, and those of ``headers``
+    (the texts of the project's headers: the ones it includes, and over a tree the others, whose
+    macros a header may use from its includer) for the names it uses."""
+    known = {name: _fit(name, KNOWN[name]) for name in _present(source, tuple(KNOWN))}
+    found = _Found(known, {}, set(), set(), set())
+    if headers:
+        # a header's macros matter where the file names them (each costs a search in ``prepare``),
+        # in its code or in its own definitions' bodies
+        base = _headers_found(tuple(headers))
+        for name in set(source.translate(_WORD_BYTES).split()):
+            if name in base.attributes:
+                found.attributes.setdefault(name, base.attributes[name])
+            if name in base.statements:
+                found.statements[name] = base.statements[name]
+            for kind in ("declarations", "calls", "refused"):
+                if name in getattr(base, kind):
+                    getattr(found, kind).add(name)
     if b"define" in source:
-        for m in re.compile(_DEFINE).finditer(source):
-            name, params, body = m[1], m[2], m[3]
-            body = re.sub(rb"(?s)/\*.*?\*/|//[^\n]*|\\\r?\n|\\$", b" ", body).strip()
-            if params is not None and re.compile(_DECLARATION_BODY).match(body):
-                declarations.add(name)
-            elif body and (re.compile(_STATEMENT_BODY).match(body)
-                           or body.split(b"(", 1)[0].strip() in statements):  # made of statement macros
-                statements[name] = params is not None
-            elif params is None and name not in KNOWN and _attribute_body(body, attributes):
-                attributes.setdefault(name, _fit(name, body))
-            else:
-                refused.add(name)  # defined otherwise too (an #if branch): not surely an attribute
+        _classify(_definitions(source), found)
+    attributes, statements, declarations, calls, refused = found
     for name in refused:
         if name not in KNOWN:
             attributes.pop(name, None)
     return Macros(attributes, {name: call for name, call in statements.items() if name not in refused},
-                  frozenset(declarations - refused - set(statements)))
+                  frozenset(declarations - refused - set(statements)), frozenset(calls - refused))
+
+
+@functools.lru_cache(maxsize=4)
+def _headers_found(headers: tuple[bytes, ...]) -> _Found:
+    """The headers' definitions, classified once for all the units of a tree that read them."""
+    found = _Found(dict(_all_known()), {}, set(), set(), set())
+    _classify([d for header in headers for d in _definitions(header)], found)
+    return found
+
+
+def _classify(definitions: Iterable[tuple[bytes, bytes | None, bytes]], found: _Found) -> None:
+    attributes, statements, declarations, calls, refused = found
+    for name, params, body in definitions:
+        if ((params is not None and (re.compile(_DECLARATION_BODY).match(body)
+                                     or body.split(b"(", 1)[0].strip() in declarations))  # made of them
+                or (params is None and re.compile(_DECLARATION_BODY).match(body) and b";" in body)):
+            declarations.add(name)  # an object-like one holds a declaration: ``using T = ...; f();``
+        elif body and (re.compile(_STATEMENT_BODY).match(body)
+                       or body.split(b"(", 1)[0].strip() in statements):  # made of statement macros
+            statements[name] = params is not None
+        elif name in KNOWN or not _attribute_body(body, attributes, calls):
+            refused.add(name)  # defined otherwise too (an #if branch): not surely an attribute
+        elif params is None:
+            attributes.setdefault(name, _fit(name, body, calls))
+        elif body:
+            calls.add(name)  # ``DO_PRAGMA(x)``: an invocation expands to a pragma or an attribute
+        else:
+            refused.add(name)
+
+
+@functools.lru_cache(maxsize=512)
+def _definitions(text: bytes) -> tuple[tuple[bytes, bytes | None, bytes], ...]:
+    """(name, parameters or None, body without comments and line splices) of each ``#define``
+    (kept per text: a tree's units include the same headers)."""
+    if b"define" not in text:
+        return ()
+    return tuple((m[1], m[2], re.sub(rb"(?s)/\*.*?\*/|//[^\n]*|\\\r?\n|\\$", b" ", m[3]).strip())
+                 for m in re.compile(_DEFINE).finditer(text))
 
 
 def prepare(source: bytes, macros: Macros | None = None) -> bytes:
@@ -235,21 +316,42 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
                 put(start, text)
     for start in _occurrences(source, b"__restrict"):
         put(start, b"restrict  ")
-    for name in _present(source, KNOWN_CALLS):
+    for name in (*_present(source, KNOWN_CALLS), *macros.calls):
         for start in _occurrences(source, name):
             end = _call_end(source, start + len(name))
             if end is not None and not _is_definition(source, start):
                 put(start, _blank(source[start:end]))
-    for name in macros.declarations:
-        for start in _occurrences(source, name):
-            # a declaration macro invoked first on its line (or after ``extern``): the grammar
-            # cannot read a declaration it does not see, so the invocation is left out
-            lead = source[_line_start(source, start):start]
-            end = _call_end(source, start + len(name))
-            if end is not None and lead.strip(b" \t") in (b"", b"extern"):
-                put(start - len(lead.lstrip(b" \t")), _blank(source[start - len(lead.lstrip(b" \t")):end]))
+    blanked_to = -1  # where the last declaration invocation left out ends
+    for start in sorted(s for name in macros.declarations for s in _occurrences(source, name)):
+        # a declaration macro invoked first on its line (or after ``extern``, or after another one
+        # on its line): the grammar cannot read a declaration it does not see, so it is left out
+        lead = source[_line_start(source, start):start]
+        name_end = start + len(_name_at(source, start))
+        end = _call_end(source, name_end)
+        line_end = source.find(b"\n", name_end)
+        if end is None and not source[name_end:len(source) if line_end == -1 else line_end].strip():
+            end = name_end  # an object-like one, alone on its line
+        after_one = blanked_to >= 0 and not source[blanked_to:start].strip(b" \t")
+        if end is not None and (lead.strip(b" \t") in (b"", b"extern") or after_one):
+            begin = start if after_one else start - len(lead.lstrip(b" \t"))
+            put(begin, _blank(source[begin:end]))
+            blanked_to = end
     for start, end in _file_scope_invocations(source, macros):
         put(start, _blank(source[start:end]))
+    if b"unsigned(" in source:
+        for start in _occurrences(source, b"unsigned"):
+            end = _call_end(source, start + len(b"unsigned"))
+            after = source[end:end + 40].lstrip(b" \t") if end is not None else b""
+            before = source[max(0, start - 12):start].rstrip()
+            if source[start + len(b"unsigned"):start + len(b"unsigned") + 1] == b"(" and (
+                    (after[:1] == b"<" and after[:2] != b"<<") or re.compile(rb"\breturn$").search(before)):
+                # ``if (unsigned(e) < n)``, ``return unsigned(a + b);``: the grammar reads a
+                # declaration there; a call reads right
+                put(start, b"U")
+    if b"{}" in source:
+        for m in re.compile(_EMPTY_DEFAULT).finditer(source):
+            # ``const std::vector<int>& v = {}``: a default argument the grammar does not take
+            put(m.start(1), b"0 ")
     if b"typeid" in source:
         for m in re.compile(_TYPEID).finditer(source):
             # ``typeid(double) == ...``: the grammar takes a type there only as a name
@@ -270,6 +372,12 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
                 put(at, b";")
     for start, end in _split_groups(source):
         put(start, _blank(source[start:end]))
+    if b"#" in source:
+        for line in re.compile(_CONDITION_LINE).finditer(source):
+            # ``#if defined(_WIN32) or defined(__APPLE__)``: C++'s spellings of || && !, which the
+            # grammar does not take in a directive
+            for m in re.compile(rb"\b(?:or|and|not)\b").finditer(source, line.start(1), line.end()):
+                put(m.start(), _OPERATORS[m[0]])
     return source if out is None else bytes(out)
 
 
@@ -327,10 +435,12 @@ def _directives(source: bytes) -> list[tuple[int, int, bytes]]:
 def _splits(source: bytes, group_start: int, group_end: int, branches: list[tuple[int, int]]) -> bool:
     before = re.compile(_COMMENTS).sub(b" ", source[max(0, group_start - 200):group_start]).rstrip()
     after = re.compile(_COMMENTS).sub(b" ", source[group_end:group_end + 200]).lstrip()
-    if before.endswith((b",", b"(")) or after.startswith((b")", b",")):
-        return True  # inside a parameter or argument list
+    if before.endswith(_OPEN_EXPRESSION) or after.startswith((b")", b",")):
+        return True  # inside a parameter or argument list, or an expression
     for start, end in branches:
         text = source[start:end]
+        if before.endswith(b")") and re.compile(_OPAQUE).sub(b" ", text).lstrip().startswith((b"=", b"{")):
+            return True  # alternative bodies of a declared function (``{ throw ...; }`` or ``= 0;``)
         if any(text.count(o) != text.count(c) for o, c in _PAIRS):
             text = re.compile(_OPAQUE).sub(b" ", text)
             if any(text.count(o) != text.count(c) for o, c in _PAIRS):
@@ -338,6 +448,8 @@ def _splits(source: bytes, group_start: int, group_end: int, branches: list[tupl
         code = re.compile(_OPAQUE).sub(b" ", text).strip()
         if code.endswith((b",", b"else")) or code.startswith((b",", b"else")):
             return True
+        if code.endswith(b")") and re.compile(rb"(?:if|for|while)\s*\(").match(code):
+            return True  # a statement's head, its body after the group
     return False
 
 
@@ -412,6 +524,14 @@ def _occurrences(source: bytes, name: bytes) -> list[int]:
             found.append(i)
         i = source.find(name, j)
     return found
+
+
+def _name_at(source: bytes, start: int) -> bytes:
+    """The identifier that starts at ``start``."""
+    end = start
+    while end < len(source) and _IS_WORD[source[end]]:
+        end += 1
+    return source[start:end]
 
 
 def _blank(text: bytes) -> bytes:

@@ -13,7 +13,11 @@ cases (README, "Compatibility helpers"):
 * HIP -> CUDA 12.8+: ``__atomic_load_n`` in device code becomes CUDA's ``__nv_atomic_load_n``
   (which takes no pointer to const: ``cass_unconst`` drops it).
 * HIP -> CUDA: the arithmetic and comparison operators a file applies to HIP's vector types
-  (``float4 + float4``, ``float4 * float``, ``==``), which CUDA's structs lack (:mod:`.vectors`).
+  (``float4 + float4``, ``float4 * float``, ``==``), which CUDA's structs lack, and the one-scalar
+  construction ``float4(f(x))`` as ``cass_splat_float4(f(x))``, which evaluates ``f(x)`` once (:mod:`.vectors`).
+* CUDA -> HIP: ``__CUDA_ARCH__`` read as a value (``#if __CUDA_ARCH__ >= 700``, ``v = __CUDA_ARCH__``)
+  becomes ``CASS_CUDA_ARCH``, defined on the device pass only (as nvcc defines ``__CUDA_ARCH__``) to
+  :data:`CUDA_ARCH_LEVEL`, unless the build defines it (``portability.cuda_arch``).
 * HIP -> CUDA 13+: ``hipDeviceProp_t`` fields CUDA 13 removed (``clockRate``, ``computeMode``, ...)
   are read with ``cudaDeviceGetAttribute`` through ``cass_device_attribute``.
 
@@ -92,7 +96,19 @@ REMOVED_PROP_FIELDS = {
 _PROP_FIELDS_REMOVED_IN = (13, 0)
 _NV_ATOMICS_SINCE = (12, 8)
 
+# What __CUDA_ARCH__ reads on AMD: Pascal's level. Every AMD GPU HIP compiles for has what CUDA code
+# guards with 600 or less (half arithmetic 530, double atomicAdd 600, __ldg 350, warp shuffles 300);
+# what 700 and up guard is NVIDIA's alone (independent thread scheduling, wmma/mma tensor cores,
+# cp.async and other PTX of newer GPUs, __reduce_*_sync), so such branches must read false.
+CUDA_ARCH_LEVEL = 600
+CUDA_ARCH_MACRO = "CASS_CUDA_ARCH"
+CUDA_ARCH_HELPER = "cuda-arch"
+
 HELPERS: dict[str, Helper] = {
+    CUDA_ARCH_HELPER: Helper("CASS_CUDA_ARCH_LEVEL", "HIP has no __CUDA_ARCH__; CASS_CUDA_ARCH stands for it on "
+                             "the device pass, at the level of CUDA features AMD GPUs have",
+                             f"#if defined(__HIP_DEVICE_COMPILE__) && !defined({CUDA_ARCH_MACRO})\n"
+                             f"#define {CUDA_ARCH_MACRO} {CUDA_ARCH_LEVEL}\n#endif\n"),
     "hipsparse-error-strings": Helper("CASS_HIPSPARSE_ERROR_STRINGS",
                                       "hipSPARSE has hipsparseGetErrorString/Name from ROCm 6.0",
                                       _sparse_strings()),

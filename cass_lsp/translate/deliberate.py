@@ -19,8 +19,8 @@ REASONS: dict[str, str] = {
     "__activemask": "HIP before 7.0 has no __activemask builtin by default: __ballot(1) is the same mask",
     "__syncwarp": ("HIP before 7.0 has no __syncwarp by default: a wavefront fence around "
                    "__builtin_amdgcn_wave_barrier() does the same"),
-    "__CUDA_ARCH__": ("only defined()/#ifdef tests become __HIP_DEVICE_COMPILE__; a numeric comparison "
-                      "(__CUDA_ARCH__ >= 700) asks about an NVIDIA architecture and is reported for a human"),
+    "__CUDA_ARCH__": ("only defined()/#ifdef tests become __HIP_DEVICE_COMPILE__; its value (__CUDA_ARCH__ >= "
+                      "700, v = __CUDA_ARCH__) reads CASS_CUDA_ARCH, a helper's level of CUDA features AMD GPUs have"),
     "cudaGraphInstantiate": ("CUDA 12's three-argument form is hipGraphInstantiateWithFlags; "
                              "hipGraphInstantiate keeps CUDA 11's five arguments"),
 }

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from cass_lsp.core.jobs import JobKind, key, text_digest
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import tree_sitter
 
     from cass_lsp.core.cancel import CancelToken
@@ -51,13 +53,15 @@ def translate_bytes(
     byte_range: tuple[int, int] | None = None,
     tree: tree_sitter.Tree | None = None,
     token: CancelToken | None = None,
+    headers: Sequence[bytes] = (),
 ) -> Outcome:
     """Where the server and the CLI enter the rule engine: raw edits and findings in byte offsets of
-    ``data`` (inside the engine, the model path's post-pass calls ``rules.run`` itself)."""
+    ``data`` (inside the engine, the model path's post-pass calls ``rules.run`` itself); ``headers``:
+    the texts of the project headers whose macros the pre-pass reads."""
     from cass_lsp.translate import rules
 
     check = token.check if token is not None else None
-    return rules.run(data, settings, byte_range=byte_range, tree=tree, check_cancelled=check)
+    return rules.run(data, settings, byte_range=byte_range, tree=tree, check_cancelled=check, headers=headers)
 
 
 def translate_text(

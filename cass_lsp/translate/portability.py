@@ -6,12 +6,17 @@ The rule engine calls these while it translates; ``lint.lint()`` reports them wi
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import tree_sitter
 
 from cass_lsp.syntax import nodes
 from cass_lsp.translate import codes as fc
+from cass_lsp.translate import compat
 from cass_lsp.translate.context import RuleContext
+
+if TYPE_CHECKING:
+    from cass_lsp.translate.compat import HelperContext
 
 _LANE_ARITHMETIC = rb"(?:&|%|/)[ \t]*(31|32|0[xX]1[fF]|0[xX]20)\b"
 _LANE_HINT = r"(?i)threadIdx|lane|tid|warp|thread"
@@ -48,6 +53,21 @@ def inline_asm(p: RuleContext, asm: tree_sitter.Node) -> None:
         message = ("inline PTX cannot be translated by rules: rewrite it with HIP intrinsics, or use the "
                    "model translation (Translate with model)")
     p.find(fc.INLINE_PTX, "warning", message, asm.start_byte, asm.end_byte, name="asm")
+
+
+GRID_CONSTANT = "__grid_constant__"
+
+
+def grid_constant(p: RuleContext, start: int, end: int) -> bool:
+    """``__grid_constant__`` (CUDA 11.7: a const kernel parameter whose address is taken is not
+    copied) has no HIP spelling; AMD passes kernel arguments in a constant segment anyway, so the
+    qualifier is removed."""
+    while end < p.hi and p.src[end:end + 1] in (b" ", b"\t"):
+        end += 1
+    p.edit(start, end, "", "nvcc-ism")
+    p.find(fc.NVCC_ISM, "info", "__grid_constant__ has no HIP spelling (AMD passes kernel arguments in a "
+           "constant segment): removed", start, start + len(GRID_CONSTANT), name=GRID_CONSTANT)
+    return True
 
 
 def launch_bounds(p: RuleContext, bounds: tree_sitter.Node) -> None:
@@ -100,13 +120,22 @@ def header_guard(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
     return True
 
 
-def cuda_arch(p: RuleContext, node: tree_sitter.Node) -> bool:
+def cuda_arch(p: HelperContext, node: tree_sitter.Node) -> bool:
+    """``#ifdef __CUDA_ARCH__`` / ``defined(__CUDA_ARCH__)`` ask whether this is the device pass:
+    ``__HIP_DEVICE_COMPILE__``. Any other use reads the value (``#if __CUDA_ARCH__ >= 700``,
+    ``v = __CUDA_ARCH__``): ``CASS_CUDA_ARCH``, which a helper defines on the device pass only, as
+    nvcc defines ``__CUDA_ARCH__`` (``compat.CUDA_ARCH_LEVEL``)."""
     if _tested_by_preprocessor(node):
         p.edit(node.start_byte, node.end_byte, "__HIP_DEVICE_COMPILE__", "device")
         return True
-    p.find(fc.CUDA_ARCH_CHECK, "warning", "HIP does not define __CUDA_ARCH__, so this test takes the host/"
-           "fallback branch; test __HIP_DEVICE_COMPILE__ or the __gfx*__ target macros instead",
-           node.start_byte, node.end_byte, name="__CUDA_ARCH__", family="device")
+    p.edit(node.start_byte, node.end_byte, compat.CUDA_ARCH_MACRO, "device")
+    p.need_helper(compat.CUDA_ARCH_HELPER, node.start_byte)
+    p.find(fc.CUDA_ARCH_CHECK, "info", f"HIP has no __CUDA_ARCH__: this reads {compat.CUDA_ARCH_MACRO}, "
+           f"{compat.CUDA_ARCH_LEVEL} when compiling for an AMD GPU (the NVIDIA level whose CUDA C++ features "
+           "AMD GPUs all have; tests for 700 and up, independent thread scheduling, tensor cores, PTX of newer "
+           "GPUs, are false) and undefined on the host, as __CUDA_ARCH__ is; define "
+           f"{compat.CUDA_ARCH_MACRO} to choose another level", node.start_byte, node.end_byte,
+           name="__CUDA_ARCH__", family="device")
     return True
 
 

@@ -13,7 +13,7 @@ import bisect
 import functools
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter
@@ -30,6 +30,7 @@ from cass_lsp.translate import (
     libraries,
     placement,
     portability,
+    relevance,
     tables,
     vectors,
     warp,
@@ -60,7 +61,7 @@ _MAX_PARSE_FINDINGS = 20
 _FEW_WORDS = 4000
 
 _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "asm", "__asm__", "__asm",
-                    "__CUDA_ARCH__", "__launch_bounds__", *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
+                    "__CUDA_ARCH__", "__launch_bounds__", portability.GRID_CONSTANT, *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
                     *portability.VERSION_MACROS}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
@@ -100,6 +101,27 @@ def _candidates(reverse: bool) -> frozenset[bytes]:
     names = tables.reverse_names() if reverse else tables.action_names()
     special = _REVERSE_SPECIAL if reverse else _FORWARD_SPECIAL
     return frozenset(n.encode() for n in (*names, *special))
+
+
+@functools.cache
+def _platform_names(reverse: bool) -> frozenset[bytes]:
+    """Names that make a file CUDA (HIP in reverse): the candidates, less HIP's vector types (SYCL
+    and OpenCL spell theirs alike)."""
+    vector_types = frozenset(t.encode() for t in vectors.TYPES) if reverse else frozenset()
+    return _candidates(reverse) - vector_types
+
+
+def uses_source_api(source: bytes, settings: Settings) -> bool:
+    """Whether the file uses CUDA (HIP in reverse) at all (:mod:`.relevance`); one that does not is
+    left as it is, with no finding."""
+    if settings.reverse:
+        def maps(path: str) -> bool:
+            return headers.reverse(path) is not None
+    else:
+        def maps(path: str) -> bool:
+            return libraries.forward_header(path, settings.target.rocm, settings.libraries) is not None
+    return relevance.uses_api(source, _platform_names(settings.reverse), maps, reverse=settings.reverse,
+                              in_comments_too=settings.rewrite_opaque)
 
 
 def warm_up(reverse: bool) -> None:
@@ -447,6 +469,9 @@ class Pass:
         if name == "CUDART_CB" and not self.reverse:
             portability.callback_convention(self, start, end)  # needs no tree
             return
+        if name == portability.GRID_CONSTANT and not self.reverse:
+            portability.grid_constant(self, start, end)
+            return
         found = None if self.reverse else tables.row(name)
         if found is not None:
             self.find(fc.UNTRANSLATED, "warning", f"{name} is in code the parser could not read, and its "
@@ -497,6 +522,8 @@ class Pass:
             portability.inline_asm(self, parent)
         elif name == "__launch_bounds__" and parent.type == nodes.LAUNCH_BOUNDS and not self.reverse:
             portability.launch_bounds(self, parent)
+        elif name == portability.GRID_CONSTANT and not self.reverse and self.inside(node):
+            portability.grid_constant(self, node.start_byte, node.end_byte)
 
     def _forward_special(self, name: str, node: tree_sitter.Node) -> bool:
         """Rules that replace the table for a name; True when the name is handled."""
@@ -506,6 +533,8 @@ class Pass:
             return calls.handle(self, name, node)
         if name == "CUDART_CB":
             return portability.callback_convention(self, node.start_byte, node.end_byte)
+        if name == portability.GRID_CONSTANT:
+            return portability.grid_constant(self, node.start_byte, node.end_byte)
         if name in compat.FORWARD_NAMES:
             return compat.forward(self, name, node)
         if name == collisions.MAKE_UINT3:
@@ -909,13 +938,19 @@ class Outcome(NamedTuple):
 
 
 def run(source: bytes, settings: Settings, *, byte_range: tuple[int, int] | None = None,
-        tree: tree_sitter.Tree | None = None, check_cancelled: Callable[[], None] | None = None) -> Outcome:
-    """The engine on UTF-8 bytes (``translate`` is the public, Struct-returning form).
+        tree: tree_sitter.Tree | None = None, check_cancelled: Callable[[], None] | None = None,
+        headers: Sequence[bytes] = ()) -> Outcome:
+    """The engine on UTF-8 bytes (``translate`` is the public, Struct-returning form). A file that
+    uses no CUDA (no HIP in reverse: :func:`uses_source_api`) gets no edit and no finding.
 
-    ``check_cancelled`` is called between passes and raises to abandon the translation."""
+    ``check_cancelled`` is called between passes and raises to abandon the translation.
+    ``headers``: the texts of the project headers the file includes, whose macros the pre-pass
+    reads (``prepass.scan``); ``tree``, when given, must come from the same preparation."""
+    if not uses_source_api(source, settings):
+        return Outcome([], [], {})
     check = check_cancelled or _not_cancelled
     parser = syntax.new_parser()
-    macros = prepass.scan(source)
+    macros = prepass.scan(source, headers)
     prepared = prepass.prepare(source, macros)
     if tree is None:
         tree = parser.parse(prepared)
@@ -977,18 +1012,21 @@ def settings_of(profile: TargetProfile | None, options: TranslateOptions | None,
 def translate(source: str, profile: TargetProfile | None = None, options: TranslateOptions | None = None, *,
               reverse: bool = False, byte_range: tuple[int, int] | None = None,
               tree: tree_sitter.Tree | None = None,
-              check_cancelled: Callable[[], None] | None = None) -> TranslationResult:
+              check_cancelled: Callable[[], None] | None = None,
+              headers: Sequence[str] = ()) -> TranslationResult:
     """Translate CUDA to HIP (or HIP to CUDA with ``reverse``); offsets are UTF-8 byte offsets.
 
     ``byte_range`` limits rewriting to a region, save the edits elsewhere that the region's code
     needs to compile: the body of a ``#define`` lane mask it uses, the type of a mask variable it
     assigns, the HIP runtime include where the file has no runtime include (a CUDA runtime include
     outside the region is reported, with the fix). ``tree`` is an existing parse of ``source``.
-    ``check_cancelled`` is called between passes and may raise to stop the work.
+    ``check_cancelled`` is called between passes and may raise to stop the work. ``headers``: the
+    texts of the project headers ``source`` includes; the macros they define (attribute macros such as
+    ``RAJA_HOST_DEVICE``, statement macros such as ``CHECK(call)``) are read as the file's own are.
     """
     data = source.encode("utf-8", "surrogateescape")
     out = run(data, settings_of(profile, options, reverse), byte_range=byte_range, tree=tree,
-              check_cancelled=check_cancelled)
+              check_cancelled=check_cancelled, headers=[h.encode("utf-8", "surrogateescape") for h in headers])
     return result_of(data, out)
 
 

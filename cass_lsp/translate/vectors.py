@@ -3,9 +3,11 @@
 HIP's ``float4`` and friends are classes: they construct from one scalar (``float4(x)`` sets every
 component) or from their components (``float4(a, b, c, d)``), and they have arithmetic and
 comparison operators. CUDA's are plain structs with neither. Constructions become ``make_float4``
-calls (one scalar is repeated, when repeating it is harmless); the operators a file uses on a
-vector type are defined once, as a marked compatibility helper per (type, operator)
-(``compat.render`` writes them; the keys are ``vector-op:TYPE:OP``).
+calls: one scalar is repeated when it is a name, a literal or a member or element of one (reading
+it again costs nothing and changes nothing); any other scalar (a call, arithmetic, ``*p++``) goes
+through ``cass_splat_float4(expr)``, a helper that evaluates it once. The operators a file uses on
+a vector type are defined once, as a marked compatibility helper per (type, operator). ``compat.render``
+writes the helpers; their keys are ``vector-op:TYPE:OP`` and ``vector-splat:TYPE``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from typing import TYPE_CHECKING
 import tree_sitter
 
 from cass_lsp.syntax import nodes
-from cass_lsp.translate import codes as fc
 from cass_lsp.translate.context import RuleContext
 
 if TYPE_CHECKING:
@@ -33,15 +34,18 @@ TYPES: dict[str, tuple[str, int]] = {f"{stem}{n}": (component, n) for stem, comp
 _ARITHMETIC = ("+", "-", "*", "/")
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/"}
 _COMPARISON = ("==", "!=")
-# One scalar repeated N times must have no side effect: names, literals, members, arithmetic.
-_REPEATABLE = r"[\w.\s+\-*/%()\[\]]*"  # compiled on first use: the CLI's start-up path imports this
+# A scalar repeated N times: a name or literal, with members and constant or named subscripts
+# (``s``, ``1.0f``, ``p.x``, ``in[i].y``). Compiled on first use: the CLI's start-up path imports this.
+_REPEATABLE = r"\s*[\w.]+(?:\s*(?:\[\s*[\w.]+\s*\]|(?:\.|->)\s*\w+))*\s*"
 _HELPER_PREFIX = "vector-op:"
+_SPLAT_PREFIX = "vector-splat:"
 _OPERATOR_NAMES = {"+": "plus", "-": "minus", "*": "times", "/": "divide", "==": "eq", "!=": "ne", "neg": "neg",
                    "+=": "plus_assign", "-=": "minus_assign", "*=": "times_assign", "/=": "divide_assign"}
 
 
-def construct(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
-    """``float4(x)`` -> ``make_float4(x, x, x, x)``, ``float4(a, b, c, d)`` -> ``make_float4(...)``."""
+def construct(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
+    """``float4(x)`` -> ``make_float4(x, x, x, x)``, ``float4(f(x))`` -> ``cass_splat_float4(f(x))``,
+    ``float4(a, b, c, d)`` -> ``make_float4(...)``."""
     call = p.call_of(node)
     if call is None or not p.inside(call) or node.type != nodes.IDENTIFIER:
         return True
@@ -51,13 +55,10 @@ def construct(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
         p.edit(node.start_byte, node.end_byte, f"make_{name}", "device")
     elif len(args) == 1:
         value = p.text(args[0])
-        if re.fullmatch(_REPEATABLE, value) is None or "++" in value or "--" in value:
-            p.find(fc.UNTRANSLATED, "warning", f"{name}({value}) sets every component to one value in HIP; CUDA's "
-                   f"{name} has no such constructor: write make_{name} with the value in a variable, repeated",
-                   call.start_byte, call.end_byte, name=name)
+        if re.fullmatch(_REPEATABLE, value) is None:
+            p.edit(node.start_byte, node.end_byte, f"cass_splat_{name}", "device")
+            p.need_helper(f"{_SPLAT_PREFIX}{name}", call.start_byte)
             return True
-        arglist = call.child_by_field_name(nodes.Field.ARGUMENTS)
-        assert arglist is not None
         p.edit(node.start_byte, node.end_byte, f"make_{name}", "device")
         p.edit(args[0].end_byte, args[0].end_byte, "".join(f", {value}" for _ in range(n - 1)))
     return True
@@ -136,11 +137,13 @@ def _vector_of(p: RuleContext, node: tree_sitter.Node | None, variables: dict[st
 
 
 def is_helper(key: str) -> bool:
-    return key.startswith(_HELPER_PREFIX)
+    return key.startswith((_HELPER_PREFIX, _SPLAT_PREFIX))
 
 
 def helper(key: str) -> tuple[str, str, str]:
-    """(guard, why, code) of the helper ``vector-op:TYPE:OP``."""
+    """(guard, why, code) of the helper ``vector-op:TYPE:OP`` or ``vector-splat:TYPE``."""
+    if key.startswith(_SPLAT_PREFIX):
+        return _splat(key.removeprefix(_SPLAT_PREFIX))
     _, vector, op = key.split(":", 2)
     component, n = TYPES[vector]
     fields = _FIELDS[:n]
@@ -169,3 +172,11 @@ def helper(key: str) -> tuple[str, str, str]:
         code = (f"{sig} bool operator{op}({vector} a, {vector} b) {{ return {neg}({equal}); }}\n"
                 f"{sig} bool operator{op}({vector} a, {component} s) {{ return {neg}({equal_s}); }}\n")
     return guard, why, code
+
+
+def _splat(vector: str) -> tuple[str, str, str]:
+    component, n = TYPES[vector]
+    code = (f"__host__ __device__ inline {vector} cass_splat_{vector}({component} v) "
+            f"{{ return make_{vector}({', '.join('v' for _ in range(n))}); }}\n")
+    return (f"CASS_SPLAT_{vector.upper()}", f"HIP's {vector}(v) sets every component to v; CUDA's {vector} has no "
+            "such constructor, and v is evaluated once", code)

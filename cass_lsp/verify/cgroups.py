@@ -196,10 +196,11 @@ class RunCgroup:
             except OSError as e:
                 if time.monotonic() > deadline:
                     return f"{self.path}: {e.strerror}"
-            self._kill()
+            self.kill()
             time.sleep(0.02)
 
-    def _kill(self) -> None:
+    def kill(self) -> None:
+        """SIGKILL every process of the run (cgroup.kill where the kernel has it, else each pid)."""
         if (self.path / "cgroup.kill").exists():
             with contextlib.suppress(OSError):
                 (self.path / "cgroup.kill").write_text("1")

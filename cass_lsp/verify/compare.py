@@ -5,7 +5,8 @@
 fast-math and rounding than nvcc did. Integers always compare exactly (an off-by-one count is a bug,
 whatever its size), and so do NaN with NaN and infinities of the same sign. "exit-code" compares
 the exit codes alone. In every mode, what the ``ignore`` patterns match (addresses, timings with
-their units) is left out, and so is :class:`Noise`: what differed between two runs of the original
+their units) is left out, and so are the numbers in the columns of a table whose header names a unit
+of time or rate (:mod:`.tables`: ``name  time(ms)  GB/s`` over rows of bare numbers), and :class:`Noise`: what differed between two runs of the original
 itself (a whole line, or the numbers of a line whose text is otherwise the same, such as a timing
 table row ``base  26.027  0.2``) says nothing about the translation.
 """
@@ -18,6 +19,8 @@ from collections.abc import Sequence
 from typing import Literal
 
 import msgspec
+
+from cass_lsp.verify.tables import mask_timing_columns
 
 _NUMBER = re.compile(
     r"(?<![\w.])([-+]?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|\d+|nan|inf(?:inity)?))(?![\w.])",
@@ -90,7 +93,12 @@ def lines_agree(expected: str, actual: str, rel_tol: float, abs_tol: float, *, n
 
 
 def _lines(output: bytes, ignore: Sequence[re.Pattern[str]]) -> list[str]:
-    return [_masked(line, ignore) for line in output.decode("utf-8", "replace").splitlines()]
+    return _kept(output.decode("utf-8", "replace").splitlines(), ignore)
+
+
+def _kept(lines: list[str], ignore: Sequence[re.Pattern[str]]) -> list[str]:
+    """What is compared of each line: the timing columns of tables and what ``ignore`` matches masked."""
+    return [_masked(line, ignore) for line in mask_timing_columns(lines)]
 
 
 def noise(first: bytes, second: bytes, ignore: Sequence[re.Pattern[str]] = ()) -> Noise | str:
@@ -163,12 +171,15 @@ def compare(
     skipped, numbers_only = set(noise.lines), set(noise.numbers)
     want = expected_out.decode("utf-8", "replace").splitlines()
     got = actual_out.decode("utf-8", "replace").splitlines()
+    want_kept, got_kept = _kept(want, ignore), _kept(got, ignore)
+    end = "<end of output>"
     for index in range(max(len(want), len(got))):
-        w = want[index] if index < len(want) else "<end of output>"
-        g = got[index] if index < len(got) else "<end of output>"
+        w = want[index] if index < len(want) else end
+        g = got[index] if index < len(got) else end
         if index in skipped and index < len(want) and index < len(got):
             continue
-        w_kept, g_kept = _masked(w, ignore), _masked(g, ignore)
+        w_kept = want_kept[index] if index < len(want) else end
+        g_kept = got_kept[index] if index < len(got) else end
         if index in numbers_only:
             same = lines_agree(w_kept, g_kept, rel_tol, abs_tol, numbers=False)
         elif mode == "exact":

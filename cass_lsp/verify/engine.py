@@ -9,9 +9,11 @@ the run only after every compile passed) and takes a ``submit``: the server subm
 - ``failed``: clang rejected the translation, or the run disagreed, while the original compiled
   (and, for a run, ran cleanly: :mod:`.run`);
 - ``passed``: every compile passed, and the run agreed or was not asked for (the summary says which);
+  a program the settings ask to run is never ``passed`` without a run that agreed;
 - ``unverified``: the original itself does not compile (so a failing translation proves nothing),
   or some stage could not be tried (a missing tool, a runner that cannot run the code, an original
-  that does not run cleanly, a cancelled job); the summary says why.
+  that does not run cleanly, a cancelled job, a run asked for that could not start: no ``main``,
+  an untrusted workspace); the summary says why.
 
 A verification covers the *program* of the file the user touched (:mod:`cass_lsp.compile.program`): all its
 units, headers and build flags.
@@ -33,6 +35,7 @@ from cass_lsp.core.pairs import Pair
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.verify import run as run_stage
 from cass_lsp.verify import stages
+from cass_lsp.verify.run import NotRun
 from cass_lsp.verify.runners import CannotRun
 from cass_lsp.verify.stages import Inputs, StageResult
 
@@ -187,14 +190,15 @@ async def run_stages(planned: list[Stage], submit: Callable[[Stage], Awaitable[S
     return results
 
 
-def report(inputs: Inputs, results: list[StageResult], *, not_run: str | None) -> Report:
+def report(inputs: Inputs, results: list[StageResult], *, not_run: NotRun | None) -> Report:
     """The verdict over ``results``; ``not_run`` says why there is no run stage, if there is none."""
     verdict, summary = judge(inputs.program.describe(), results, not_run=not_run)
     return Report(inputs.pair, verdict, summary, results, inputs.program)
 
 
-def judge(name: str, results: list[StageResult], *, not_run: str | None) -> tuple[Verdict, str]:
-    """The verdict over the stages of the program called ``name``, and its one-line summary."""
+def judge(name: str, results: list[StageResult], *, not_run: NotRun | None) -> tuple[Verdict, str]:
+    """The verdict over the stages of the program called ``name``, and its one-line summary.
+    ``not_run``: why no run stage was planned (None: one was)."""
     original = next((r for r in results if r.name == "original"), None)
     if original is not None and original.outcome == "failed":
         # nvcc rejects the original (a build flag missing?): a translation error proves nothing
@@ -209,6 +213,10 @@ def judge(name: str, results: list[StageResult], *, not_run: str | None) -> tupl
     ran = [r for r in results if r.name == "run"]
     if ran:
         return "passed", f"{name}: compiles ({compiled}) and runs the same ({', '.join(r.target or '' for r in ran)})"
-    why = f": {not_run}" if not_run else ""
     clang = next((r.tool for r in results if r.name == "translation" and r.tool), "clang")
-    return "passed", f"{name}: compiles with nvcc and {clang} ({compiled}); not run{why}"
+    compiles = f"compiles with nvcc and {clang} ({compiled})"
+    if not_run is None or not_run.asked:
+        # asked to run, and it did not: what was asked is unknown, whatever the compilers said
+        why = not_run.reason if not_run is not None else "no run stage was planned"
+        return "unverified", f"{name}: could not verify: it {compiles} but was asked to run and was not run: {why}"
+    return "passed", f"{name}: {compiles}; not run: {not_run.reason}"

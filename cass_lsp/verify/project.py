@@ -20,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import shlex
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Literal
@@ -34,6 +33,7 @@ from cass_lsp.compile import program as program_module
 from cass_lsp.compile.program import Program, Unit
 from cass_lsp.core.pairs import Pair
 from cass_lsp.translate import naming
+from cass_lsp.verify import command as run_command
 from cass_lsp.verify import discovery as introspect
 from cass_lsp.verify.discovery import BuildError, Discovery, Executable, System
 from cass_lsp.verify.engine import Report, Verdict
@@ -47,11 +47,23 @@ _ROCM_HIP_LANG = Path(build_tools.ROCM_HIP_LANG)
 
 @dataclasses.dataclass(frozen=True)
 class Check:
-    """One program of the project to verify: an executable and the arguments it runs with."""
+    """One program of the project to verify: an executable and the arguments it runs with, or
+    the script of the project that runs it."""
 
     name: str
     executable: Executable
     args: tuple[str, ...]
+    env: dict[str, str] = dataclasses.field(default_factory=dict)
+    """Variables the run line sets (``VAR=value ./prog``)."""
+    script: tuple[str, ...] = ()
+    """The script that runs the executable and its arguments (its shell first when the line
+    names one), relative to the project; empty: the executable runs itself."""
+    program_path: str = ""
+    """Where the script finds the executable, relative to the project (as the build writes it)."""
+
+    def verification(self) -> dict[str, object]:
+        """The ``cass.verification`` settings this check runs with, over the user's."""
+        return {"args": list(self.args), "env": self.env, "script": list(self.script), "programPath": self.program_path}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,10 +108,7 @@ def _nvcc_configure_args(nvcc: Path) -> list[str]:
 
 def _checks(discovery: Discovery, run: str | None, root: Path) -> list[Check]:
     if run is not None:
-        words = shlex.split(run)
-        if not words:
-            raise ValueError("--run names no command")
-        return [Check(run, _executable(discovery, words[0]), _arguments(words[1:], root))]
+        return [_run_check(discovery, run, root)]
     checks = []
     for test in discovery.tests:
         executable = _executable(discovery, test.argv[0], test.name)
@@ -110,13 +119,76 @@ def _checks(discovery: Discovery, run: str | None, root: Path) -> list[Check]:
     return checks
 
 
-def _executable(discovery: Discovery, command: str, test: str | None = None) -> Executable:
+def _run_check(discovery: Discovery, run: str, root: Path) -> Check:
+    """The check of a ``--run`` line (:mod:`.command`: variables, quotes, continuation lines, a
+    script of the project). Raises ValueError saying why the line cannot be run."""
+    line = " ".join(run.replace("\\\n", " ").split())  # the check's name, on one line
+    parsed = run_command.parse(run)
+    first = parsed.words[0]
+    found = _matching(discovery, first)
+    if found is not None and not parsed.script:
+        return Check(line, found, _arguments(parsed.words[1:], root), parsed.env)
+    script = _script_path(first, root)
+    if script is None or not (parsed.script or _has_shebang(root / script)):
+        names = ", ".join(e.name for e in discovery.executables)
+        raise ValueError(
+            f"{first} is not an executable the build makes ({names}), nor a script of the project that runs one"
+        )
+    executable = _run_by(discovery, root / script)
+    words = (*((parsed.shell,) if parsed.shell else ()), script, *_arguments(parsed.words[1:], root))
+    return Check(line, executable, (), parsed.env, words, _program_path(executable, root))
+
+
+def _matching(discovery: Discovery, command: str) -> Executable | None:
     for executable in discovery.executables:
         if command in (executable.path, executable.name) or os.path.basename(command) == executable.name:
             return executable
+    return None
+
+
+def _executable(discovery: Discovery, command: str, test: str | None = None) -> Executable:
+    found = _matching(discovery, command)
+    if found is not None:
+        return found
     names = ", ".join(e.name for e in discovery.executables)
     where = f"test {test} runs {command}" if test else f"{command} is"
     raise ValueError(f"{where}, not an executable the build makes ({names})")
+
+
+def _script_path(command: str, root: Path) -> str | None:
+    """``command`` as the path of a file of the project, relative to it (None: it names none)."""
+    path = Path(os.path.normpath(root / command))
+    if not path.is_relative_to(root) or path == root or not path.is_file():
+        return None
+    return str(path.relative_to(root))
+
+
+def _has_shebang(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            return file.read(2) == b"#!"
+    except OSError:
+        return False
+
+
+def _run_by(discovery: Discovery, script: Path) -> Executable:
+    """The executable of the build ``script`` runs: the one it names (or the build's only one)."""
+    try:
+        text = script.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise ValueError(f"{script}: cannot read it: {error.strerror}") from None
+    named = [e for e in discovery.executables if re.search(rf"(?<![\w.-]){re.escape(e.name)}(?![\w.-])", text)]
+    if len(named) == 1 or (not named and len(discovery.executables) == 1):
+        return (named or discovery.executables)[0]
+    names = ", ".join(e.name for e in named or discovery.executables)
+    how = "runs several executables of the build" if named else "names no executable of the build"
+    raise ValueError(f"{script.name} {how} ({names}): a verification runs one program; name it with --run")
+
+
+def _program_path(executable: Executable, root: Path) -> str:
+    """Where the build writes ``executable``, relative to the project (its name when outside it)."""
+    path = Path(executable.path)
+    return str(path.relative_to(root)) if path.is_relative_to(root) else executable.name
 
 
 def _arguments(args: list[str] | tuple[str, ...], root: Path) -> tuple[str, ...]:

@@ -19,7 +19,13 @@ A verdict must be true, so the translation is judged only against an original th
   stage "unavailable" with the reason: a missing input file that fails both sides alike is never a
   pass; and so does a failure of the runner or the sandbox rather than of the program;
 - the translation fails when it does not build on a GPU toolchain, does not finish, deadlocks, or
-  differs in exit code or output; it passes only when it agrees.
+  differs in exit code or output; it passes only when it agrees;
+- on the CPU runner the order the threads of a block run in is a choice, and a race hides in the
+  one order: the original's second run and a second run of the translation run each block's
+  threads in reverse (``CASS_CPU_ORDER=reverse``). What the original's two runs differ in is noise as
+  above (so an original that races there is judged only where it does not); a translation whose
+  output changes with the order fails as a race, named with the kernel that races (each kernel
+  reversed alone, :data:`RACE_SEARCH_KERNELS` at most) and its line.
 
 The translation runs once per AMD target in ``arches`` with that target's wave size (32 or 64).
 """
@@ -29,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
+import shlex
 import shutil
 import time
 from pathlib import Path
@@ -44,8 +51,9 @@ from cass_lsp.cpu.outcome import RunOutcome as RuntimeStop
 from cass_lsp.cpu.outcome import runtime_stop
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.translate.fingerprint import fingerprint
-from cass_lsp.verify import remote, runners, sandbox
+from cass_lsp.verify import command, remote, runners, sandbox
 from cass_lsp.verify.compare import Mismatch, Noise, compare, ignore_patterns, lines_agree, merge_noise, noise
+from cass_lsp.verify.races import race_suspects
 from cass_lsp.verify.runners import Builder, CannotRun, Dialect, RunnerName
 from cass_lsp.verify.stages import SCHEMA, Inputs, Outcome, StageResult, digest, program_digest, user_flags
 
@@ -59,6 +67,9 @@ if TYPE_CHECKING:
 _LOG_TAIL = 4000
 ORIGINAL_RUNS = 2
 """Runs of the original: what differs between them is noise."""
+RACE_SEARCH_KERNELS = 8
+"""Kernels of a racing translation run reversed one at a time to name the one that races."""
+_REVERSED = "each block's threads in reverse order"
 # exit codes a shell or launcher uses for "could not start the program"
 _NOT_STARTED = {126: "could not be executed", 127: "was not found"}
 
@@ -83,22 +94,31 @@ class RunPlan:
     """What each process of the builds may use (``cass.compilerLimits``)."""
 
 
+class NotRun(msgspec.Struct, frozen=True):
+    """Why the run stage does not start."""
+
+    reason: str
+    asked: bool
+    """Whether the settings ask for a run (``run`` on, a runner chosen): a program asked to run that
+    did not is never "passed" (:func:`cass_lsp.verify.engine.judge`)."""
+
+
 def run_refusal(
     settings: VerificationSettings,
     trusted: bool,
     inputs: Inputs | None = None,
     *,
     untrusted_because: str = "the editor marks this workspace untrusted",
-) -> str | None:
+) -> NotRun | None:
     """Why the run stage must not start, or None when it may."""
     if not settings.run:
-        return "running is off (cass.verification.run)"
-    if not trusted:
-        return f"running is refused: {untrusted_because}"
+        return NotRun("running is off (cass.verification.run)", asked=False)
     if settings.runner == "none":
-        return "no runner (cass.verification.runner is \"none\")"
+        return NotRun("no runner (cass.verification.runner is \"none\")", asked=False)
+    if not trusted:
+        return NotRun(f"running is refused: {untrusted_because}", asked=True)
     if inputs is not None and inputs.program.main is None:
-        return "no unit of the program defines main"
+        return NotRun("no unit of the program defines main", asked=True)
     return None
 
 
@@ -116,6 +136,7 @@ def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) ->
     ToolchainMissing or ValueError."""
     settings = resolved.verification
     runners.require(runner)
+    _check_env_and_script(settings, runner, inputs.program.root)
     arches = list(settings.arches) or [resolved.arch]
     data, data_note = program_module.data_files(inputs.program, settings.ignore)
     flags = Flags()
@@ -159,6 +180,47 @@ def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) ->
     return plans
 
 
+def _check_env_and_script(settings: VerificationSettings, runner: RunnerName, root: str) -> None:
+    """Raises CannotRun when ``env``, ``script`` or ``programPath`` ask for what a run may not do:
+    a variable the sandbox sets, a script outside the program's folder or run by anything but a
+    shell, a runner that starts the program alone."""
+    reserved = sorted(n for n in settings.env if command.reserved(n))
+    if reserved:
+        raise CannotRun(f"cass.verification.env sets {', '.join(reserved)}, which the sandbox decides for every run")
+    if (settings.script or settings.env) and runner == "command":
+        raise CannotRun("the command runner starts the program alone: cass.verification.env and script need another runner")
+    for name, relative in (("script", _script_file(settings.script)), ("programPath", settings.program_path)):
+        if relative and not _inside(relative):
+            raise CannotRun(f"cass.verification.{name} {relative!r} is not a path inside the program's folder")
+    script = _script_file(settings.script)
+    if script and not Path(root, script).is_file():
+        raise CannotRun(f"cass.verification.script: {script} is no file of the program's folder {root}")
+
+
+def _script_file(script: list[str]) -> str | None:
+    """The script's path in ``script`` (after the shell that runs it, if one is named)."""
+    if not script:
+        return None
+    if script[0] in command.SHELLS:
+        return script[1] if len(script) > 1 else ""
+    return script[0]
+
+
+def _inside(relative: str) -> bool:
+    path = Path(relative)
+    return bool(relative) and not path.is_absolute() and ".." not in path.parts
+
+
+def _script_argv(script: list[str], work: Path) -> list[str]:
+    """The argv that runs ``script`` in the run folder ``work``: its shell by its absolute path."""
+    if script[0] in command.SHELLS:
+        shell = shutil.which(Path(script[0]).name, path="/usr/bin:/bin")
+        if shell is None:
+            raise CannotRun(f"{script[0]} is not installed here, and cass.verification.script names it")
+        return [shell, script[1], *script[2:]]
+    return [str(work / script[0]), *script[1:]]
+
+
 @dataclasses.dataclass
 class _Run:
     """One program's run, or why it says nothing (``unavailable``/``failed`` already decided)."""
@@ -179,20 +241,22 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
         if isinstance(built, StageResult):
             return built
         original_runs: list[sandbox.RunOutcome] = []
-        for _ in range(ORIGINAL_RUNS):
-            ran = stage.run("original", built)
+        for index in range(ORIGINAL_RUNS):
+            ran = stage.run("original", built, reverse=index == 1 and plan.runner == "cpu")
             if ran.result is not None:
                 return ran.result
             assert ran.outcome is not None
             original_runs.append(ran.outcome)
         first, second = original_runs
+        reordered = f" (the second with {_REVERSED}: the original races?)" if plan.runner == "cpu" else ""
         if first.exit_code != second.exit_code:
             return stage.result(
-                "unavailable", f"the original exited {first.exit_code} and then {second.exit_code} in two runs: nothing stable to compare"
+                "unavailable",
+                f"the original exited {first.exit_code} and then {second.exit_code} in two runs{reordered}: nothing stable to compare",
             )
         varying: Noise | str = Noise() if plan.settings.compare == "exit-code" else noise(first.stdout, second.stdout, plan.ignore)
         if isinstance(varying, str):
-            return stage.result("unavailable", f"{varying}: nothing stable to compare")
+            return stage.result("unavailable", f"{varying}{reordered}: nothing stable to compare")
         built_translation = stage.build("translation", translation_dir)
         if isinstance(built_translation, StageResult):
             return built_translation
@@ -209,7 +273,10 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
             if isinstance(more, StageResult):
                 return more
             varying = merge_noise(varying, *(noise(a.stdout, b.stdout, plan.ignore) for a, b in ((first, more[0]), (translation, more[1]))))
-        return stage.judge(first, translation, varying)
+        verdict = stage.judge(first, translation, varying)
+        if verdict.outcome != "passed" or plan.runner != "cpu":
+            return verdict
+        return stage.race(built_translation, first, varying) or verdict
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -266,9 +333,14 @@ class _StageRun:
             return self.result("failed" if failed else "unavailable", why, output=built.log[-_LOG_TAIL:])
         return built.exe
 
-    def run(self, side: Literal["original", "translation"], exe: Path) -> _Run:
+    def run(self, side: Literal["original", "translation"], exe: Path, *, reverse: bool = False, kernel: str = "") -> _Run:
+        """One run; ``reverse`` (CPU runner): each block's threads in reverse order, only ``kernel``'s
+        when one is named."""
         plan = self.plan
         settings = plan.settings
+        # the run line's variables, then the runtime's order for a reordered run
+        order = {"CASS_CPU_ORDER": "reverse", "CASS_CPU_ORDER_KERNEL": kernel} if reverse else {}
+        env = {**settings.env, **order} or None
         builder = plan.original_builder if side == "original" else plan.translation_builder
         with sandbox.fresh_workdir() as work:
             root = Path(plan.inputs.program.root)
@@ -280,19 +352,22 @@ class _StageRun:
                 copy = work / data.relative_to(root)
                 copy.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, copy)
-            program = work / _exe_name(exe.name, plan)
-            shutil.copy2(exe, program)
+            program = work / (settings.program_path or _exe_name(exe.name, plan))
             stdin = settings.stdin.encode() if settings.stdin is not None else None
             limits = _limits(settings, plan.runner)
             try:
+                if program.is_dir():
+                    raise CannotRun(f"the run folder holds a folder {settings.program_path}, where the program goes")
+                program.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(exe, program)
                 if plan.runner == "command" and settings.command_host:
                     outcome = remote.run(settings, program, work, list(settings.args), limits=limits, stdin=stdin, cancel=self.cancel)
                 else:
-                    argv = [str(program), *settings.args]
+                    argv = _script_argv(settings.script, work) if settings.script else [str(program), *settings.args]
                     if plan.runner == "command":
                         argv = [*runners.command_argv(settings.command, program, work), *settings.args]
                     outcome = sandbox.run(
-                        argv, workdir=work, limits=limits, stdin=stdin, cancel=self.cancel,
+                        argv, workdir=work, limits=limits, stdin=stdin, cancel=self.cancel, env=env,
                         network=plan.runner == "command", allow_unconfined=user_settings.load().allow_unconfined_runs,
                     )  # fmt: skip
             except CannotRun as error:
@@ -314,10 +389,11 @@ class _StageRun:
         settings = self.plan.settings
         tail = _last_line(outcome.stderr)
         if outcome.timed_out or outcome.signal is not None or outcome.limit is not None:
+            smaller = _smaller_run_hint(settings) if outcome.timed_out or outcome.limit == "cpu time" else ""
             return self.result(
                 "unavailable",
                 f"the original did not finish ({outcome.describe()}), so the translation was not judged"
-                f"{_limit_hint(outcome)}",
+                f"{_limit_hint(outcome)}{smaller}",
                 output=_tail(outcome.stderr),
             )
         if stopped is not None:
@@ -399,11 +475,50 @@ class _StageRun:
             noise=varying,
         )
 
+    def _where(self) -> str:
+        plan = self.plan
+        where = f"run on {plan.runner}" + (f" ({plan.arch}, wave {plan.translation_builder.warp_size})" if plan.runner == "cpu" else "")
+        return f"{where} by {shlex.join(plan.settings.script)}" if plan.settings.script else where
+
+    def race(self, translation_exe: Path, original: sandbox.RunOutcome, varying: Noise) -> StageResult | None:
+        """The translation run again with each block's threads in reverse order: "failed" when its
+        output changes (a race between threads of a block), None when it agrees still."""
+        ran = self.run("translation", translation_exe, reverse=True)
+        if ran.result is not None:
+            if ran.result.outcome != "failed":
+                return ran.result
+            return msgspec.structs.replace(ran.result, message=f"with {_REVERSED}: {ran.result.message}")
+        assert ran.outcome is not None
+        mismatch = self._compare(original, ran.outcome, varying)
+        if mismatch is None:
+            return None
+        site = self._racing_kernel(translation_exe, original, varying)
+        result = self.result(
+            "failed",
+            f"{self._where()}: a race: with {_REVERSED} the translation's output changes, so threads read what"
+            f" another thread of their block writes with no barrier between (a __syncthreads() missing?){site}:"
+            f" {mismatch.describe()}",
+            output=_tail(ran.outcome.stderr),
+        )
+        return msgspec.structs.replace(result, mismatch=mismatch)
+
+    def _racing_kernel(self, translation_exe: Path, original: sandbox.RunOutcome, varying: Noise) -> str:
+        """Where the race is, as `` in kernel K (file:line)``: the first kernel whose reversal alone
+        changes the output; "" when none does alone (or it is among kernels past those tried)."""
+        for kernel in race_suspects(self.plan.inputs)[:RACE_SEARCH_KERNELS]:
+            ran = self.run("translation", translation_exe, reverse=True, kernel=kernel.name)
+            if ran.result is not None and ran.result.outcome != "failed":
+                continue  # the run says nothing (the sandbox failed, or it was cancelled)
+            if ran.result is None and ran.outcome is not None and self._compare(original, ran.outcome, varying) is None:
+                continue
+            return f" in kernel {kernel.name} ({kernel.file}:{kernel.line})"
+        return ""
+
     def judge(self, original: sandbox.RunOutcome, translation: sandbox.RunOutcome, varying: Noise) -> StageResult:
         plan = self.plan
         settings = plan.settings
         mismatch = self._compare(original, translation, varying)
-        where = f"run on {plan.runner}" + (f" ({plan.arch}, wave {plan.translation_builder.warp_size})" if plan.runner == "cpu" else "")
+        where = self._where()
         notes = [n for n in (varying.describe(), plan.data_note) if n]
         if mismatch is not None:
             note = f" ({'; '.join(notes)})" if notes else ""
@@ -461,7 +576,21 @@ _LIMIT_SETTINGS = {
 def _limit_hint(outcome: sandbox.RunOutcome) -> str:
     which = "timeout" if outcome.timed_out else outcome.limit
     setting = _LIMIT_SETTINGS.get(which or "")
-    return f"; the limit is {setting}" if setting else ""
+    cli = " (verify --timeout)" if which == "timeout" else ""
+    return f"; the limit is {setting}{cli}" if setting else ""
+
+
+def _smaller_run_hint(settings: VerificationSettings) -> str:
+    """How to give a run small enough to finish: GPU-sized arguments take far longer on a CPU."""
+    if settings.script:
+        ran = f"as {shlex.join(settings.script)}"
+    else:
+        ran = f"with the arguments {shlex.join(settings.args)}" if settings.args else "with no arguments"
+    env = f" and {' '.join(f'{k}={shlex.quote(v)}' for k, v in settings.env.items())}" if settings.env else ""
+    return (
+        f"; it ran {ran}{env}: give it a smaller run (smaller sizes, fewer steps) in cass.verification.args"
+        " (verify --arg ARG; verify --project: --run \"PROG SMALLER-ARGS\"), or raise the limit"
+    )
 
 
 def _last_line(stderr: bytes) -> str:

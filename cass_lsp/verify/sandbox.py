@@ -11,7 +11,8 @@ print forever or daemonize. Each run gets
   kernel enforces one (root is exempt, so a root server drops the program to uid 65534);
 * a memory limit for the whole run where a cgroup can be had (:mod:`.cgroups`; else RLIMIT_AS
   per process with a process cap of :data:`.cgroups.FALLBACK_PROCESSES`), and a disk limit for
-  the whole run (the full level's tmpfs, else measured while it runs);
+  the whole run (the full level's tmpfs, else counted per write by :mod:`.diskquota`, which stops
+  the run the moment it passes; RLIMIT_FSIZE is then at most the disk limit, and ``fallocate`` refused);
 * its own process group, killed on timeout or cancel by :func:`cass_lsp.core.proc.run`, whose output
   capture is bounded so a chatty program cannot grow the server;
 * a fresh session keyring, and a seccomp filter refusing the keyring calls and, unless the run is
@@ -51,7 +52,6 @@ import stat
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -59,7 +59,7 @@ from typing import Any, Literal, get_args
 import msgspec
 
 from cass_lsp.core import proc
-from cass_lsp.verify import cgroups
+from cass_lsp.verify import cgroups, diskquota
 from cass_lsp.verify.confine import NOBODY
 
 log = logging.getLogger(__name__)
@@ -84,10 +84,6 @@ _ERRNO_TEXT = {
     "file size": ("File too large",),
     "disk": ("No space left on device",),
 }
-# How often the disk use of a run without its own file system is measured, and how soon the caller's
-# cancel reaches a run that is measured.
-_DISK_POLL_S = 0.1
-_CANCEL_POLL_S = 0.05
 
 
 def unconfined_hint() -> str:
@@ -142,6 +138,9 @@ class RunOutcome(msgspec.Struct, frozen=True, rename="camel"):
     limits: Limits = msgspec.field(default_factory=Limits)
     # Whether the memory limit bounded the whole run (a cgroup) rather than each process.
     memory_whole_run: bool = False
+    # The most the work dir was seen to hold (landlock and none, see .diskquota); None at full,
+    # whose tmpfs the kernel bounds and which goes with the run.
+    disk_peak_bytes: int | None = None
 
     def describe(self) -> str:
         """One line for a diagnostic, e.g. "killed by SIGSEGV (segmentation fault)"."""
@@ -446,13 +445,14 @@ def run(
         if level == "full":
             # The work dir is an overlay whose writes land in a tmpfs of limits.disk_mb: the kernel bounds it.
             result, _, end = _launch(argv, workdir, limits, stdin, env, cancel, level=level, network=network, cgroup=group)
-            over_disk = False
+            over_disk, disk_peak = False, None
         else:
-            with _DiskQuota(workdir, limits.disk_mb, cancel) as quota:
+            kill = group.kill if group is not None else None
+            with diskquota.DiskQuota(workdir, limits.disk_mb, cancel, kill, disk_usage) as quota:
                 result, _, end = _launch(
                     argv, workdir, limits, stdin, env, quota.stop, level=level, network=network, cgroup=group
                 )
-            over_disk = quota.exceeded
+            over_disk, disk_peak = quota.exceeded, quota.peak
         oom_kills = group.oom_kills() if group is not None else 0
     finally:
         if group is not None and (stayed := group.remove()) is not None:
@@ -477,6 +477,7 @@ def run(
         truncated=result.truncated,
         limits=limits,
         memory_whole_run=whole_run,
+        disk_peak_bytes=disk_peak,
     )
 
 
@@ -485,43 +486,6 @@ def _run_cgroup(bound: cgroups.MemoryBound, memory_mb: int) -> cgroups.RunCgroup
         return cgroups.RunCgroup(bound, memory_mb)
     except OSError as e:
         raise SandboxError(f"cannot make the run's cgroup below {bound.parent}: {e.strerror}") from e
-
-
-class _DiskQuota:
-    """The disk bound of a run writing to the host's file system: measures the work dir every
-    _DISK_POLL_S and stops the run (through ``stop``, which also follows the caller's ``cancel``)
-    once it holds more than ``disk_mb``. The program can exceed the bound by what it writes in one
-    period, at most a few files of RLIMIT_FSIZE."""
-
-    def __init__(self, workdir: Path, disk_mb: int, cancel: threading.Event | None) -> None:
-        self._workdir = workdir
-        self._limit = disk_mb << 20
-        self._cancel = cancel
-        self.stop = threading.Event()
-        self.exceeded = False
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._watch, name="cass-disk-quota", daemon=True)
-
-    def __enter__(self) -> _DiskQuota:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._done.set()
-        self._thread.join()
-
-    def _watch(self) -> None:
-        next_measure = 0.0
-        while not self._done.wait(_CANCEL_POLL_S):
-            if self._cancel is not None and self._cancel.is_set():
-                self.stop.set()
-                return
-            if time.monotonic() >= next_measure:
-                if disk_usage(self._workdir) > self._limit:
-                    self.exceeded = True
-                    self.stop.set()
-                    return
-                next_measure = time.monotonic() + _DISK_POLL_S
 
 
 def _limit_hit(
@@ -608,7 +572,8 @@ def _launch(
         raise SandboxError("; ".join(errors))
     applied = next((line for line in lines if "level" in line), None)
     end = next((line for line in lines if "waitStatus" in line), None)
-    if end is None and not (result.timed_out or result.cancelled or result.truncated):
+    stopped = result.timed_out or result.cancelled or result.truncated or (cancel is not None and cancel.is_set())
+    if end is None and not stopped:
         # The launcher left without saying how the program ended (it crashed, or was killed):
         # its exit status is not the program's.
         raise SandboxError(f"sandbox launcher ended early (status {result.returncode}): {result.text()[-2000:]}")

@@ -38,6 +38,7 @@ LD_ABS, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
 NR, ARCH = 0, 4
 KEYRING_CALLS = ("add_key", "request_key", "keyctl")
 SOCKET_CALLS = ("socket", "io_uring_setup")
+FALLOCATE = "fallocate"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,9 +53,18 @@ ABIS = {
     abi.machine: abi
     for abi in (
         # <asm/unistd_64.h>
-        Abi("x86_64", 0xC000003E, {"socket": 41, "io_uring_setup": 425, "add_key": 248, "request_key": 249, "keyctl": 250}, x32=True),
+        Abi(
+            "x86_64",
+            0xC000003E,
+            {"socket": 41, "io_uring_setup": 425, "add_key": 248, "request_key": 249, "keyctl": 250, "fallocate": 285},
+            x32=True,
+        ),
         # <asm-generic/unistd.h>, which aarch64 uses
-        Abi("aarch64", 0xC00000B7, {"socket": 198, "io_uring_setup": 425, "add_key": 217, "request_key": 218, "keyctl": 219}),
+        Abi(
+            "aarch64",
+            0xC00000B7,
+            {"socket": 198, "io_uring_setup": 425, "add_key": 217, "request_key": 218, "keyctl": 219, "fallocate": 47},
+        ),
     )
 }
 
@@ -75,16 +85,22 @@ def abi(machine: str | None = None) -> Abi:
     return ABIS[machine]
 
 
-def program(target: Abi, *, sockets: bool) -> list[tuple[int, int, int, int]]:
-    """The filter's instructions: the keyring calls refused, and the socket calls too unless
-    ``sockets``; everything else allowed."""
+def program(target: Abi, *, sockets: bool, fallocate: bool = True) -> list[tuple[int, int, int, int]]:
+    """The filter's instructions: the keyring calls refused (EACCES), the socket calls too unless
+    ``sockets``, and ``fallocate`` unless allowed (EOPNOTSUPP, what a file system without it says:
+    posix_fallocate then writes the blocks); everything else allowed."""
     refused = [target.numbers[name] for name in (*KEYRING_CALLS, *([] if sockets else SOCKET_CALLS))]
     checks = [(JGE, X32_SYSCALL_BIT)] if target.x32 else []
     checks += [(JEQ, number) for number in refused]
     insns = [(LD_ABS, 0, 0, ARCH), (JEQ, 1, 0, target.audit_arch), (RET, 0, 0, RET_ERRNO | errno.ENOSYS), (LD_ABS, 0, 0, NR)]
-    # Each match jumps over the checks after it and the allow, to the refusal at the end.
-    insns += [(code, len(checks) - i, 0, k) for i, (code, k) in enumerate(checks)]
-    return [*insns, (RET, 0, 0, RET_ALLOW), (RET, 0, 0, RET_ERRNO | errno.EACCES)]
+    # Each match jumps over the checks after it and the allow, to its refusal at the end.
+    insns += [(code, len(checks) - i + (not fallocate), 0, k) for i, (code, k) in enumerate(checks)]
+    if not fallocate:
+        insns.append((JEQ, 2, 0, target.numbers[FALLOCATE]))
+    refusals = [(RET, 0, 0, RET_ERRNO | errno.EACCES)]
+    if not fallocate:
+        refusals.append((RET, 0, 0, RET_ERRNO | errno.EOPNOTSUPP))
+    return [*insns, (RET, 0, 0, RET_ALLOW), *refusals]
 
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -98,10 +114,10 @@ class _Prog(ctypes.Structure):
     _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Insn)))
 
 
-def install(*, sockets: bool) -> None:
-    """Install the filter on the calling thread (inherited by children and kept across exec); the
-    refused calls then fail with EACCES. Raises Unsupported or OSError."""
-    insns = program(abi(), sockets=sockets)
+def install(*, sockets: bool, fallocate: bool = True) -> None:
+    """Install the filter of :func:`program` on the calling thread (inherited by children and kept
+    across exec). Raises Unsupported or OSError."""
+    insns = program(abi(), sockets=sockets, fallocate=fallocate)
     table = (_Insn * len(insns))(*(_Insn(*insn) for insn in insns))
     prog = _Prog(len(insns), table)
     if _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:

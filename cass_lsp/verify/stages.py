@@ -37,7 +37,7 @@ from cass_lsp.core import proc
 from cass_lsp.core import settings as config
 from cass_lsp.core.pairs import Pair
 from cass_lsp.toolchains import ToolchainMissing
-from cass_lsp.translate import placement
+from cass_lsp.translate import naming, placement
 from cass_lsp.translate.buffer import translated
 from cass_lsp.translate.fingerprint import fingerprint
 from cass_lsp.verify.compare import Mismatch
@@ -260,6 +260,12 @@ def run_compile(
     refused = program_module.refusals(plan.inputs.program, plan.inputs.texts, plan.name)
     if refused:
         return _refused(plan, refused)
+    renamed = _renamed_includes(plan) if plan.name == "translation" else []
+    if renamed:
+        first = renamed[0]
+        where = f"{os.path.basename(first.file or '')}:{first.line}"
+        message = f"{plan.tool} was not started for {_what(plan)}: {where}: {first.message}"
+        return StageResult(plan.name, plan.target, "failed", message, diagnostics=renamed, file=plan.file, tool=plan.tool)
     limits = limits or config.CompilerLimits().bounds()
     started = time.monotonic()
     cancel = token.event if token is not None else None
@@ -340,7 +346,10 @@ def _failed(
     # defect of the toolchain or its device libraries, not evidence about the code
     defect = not any(e.file for e in errors) and _COMPILER_DEFECT.search(output) is not None
     missing = _MISSING_HEADER.search(first.message) if first and plan.name == "translation" else None
-    absent = missing is not None and not _CUDA_HEADER.match(missing["header"])
+    renamed = (
+        _renamed_include(plan, Path(first.file), missing["header"], lacking=True) if first and first.file and missing else None
+    )
+    absent = missing is not None and renamed is None and not _CUDA_HEADER.match(missing["header"])
     if defect:
         message = (
             f"{tool} failed inside its own code generation for {plan.target}, on no line of the program (a"
@@ -354,7 +363,8 @@ def _failed(
                    f" translation: {hint}")
     else:
         where = f" at {os.path.basename(first.file)}:{first.line}" if first and first.file and first.line else ""
-        message = f"{tool} rejects {_what(plan)} for {plan.target}{where}: {first.message if first else _last_lines(output)}"
+        why = renamed or (first.message if first else _last_lines(output))
+        message = f"{tool} rejects {_what(plan)} for {plan.target}{where}: {why}"
     return StageResult(
         plan.name,
         plan.target,
@@ -368,6 +378,50 @@ def _failed(
         cacheable=not (defect or absent),
         tool=tool,
     )
+
+
+def _renamed_include(plan: CompilePlan, including: Path, header: str, *, lacking: bool) -> str | None:
+    """Why the translation's quoted include of ``header`` in ``including`` (a file of the
+    translation's tree) is the translation's defect: the translation renamed the file (a hand or
+    model port that made ``kernels.cu`` ``kernels.hip`` and kept its ``#include "kernels.cu"``), or,
+    with ``lacking`` (clang found it nowhere), its tree lacks a file the original's has there.
+    None when neither holds, or the file is there."""
+    if (including.parent / header).exists():
+        return None
+    for unit in plan.inputs.program.units:
+        if unit.translation is None or not including.is_relative_to(Path(unit.translation).parent):
+            continue
+        relative = including.parent.relative_to(Path(unit.translation).parent)
+        original = Path(unit.original).parent / relative / header
+        if Path(unit.original).parent == Path(unit.translation).parent or not original.is_file():
+            continue
+        renames = {naming.translated_name(header, reverse=False, beside_original=b) for b in (False, True)} - {header}
+        now = next((name for name in sorted(renames) if (including.parent / name).is_file()), None)
+        where = f"the original's {os.path.relpath(original, Path(unit.original).parent)}"
+        if now is not None:
+            return (f"the translation includes \"{header}\", a file it renamed to {now} ({where}): the include"
+                    " must follow the rename")
+        if lacking:
+            return f"the translation includes \"{header}\", which its tree lacks ({where})"
+    return None
+
+
+def _renamed_includes(plan: CompilePlan) -> list[CompilerDiagnostic]:
+    """The quoted includes of the translation files that name a file the translation renamed:
+    found before compiling, since the build's ``-I`` folders may reach the original's file under
+    the old name, and the translation would be compiled with a file of the original's."""
+    found = []
+    for unit in plan.inputs.program.units:
+        if unit.translation is None:
+            continue
+        text = plan.inputs.texts.get(unit.translation, "")
+        for directive in includes.directives(text):
+            if directive.angled or directive.embeds:
+                continue
+            why = _renamed_include(plan, Path(unit.translation), directive.name, lacking=False)
+            if why is not None:
+                found.append(CompilerDiagnostic("error", why, unit.translation, directive.line))
+    return found
 
 
 def _what(plan: CompilePlan) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import re
 import shutil
 import socket
 import stat
@@ -25,7 +26,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from cass_lsp.verify import sandbox
+from cass_lsp.verify import diskquota, sandbox
 from cass_lsp.verify.confine import NOBODY
 from cass_lsp.verify.sandbox import Limits
 
@@ -62,6 +63,19 @@ static int blocked(const char *what) {
 
 static int escaped(const char *what) {
     printf("escaped: %s\n", what);
+    return 0;
+}
+
+/* Take ``size`` bytes of disk for ``fd``: fallocate, or 1 MB writes where it is refused (what
+   posix_fallocate falls back to). 0, or -1 with errno set. */
+static int take_disk(int fd, off_t size) {
+    static char block[1 << 20];
+    if (fallocate(fd, 0, 0, size) == 0) return 0;
+    if (errno != EOPNOTSUPP && errno != ENOSYS) return -1;
+    memset(block, 7, sizeof block);
+    for (off_t done = 0; done < size; done += sizeof block) {
+        if (write(fd, block, sizeof block) != sizeof block) return -1;
+    }
     return 0;
 }
 
@@ -185,7 +199,8 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(what, "litter")) {
         /* 3,000 nested folders in the work dir (a recursive cleanup gives up on them), then
-           20 x 32 MB of disk, each file under a per-file bound of 64 MB. */
+           20 x 32 MB of disk, each file under a per-file bound of 64 MB, saying how far it got after
+           each file (the run may be killed at any point: the last line is the peak it reached). */
         int top = open(".", O_RDONLY | O_DIRECTORY);
         int depth = 0;
         while (depth < 3000 && mkdir("d", 0700) == 0 && chdir("d") == 0) depth++;
@@ -194,12 +209,16 @@ int main(int argc, char **argv) {
         for (int i = 0; i < 20; i++) {
             snprintf(path, sizeof path, "fill%d", i);
             int fd = open(path, O_WRONLY | O_CREAT, 0600);
-            if (fd < 0 || fallocate(fd, 0, 0, (off_t)32 << 20) != 0) {
-                printf("blocked: disk after %lld MB (%d nested folders): %s\n", total >> 20, depth, strerror(errno));
+            if (fd < 0 || take_disk(fd, (off_t)32 << 20) != 0) {
+                int refused = errno;
+                printf("blocked: disk after %lld MB (%d nested folders): %s\n", total >> 20, depth, strerror(refused));
+                fprintf(stderr, "%s\n", strerror(refused));  /* what the verdict reads (ENOSPC: the disk limit) */
                 return 3;
             }
             close(fd);
             total += (long long)32 << 20;
+            printf("reached %lld MB\n", total >> 20);
+            fflush(stdout);
         }
         printf("escaped: %d nested folders, %lld MB of disk\n", depth, total >> 20);
         return 0;
@@ -315,8 +334,24 @@ def bound_attacks() -> list[tuple[str, list[str], Limits]]:
         ("read the server's session key, plant one", ["keyring", SERVER_KEY], ATTACK_LIMITS),
         # 1.6 GB at most when nothing stops it: a bounded cost for the machine running the check
         ("8 children x 200 MB under memory_mb=256", ["forkmem"], Limits(timeout_seconds=5, memory_mb=256)),
-        ("3,000 nested folders + 640 MB of disk", ["litter"], ATTACK_LIMITS),
+        # time enough to reach the disk limit where space is taken by writes (fallocate refused)
+        ("3,000 nested folders + 640 MB of disk", ["litter"], Limits(timeout_seconds=60)),
     ]
+
+
+def disk_peak_mb(outcome: sandbox.RunOutcome) -> int:
+    """The most disk the litter attack held: the larger of the sandbox's count (landlock, none) and
+    the program's own last report ("reached N MB", or "after N MB" when a write was refused)."""
+    reported = [int(mb) for mb in re.findall(rb"(?:reached|after) (\d+) MB", outcome.stdout)]
+    return max([*reported, (outcome.disk_peak_bytes or 0) >> 20])
+
+
+def disk_held(outcome: sandbox.RunOutcome, left: list[str]) -> bool:
+    """Whether the litter attack was blocked: stopped by the disk limit, within the margin
+    docs/THREAT_MODEL.md states (:func:`.diskquota.margin_mb`), and nothing left behind."""
+    limits = outcome.limits
+    bound = limits.disk_mb + diskquota.margin_mb(limits.disk_mb, limits.file_size_mb)
+    return outcome.limit == "disk" and disk_peak_mb(outcome) <= bound and not left
 
 
 def _keyctl(*args: object) -> int:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cass_lsp.verify import sandbox
+from cass_lsp.verify import cgroups, diskquota, sandbox
 from cass_lsp.verify.confine import NOBODY, PR_SET_DUMPABLE
 from cass_lsp.verify.sandbox import Limits
 from tests.toolchain.sandbox_attacks import GCC
@@ -64,6 +64,35 @@ int main(void) {
         }
         close(fd);
     }
+}""",
+    # 20 files of 32 MB as fast as the kernel takes them: fallocate, or 1 MB writes where it is refused
+    # (what posix_fallocate falls back to). Prints a line per file done.
+    "flood": r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+int main(void) {
+    static char block[1 << 20];
+    memset(block, 7, sizeof block);
+    for (int n = 0; n < 20; n++) {
+        char name[32];
+        snprintf(name, sizeof name, "flood%d", n);
+        int fd = open(name, O_CREAT | O_WRONLY, 0600);
+        if (fd < 0) { perror("open"); return 1; }
+        if (fallocate(fd, 0, 0, (off_t)32 << 20) != 0) {
+            if (errno != EOPNOTSUPP && errno != ENOSYS) { perror("fallocate"); return 1; }
+            for (int i = 0; i < 32; i++) {
+                if (write(fd, block, sizeof block) != sizeof block) { perror("write"); return 1; }
+            }
+        }
+        close(fd);
+        printf("%d MB\n", (n + 1) * 32);
+        fflush(stdout);
+    }
+    return 0;
 }""",
 }
 
@@ -157,6 +186,31 @@ def test_disk_use_is_bounded_and_named(level: str, binaries: Path) -> None:
         # Measured and stopped: past the bound by at most what it wrote between two measurements.
         assert 64 << 20 < on_host < 1 << 30
 
+
+@pytest.mark.parametrize("bound", ["cgroup", "process"])
+def test_a_fast_writer_is_stopped_within_the_margin_at_the_landlock_level(
+    bound: str, binaries: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """640 MB as fast as the disk takes it under a 64 MB limit, on the host's file system: stopped
+    with the disk-limit verdict before it passes the stated margin, whether the run has a cgroup
+    (killed whole) or not (stopped through its process group), and its work dir removed."""
+    monkeypatch.setenv(sandbox.LEVEL_ENV, "landlock")
+    monkeypatch.setenv(cgroups.BOUND_ENV, bound)
+    if sandbox.isolation().level != "landlock":
+        pytest.skip(f"this kernel has no landlock level: {sandbox.isolation().note}")
+    if bound == "cgroup" and cgroups.memory_bound().parent is None:
+        pytest.skip(f"no memory cgroup for a run here: {cgroups.memory_bound().note}")
+    limits = Limits(disk_mb=64, timeout_seconds=60)
+    with sandbox.fresh_workdir("cass-flood-") as work:
+        program = shutil.copy2(binaries / "flood", work / "flood")
+        outcome = sandbox.run([program], workdir=work, limits=limits)
+        on_host = sandbox.disk_usage(work)
+    margin = diskquota.margin_mb(limits.disk_mb, limits.file_size_mb) << 20
+    assert outcome.limit == "disk", (outcome.describe(), outcome.stdout, outcome.stderr)
+    assert outcome.describe() == "stopped: disk limit (64 MB)"
+    assert outcome.disk_peak_bytes is not None and on_host <= outcome.disk_peak_bytes
+    assert outcome.disk_peak_bytes <= (limits.disk_mb << 20) + margin, (outcome.disk_peak_bytes >> 20, outcome.stdout)
+    assert not work.exists()
 
 
 def test_measuring_a_running_programs_folders_leaves_their_modes(tmp_path: Path) -> None:

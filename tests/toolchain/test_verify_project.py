@@ -121,7 +121,7 @@ def test_an_original_build_that_cannot_configure_here_is_could_not_verify() -> N
 def test_a_command_that_names_no_executable_of_the_build_is_refused() -> None:
     code, _, stderr = _verify(HEAT, "--run", "heat data/plate.txt 3")
     assert code == 2
-    assert "heat is, not an executable the build makes (heat_app, test_heat)" in stderr
+    assert "heat is not an executable the build makes (heat_app, test_heat)" in stderr
 
 
 def test_make_dry_run_links_objects_and_archives_back_to_their_units(tmp_path: Path) -> None:

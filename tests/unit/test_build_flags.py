@@ -27,7 +27,7 @@ def test_flags_with_no_amd_meaning_are_dropped_with_a_reason() -> None:
     assert ported.flags == ["$(EXTRA)", "-Wall", "-fopenmp"]
     assert {n.flag: n.severity for n in ported.notes} == {
         "--expt-relaxed-constexpr": "info", "-maxrregcount 32": "warning", "-Xptxas=-O3": "warning",
-        "-ccbin g++-12": "warning", "-dlink": "error"}
+        "-ccbin g++-12": "warning", "-dlink": "error", "-Xcompiler -Wall,-fopenmp": "info"}
     assert "__launch_bounds__" in next(n.message for n in ported.notes if n.flag.startswith("-maxrregcount"))
 
 

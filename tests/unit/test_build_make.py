@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cass_lsp.buildfiles import make
 from cass_lsp.buildfiles.porting import Settings
 
@@ -90,8 +92,84 @@ app: main.o kern.o
 """
 
 
-def test_targets_computed_by_make_functions_are_reported_not_guessed() -> None:
-    text = "SMS ?= 70 80\nGENCODE := $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\n"
+def test_a_compiler_found_on_path_and_the_root_derived_from_it() -> None:
+    text = ("NVCC := $(shell which nvcc 2>/dev/null)\nifeq ($(NVCC),)\n$(error no nvcc)\nendif\n"
+            "CUDA_PATH ?= $(patsubst %/bin/nvcc,%,$(NVCC))\nx: x.cu\n\t$(NVCC) -arch=sm_80 x.cu -o x\n")
     result = make.translate(text, HIP)
-    assert result.text == text
-    assert [(f.line, f.severity, f.code) for f in result.findings] == [(2, "warning", "build-unmapped")]
+    assert result.text == ("NVCC := $(shell which hipcc 2>/dev/null)\nexport HIP_PLATFORM ?= amd\nifeq ($(NVCC),)\n"
+                           "$(error no nvcc)\nendif\nROCM_PATH ?= $(patsubst %/bin/hipcc,%,$(NVCC))\nx: x.hip\n"
+                           "\t$(NVCC) --offload-arch=gfx1030 x.hip -o x\n")
+    clang = make.translate(text, Settings(arches=("gfx1030",), compiler="clang")).text
+    assert clang.startswith("NVCC := clang++\n")
+    assert make.translate("CUDA_PATH := $(shell dirname $(shell dirname $(shell command -v nvcc)))\n", HIP).text == (
+        "ROCM_PATH := $(shell dirname $(shell dirname $(shell command -v hipcc)))\n")
+
+
+def test_compiler_variables_through_other_variables() -> None:
+    text = ("CUDA_BIN := $(CUDA_HOME)/bin\nNVCC = $(CUDA_BIN)/nvcc\nCUCC = $(NVCC) -ccbin $(CXX)\nCC = $(CUCC)\n"
+            "%.o: %.cu\n\t$(CC) -arch=sm_70 -c $< -o $@\n")
+    result = make.translate(text, HIP)
+    assert result.text == ("CUDA_BIN := $(ROCM_PATH)/bin\nNVCC = hipcc\nexport HIP_PLATFORM ?= amd\nCUCC = $(NVCC)\n"
+                           "CC = $(CUCC)\n%.o: %.hip\n\t$(CC) --offload-arch=gfx1030 -c $< -o $@\n")
+    assert any("-ccbin $(CXX) dropped" in f.message for f in result.findings)
+
+
+def test_pattern_rules_that_compile_and_link_get_x_hip_under_clang() -> None:
+    text = ("NVCC = nvcc\n%: %.cu common.cuh\n\t$(NVCC) -O2 $< -o $@\n%.o: %.cu\n\t$(NVCC) -c $< -o $@\n"
+            "app: a.o b.o\n\t$(NVCC) $^ -o $@\n")
+    out = make.translate(text, Settings(arches=("gfx1030",), compiler="clang", renamed_sources=False)).text
+    assert out == ("NVCC = clang++\n%: %.cu common.cuh\n\t$(NVCC) -x hip --hip-link -O2 $< -o $@\n"
+                   "%.o: %.cu\n\t$(NVCC) -x hip -c $< -o $@\napp: a.o b.o\n\t$(NVCC) --hip-link $^ -o $@\n")
+
+
+def test_sub_tool_groups_quoted_or_comma_separated() -> None:
+    text = ('NVCCFLAGS = -Xcompiler "-Wall -O3" -Xptxas -v -Xlinker -rpath,/opt/x --linker-options=-z,now\n'
+            "omp: NVCCFLAGS += -Xcompiler -fopenmp\n")
+    result = make.translate(text, HIP)
+    assert result.text == ("NVCCFLAGS = -Wall -O3 -Rpass-analysis=kernel-resource-usage -Wl,-rpath,/opt/x -Wl,-z,now\n"
+                           "omp: NVCCFLAGS += -fopenmp\n")
+    openmp = [f for f in result.findings if "libomp" in f.message]
+    assert [f.line for f in openmp] == [2] and "LLVM's OpenMP" in openmp[0].message
+
+
+def test_a_line_the_rules_cannot_port_is_kept_with_an_error_on_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = make.nvcc_flags.port
+
+    def port(words: list[str], arches: tuple[str, ...]) -> make.nvcc_flags.Ported:
+        if "-G" in words:
+            raise ValueError("a rule defect")
+        return real(words, arches)
+
+    monkeypatch.setattr(make.nvcc_flags, "port", port)
+    text = "NVCC = nvcc\nNVCC_DEBUG = -G -arch=sm_80\nNVCCFLAGS = -arch=sm_80\n"
+    result = make.translate(text, HIP)
+    assert result.text.splitlines()[2:] == ["NVCC_DEBUG = -G -arch=sm_80", "NVCCFLAGS = --offload-arch=gfx1030"]
+    errors = [f for f in result.findings if f.severity == "error"]
+    assert [f.line for f in errors] == [2] and "kept as written" in errors[0].message
+
+
+def test_target_loops_become_the_amd_targets_and_other_computed_targets_are_reported() -> None:
+    text = ("CU_FLAGS += $(foreach cc,$(GPU_ARCH), \\\n\t--generate-code arch=compute_$(cc),code=sm_$(cc) )\n"
+            "GENCODE = $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))\n"
+            "NVCC_FLAGS += --generate-code arch=compute_$(CC),code=[compute_$(CC),sm_$(CC)]\n"
+            "$(foreach sm,$(SMS),$(eval NVCC_GENCODE += -gencode arch=compute_$(sm),code=sm_$(sm)))\n"
+            "NVCC_LDFLAGS += -lnvidia-ml\n")
+    result = make.translate(text, Settings(arches=("gfx1030", "gfx1100")))
+    amd = "--offload-arch=gfx1030 --offload-arch=gfx1100"
+    assert result.text.splitlines() == [f"CU_FLAGS += {amd}", f"GENCODE = {amd}", f"NVCC_FLAGS += {amd}",
+                                        text.splitlines()[4], "NVCC_LDFLAGS += -lnvidia-ml"]
+    assert [(f.line, f.severity) for f in result.findings if f.severity != "info"] == [(5, "warning"), (6, "error")]
+
+
+def test_links_of_relocatable_objects_get_fgpu_rdc() -> None:
+    """nvcc device-links -dc objects wherever it links them; clang only with -fgpu-rdc."""
+    text = ("objects = main.o v3.o\nall: $(objects)\n\tnvcc -arch=sm_70 $(objects) -o app\n"
+            "%.o: %.cpp\n\tnvcc -x cu -arch=sm_70 -I. -dc $< -o $@\n")
+    result = make.translate(text, HIP)
+    assert result.text == ("objects = main.o v3.o\nall: $(objects)\n\thipcc -fgpu-rdc --offload-arch=gfx1030 $(objects) "
+                           "-o app\n%.o: %.cpp\n\thipcc -x hip --offload-arch=gfx1030 -I. -fgpu-rdc -c $< -o $@\n")
+    assert any(f.line == 3 and "-fgpu-rdc added to the link" in f.message for f in result.findings)
+    clang = make.translate(text, Settings(arches=("gfx1030",), compiler="clang")).text
+    assert "\tclang++ --hip-link -fgpu-rdc --offload-arch" in clang and "\tclang++ -x hip --offload-arch" in clang
+    plain = "app: a.o\n\tnvcc a.o -o app\n%.o: %.cu\n\tnvcc -c $< -o $@\n"
+    assert "-fgpu-rdc" not in make.translate(plain, HIP).text

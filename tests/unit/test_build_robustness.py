@@ -16,7 +16,8 @@ _PIECES = st.sampled_from([
     "CUDA_SEPARABLE_COMPILATION", "ON", "find_package", "CUDAToolkit", "a.cu", "-lcudart", "%.o: %.cu",
     "CUDA_HOME", "?=", ":=", "export", "$(NVCC)", "set", "CMAKE_CUDA_FLAGS", "list", "APPEND", "CUDA_NVCC_FLAGS",
     "-x", "-maxrregcount", "-Xptxas", "-dlink", "é", "\r\n", "string", "file", "GLOB", "*.cu", "hipcc",
-    "--offload-arch=gfx1030", "HIP", "hip::host", "$(ROCM_PATH)",
+    "--offload-arch=gfx1030", "HIP", "hip::host", "$(ROCM_PATH)", "$(shell which nvcc", "2>/dev/null", "%: %.cu",
+    "-Xlinker", "-rpath,/x", "'", "omp: CUFLAGS += ", "$(patsubst %/bin/nvcc,%,", "-fopenmp", "CC = $(NVCC)",
 ])
 _TEXT = st.lists(_PIECES, max_size=40).map("".join) | st.text(max_size=200)
 _FORWARD = (Settings(arches=("gfx1030", "gfx1100")), Settings(renamed_sources=False, compiler="clang", libraries="roc"))

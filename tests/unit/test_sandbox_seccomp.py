@@ -55,11 +55,28 @@ def test_the_filter_refuses_keyrings_always_and_sockets_unless_allowed(machine: 
         assert _verdict(insns, abi.audit_arch, nr) == seccomp.RET_ALLOW, nr
 
 
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+@pytest.mark.parametrize("sockets", [False, True])
+def test_fallocate_is_refused_as_unsupported_where_the_disk_limit_is_counted(machine: str, sockets: bool) -> None:
+    """Without the full level's tmpfs a fallocate would take any size before the disk count sees
+    it; EOPNOTSUPP is what a file system without it says, on which posix_fallocate writes instead."""
+    abi = seccomp.abi(machine)
+    counted = seccomp.program(abi, sockets=sockets, fallocate=False)
+    assert _verdict(counted, abi.audit_arch, abi.numbers["fallocate"]) == seccomp.RET_ERRNO | errno.EOPNOTSUPP
+    assert _verdict(seccomp.program(abi, sockets=sockets), abi.audit_arch, abi.numbers["fallocate"]) == seccomp.RET_ALLOW
+    for name in (*seccomp.KEYRING_CALLS, *([] if sockets else seccomp.SOCKET_CALLS)):
+        assert _verdict(counted, abi.audit_arch, abi.numbers[name]) == REFUSED, name
+    for nr in EVERYDAY[machine]:
+        assert _verdict(counted, abi.audit_arch, nr) == seccomp.RET_ALLOW, nr
+
+
 def test_the_aarch64_filter_uses_the_generic_syscall_numbers() -> None:
     """<asm-generic/unistd.h>: not x86-64's numbers, and AUDIT_ARCH_AARCH64 (EM_AARCH64 | 64-bit | LE)."""
     abi = seccomp.abi("aarch64")
     assert abi.audit_arch == 183 | 0x80000000 | 0x40000000
-    assert abi.numbers == {"socket": 198, "io_uring_setup": 425, "add_key": 217, "request_key": 218, "keyctl": 219}
+    assert abi.numbers == {
+        "socket": 198, "io_uring_setup": 425, "add_key": 217, "request_key": 218, "keyctl": 219, "fallocate": 47,
+    }  # fmt: skip
     insns = seccomp.program(abi, sockets=False)
     # x86-64's socket() number is an ordinary call on aarch64 (fsync there), and must stay allowed
     assert _verdict(insns, abi.audit_arch, 82) == seccomp.RET_ALLOW

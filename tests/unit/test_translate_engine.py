@@ -211,14 +211,23 @@ def test_inline_ptx_and_texture_references_are_flagged() -> None:
     assert "hipReadModeElementType" in out.text
 
 
-def test_cuda_arch_tests_translate_only_when_they_mean_device_compilation() -> None:
+def test_cuda_arch_tests_become_the_device_pass_and_its_value_a_helper_level() -> None:
+    """``#ifdef __CUDA_ARCH__`` asks for the device pass; its value (in ``#if``, in code, in a macro)
+    reads CASS_CUDA_ARCH, which the helper defines on HIP's device pass only."""
     src = ("#ifdef __CUDA_ARCH__\nint a;\n#endif\n#if defined(__CUDA_ARCH__) && defined(__CUDACC__)\nint b;\n"
-           "#endif\n#if __CUDA_ARCH__ >= 700\nint c;\n#endif\n")
+           "#endif\n#if __CUDA_ARCH__ >= 700\nint c;\n#endif\n"
+           "#define ARCH_NOW __CUDA_ARCH__\n"
+           "__global__ void arch(int* v) {\n#ifdef __CUDA_ARCH__\n  v[0] = __CUDA_ARCH__;\n#endif\n}\n")
     out = translate(src, P52)
     assert ("#ifdef __HIP_DEVICE_COMPILE__\nint a;\n#endif\n"
             "#if defined(__HIP_DEVICE_COMPILE__) && defined(__HIPCC__)\n") in out.text
-    assert "#if __CUDA_ARCH__ >= 700" in out.text
-    assert spans(src, out, "cuda-arch-check") == ["__CUDA_ARCH__"]
+    assert "#if CASS_CUDA_ARCH >= 700\n" in out.text and "#define ARCH_NOW CASS_CUDA_ARCH\n" in out.text
+    assert "  v[0] = CASS_CUDA_ARCH;\n" in out.text
+    assert not [line for line in out.text.splitlines() if "__CUDA_ARCH__" in line and not line.startswith("//")]
+    helper = "#if defined(__HIP_DEVICE_COMPILE__) && !defined(CASS_CUDA_ARCH)\n#define CASS_CUDA_ARCH 600\n#endif\n"
+    assert out.text.count(helper) == 1 and out.text.index(helper) < out.text.index("#if CASS_CUDA_ARCH >= 700")
+    assert spans(src, out, "cuda-arch-check") == ["__CUDA_ARCH__"] * 3
+    assert {f.severity for f in out.findings if f.code == "cuda-arch-check"} == {"info"}
 
 
 def test_cuda_header_guards_become_the_hip_headers_guards_where_they_are_tested() -> None:
@@ -419,3 +428,14 @@ def test_nvml_is_named_with_what_covers_its_queries() -> None:
     out = translate("#include <nvml.h>\nint main() { return nvmlInit(); }\n", P52)
     assert [(f.code, f.severity) for f in out.findings] == [("unsupported-header", "error")]
     assert "rocm_smi/rocm_smi.h" in out.findings[0].message and "rocm_smi64" in out.findings[0].message
+
+
+def test_grid_constant_is_removed_where_it_stands_and_in_a_macro() -> None:
+    """clang's HIP mode has no __grid_constant__ (AMD passes kernel arguments in a constant
+    segment): a kernel parameter or a library's macro spelling it would not compile."""
+    src = ("#define LIB_GRID_CONSTANT __grid_constant__\n"
+           "__global__ void k(const Args __grid_constant__ a) {}\n"
+           "__global__ void q(const Args LIB_GRID_CONSTANT a) {}\n")
+    out = translate(src, P52)
+    assert "__grid_constant__" not in out.text and "__global__ void k(const Args a) {}" in out.text
+    assert [f.severity for f in out.findings if f.code == "nvcc-ism"] == ["info", "info"]

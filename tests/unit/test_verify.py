@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
+from cass_lsp.compile import program as program_module
 from cass_lsp.compile.program import Program, Unit
 from cass_lsp.compile.scratch import HipTarget, Scratch
 from cass_lsp.core import pairs
 from cass_lsp.core.proc import ProcResult
 from cass_lsp.core.settings import CompilerLimits, VerificationSettings
+from cass_lsp.verify import command as run_command
 from cass_lsp.verify import stages
 from cass_lsp.verify.alignment import LineAlignment
 from cass_lsp.verify.compare import Noise, compare, ignore_patterns, lines_agree, merge_noise, noise
 from cass_lsp.verify.engine import judge
+from cass_lsp.verify.run import NotRun
 from cass_lsp.verify.stages import StageResult
+from cass_lsp.verify.tables import mask_timing_columns
 
 BOUNDS = CompilerLimits().bounds()
 
@@ -112,14 +117,24 @@ def test_verdicts() -> None:
     missing = StageResult("run", None, "unavailable", "no runner")
     assert judge(name, [passed, failed, missing], not_run=None)[0] == "failed"
     assert judge(name, [passed, missing], not_run=None) == ("unverified", "k.cu ↔ k.hip: could not verify: run: no runner")
-    verdict, summary = judge(name, [passed], not_run="running is off")
+    verdict, summary = judge(name, [passed], not_run=NotRun("running is off", asked=False))
     assert verdict == "passed" and summary.endswith("not run: running is off")
+
+
+@pytest.mark.parametrize(
+    "not_run", [None, NotRun("no unit of the program defines main", asked=True), NotRun("running is refused", asked=True)]
+)
+def test_a_program_asked_to_run_that_did_not_run_is_never_verified(not_run: NotRun | None) -> None:
+    compiled = [StageResult("original", "sm_90", "passed", "ok"), StageResult("translation", "gfx1100", "passed", "ok")]
+    verdict, summary = judge("k.cu (rule translation)", compiled, not_run=not_run)
+    assert verdict == "unverified", summary
+    assert "could not verify" in summary and "was not run" in summary, summary
 
 
 def test_an_original_nvcc_rejects_makes_the_verdict_could_not_verify_never_failed() -> None:
     original = StageResult("original", "sm_90", "failed", "nvcc rejects the original: needs --expt-relaxed-constexpr")
     translation = StageResult("translation", "gfx1100", "failed", "clang-19 rejects the translation")
-    verdict, summary = judge("k.cu (rule translation)", [original, translation], not_run=None)
+    verdict, summary = judge("k.cu (rule translation)", [original, translation], not_run=NotRun("off", asked=False))
     assert verdict == "unverified"
     assert "could not verify: the original does not compile" in summary and "expt-relaxed-constexpr" in summary
 
@@ -206,3 +221,91 @@ def test_a_compile_that_times_out_is_could_not_verify() -> None:
     scratch = Scratch("<tmp>", Path("/w"), {})
     result = stages._failed(_translation_plan(), scratch, ProcResult(-9, b"", b"", 120.0, timed_out=True), [], 120.0, BOUNDS)
     assert result.outcome == "unavailable" and "compileTimeoutSeconds" in result.message
+
+
+# A benchmark's table: units only in its header, rows of bare numbers (the sizes are no timing).
+TABLE = "array size 1048576\nname      size    time(ms)   GB/s\ncopy      4096    {0}       {1}\nscale     4096    {2}       {3}\nchecksum 523776\n"
+
+
+def test_a_table_whose_header_names_the_units_has_its_timings_masked() -> None:
+    original = TABLE.format("0.52", "123.4", "0.61", "110.2").encode()
+    # the original's two runs printed the same numbers: no noise seen, yet they are timings
+    assert noise(original, original) == Noise()
+    port = TABLE.format("0.47", "136.9", "0.58", "115.7").encode()
+    assert compare(0, original, 0, port) is None
+    # the columns without a unit, and the lines after the table, still compare
+    assert compare(0, original, 0, port.replace(b"4096", b"4095", 1)) is not None
+    assert compare(0, original, 0, port.replace(b"523776", b"523775")) is not None
+
+
+@pytest.mark.parametrize(
+    ("lines", "masked"),
+    [
+        (["Kernel Name      Time (ms)   Bandwidth (GB/s)", "vector add       0.52        123.4"], "vector add       …        …"),
+        (["size  iters  time_us", "1024  10  17.5"], "1024  10  …"),
+        (["Function    Best Rate MB/s  Avg time", "Copy:           12345.6     0.012345"], "Copy:           …     0.012345"),
+        (["Elapsed time in ms", "Result: 42"], "Result: 42"),  # prose ending in a unit is no header
+        (["n  time(s)", "4  0.5", "sum 7 8 9"], "sum 7 8 9"),  # the table ended
+    ],
+)
+def test_timing_columns(lines: list[str], masked: str) -> None:
+    assert mask_timing_columns(lines)[-1] == masked
+
+
+MAINS = [
+    "int32_t main(int32_t argc, char* argv[]) {", "auto main() -> int {", "int main(void){}", "[[nodiscard]] int main() {}",
+    "int main([[maybe_unused]] int argc, char** argv) {", "MAIN_RETURN main(int c, char** v)\n{", "signed main() {",
+    "static int\nmain(int argc, char **argv)\n{", "int main ( int argc , char * * argv ) {", 'extern "C" {\nint main() { return 0; }\n}',
+    'extern "C" int main() {}', "int main() try { } catch (...) {}", "std::int32_t main() {}", "int __attribute__((used)) main() {}",
+    "#ifdef WIDE\nvoid f(long x) {\n#else\nvoid f(int x) {\n#endif\n}\nint main() {}",
+]  # fmt: skip
+NOT_MAINS = [
+    "int main();", "int f() { return main(argc, argv); }", "void f() { app.main(); }", "app::main() {}",
+    "struct App { int main() { return 0; } };", "namespace tool { int main() { return 0; } }", "// int main() {}",
+    'const char* s = "int main() {}";', "#define ENTRY int main() {", "void* main_thread(void*) {}", "int Runner::main() {}",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", MAINS)
+def test_main_in_any_spelling(text: str) -> None:
+    assert program_module.defines_main(text)
+    first = re.search(r"\bmain\s*\(", text)
+    assert first is not None
+    assert program_module.main_line("// entry\n" + text) == 1 + text.count("\n", 0, first.start())
+
+
+@pytest.mark.parametrize("text", NOT_MAINS)
+def test_what_is_no_definition_of_main(text: str) -> None:
+    assert not program_module.defines_main(text)
+
+
+@pytest.mark.parametrize(
+    ("line", "words", "env", "shell"),
+    [
+        ("GSL_RNG_SEED=123 ./main 1024", ("./main", "1024"), {"GSL_RNG_SEED": "123"}, None),
+        ("./nbody 64 \\\n    data/bodies.txt", ("./nbody", "64", "data/bodies.txt"), {}, None),
+        ('env OMP_NUM_THREADS=1 TAG="a b" ./prog', ("./prog",), {"OMP_NUM_THREADS": "1", "TAG": "a b"}, None),
+        ('sh -c "N=4 ./prog 8"', ("./prog", "8"), {"N": "4"}, None),
+        ("bash run.sh 64", ("run.sh", "64"), {}, "bash"),
+        ("./runtests.sh", ("./runtests.sh",), {}, None),
+    ],
+)
+def test_run_lines_as_makefiles_write_them(line: str, words: tuple[str, ...], env: dict[str, str], shell: str | None) -> None:
+    parsed = run_command.parse(line)
+    assert (parsed.words, parsed.env, parsed.shell) == (words, env, shell)
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("./a && ./b", "holds '&&'"), ("./p > out.txt", "holds '>'"), ("./p | sort", "holds '|'"),
+        ('sh -c "./a; ./b"', "holds ';'"), ("./p $N", "expands variables"), ("./p `cat n`", "expands variables"),
+        ("./p data/*.txt", "a pattern a shell would expand"), ("LD_PRELOAD=x.so ./p", "sets LD_PRELOAD"),
+        ("PATH=. ./p", "sets PATH"), ("CASS_CPU_ORDER=reverse ./p", "sets CASS_CPU_ORDER"),
+        ("./p 'open", "No closing quotation"), ("N=1", "names no command"),
+        ("bash -x", "with no script"),
+    ],
+)  # fmt: skip
+def test_run_lines_that_need_a_shell_are_refused(line: str, why: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(why)):
+        run_command.parse(line)

@@ -3,9 +3,12 @@ how their translations are translated (``cass-lsp translate DIR --out-dir``)."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import NamedTuple
+
+import pytest
 
 from cass_lsp.core import proc
 from cass_lsp.toolchains import nvidia
@@ -13,6 +16,10 @@ from cass_lsp.toolchains import nvidia
 HERE = Path(__file__).parent
 ARCH = "gfx1030"
 """Debian 12's clang-15 device libraries build gfx1030 out of the box (gfx1100 needs regenerated ones)."""
+BUILD_TIMEOUT_S = 600.0
+SETUP_HINT = "run scripts/setup.sh (apt: hipcc, which brings clang-15)"
+# An AMD code object for the target inside the program's offload bundle.
+CODE_OBJECT = f"amdgcn-amd-amdhsa--{ARCH}".encode()
 
 
 class Project(NamedTuple):
@@ -67,3 +74,17 @@ def translate_tree(project: Project, out: Path, *extra: str) -> proc.ProcResult:
     argv = [sys.executable, "-m", "cass_lsp", "translate", str(project.root), "--out-dir", str(out),
             "--arch", ARCH, *extra]
     return proc.run(argv, timeout=300)
+
+
+def tool(name: str) -> str:
+    """The program ``name`` on PATH; the test fails (never skips) where setup did not install it."""
+    path = shutil.which(name)
+    if path is None:
+        pytest.fail(f"{name} not found: {SETUP_HINT}")
+    return path
+
+
+def offload_bundle(program: Path) -> None:
+    """``program`` was built and holds an AMD code object for :data:`ARCH`."""
+    assert program.is_file(), f"{program} was not built"
+    assert CODE_OBJECT in program.read_bytes(), f"{program} holds no {ARCH} code object"

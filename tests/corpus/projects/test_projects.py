@@ -25,25 +25,16 @@ from cass_lsp.core import proc
 from cass_lsp.toolchains import devlibs, devlibs15, hiplibs
 from tests.corpus.projects.projects import (
     ARCH,
+    BUILD_TIMEOUT_S,
     BY_NAME,
     EXPECTED,
     PROJECTS,
     Project,
     nvcc_make_variables,
+    offload_bundle,
+    tool,
     translate_tree,
 )
-
-_BUILD_TIMEOUT_S = 600.0
-_SETUP_HINT = "run scripts/setup.sh (apt: hipcc, which brings clang-15)"
-# An AMD code object for the target inside the program's offload bundle.
-_CODE_OBJECT = f"amdgcn-amd-amdhsa--{ARCH}".encode()
-
-
-def _tool(name: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        pytest.fail(f"{name} not found: {_SETUP_HINT}")
-    return path
 
 
 @pytest.mark.parametrize(("project", "unit"), [(p, u) for p in PROJECTS for u in p.units],
@@ -53,7 +44,7 @@ def test_original_unit_compiles_with_nvcc(
 ) -> None:
     includes = [f"-I{cuda_lib_includes[lib]}" for lib in project.libs]
     argv = [*nvcc.argv, *project.nvcc, *includes, "-c", unit, "-o", os.devnull]
-    result = proc.run(argv, env=nvcc.env, cwd=project.root, timeout=_BUILD_TIMEOUT_S)
+    result = proc.run(argv, env=nvcc.env, cwd=project.root, timeout=BUILD_TIMEOUT_S)
     assert result.ok, f"nvcc rejected {project.name}/{unit}:\n{result.text()}"
 
 
@@ -61,8 +52,8 @@ def test_original_makefile_builds_with_nvcc(tmp_path: Path, nvcc: toolchains.Inv
     """The original through its own build: separate compilation and nvcc's device link."""
     tree = tmp_path / "make_rdc"
     shutil.copytree(BY_NAME["make_rdc"].root, tree)
-    result = proc.run([_tool("make"), "-C", str(tree), *nvcc_make_variables(nvcc.argv[0])], env=nvcc.env,
-                      timeout=_BUILD_TIMEOUT_S)
+    result = proc.run([tool("make"), "-C", str(tree), *nvcc_make_variables(nvcc.argv[0])], env=nvcc.env,
+                      timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
     assert "-rdc=true" in result.text()
     assert b"sm_80" in (tree / "nbody").read_bytes()
@@ -71,10 +62,10 @@ def test_original_makefile_builds_with_nvcc(tmp_path: Path, nvcc: toolchains.Inv
 def test_original_cmake_project_builds_with_nvcc(tmp_path: Path, nvcc: toolchains.Invocation) -> None:
     """make_rdc's CMakeLists.txt through CMake's CUDA language: separable compilation, device link."""
     build = tmp_path / "build"
-    configure = proc.run([_tool("cmake"), "-S", str(BY_NAME["make_rdc"].root), "-B", str(build),
-                          f"-DCMAKE_CUDA_COMPILER={nvcc.argv[0]}"], env=nvcc.env, timeout=_BUILD_TIMEOUT_S)
+    configure = proc.run([tool("cmake"), "-S", str(BY_NAME["make_rdc"].root), "-B", str(build),
+                          f"-DCMAKE_CUDA_COMPILER={nvcc.argv[0]}"], env=nvcc.env, timeout=BUILD_TIMEOUT_S)
     assert configure.ok, configure.text()
-    result = proc.run([_tool("cmake"), "--build", str(build)], env=nvcc.env, timeout=_BUILD_TIMEOUT_S)
+    result = proc.run([tool("cmake"), "--build", str(build)], env=nvcc.env, timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
     assert "Linking CUDA device code" in result.text()
     assert b"sm_80" in (build / "nbody").read_bytes()
@@ -107,38 +98,33 @@ def test_translated_build_files_are_the_reviewed_ones(
         assert files.TOOLCHAIN_FILE in stderr
 
 
-def _offload_bundle(program: Path) -> None:
-    assert program.is_file(), f"{program} was not built"
-    assert _CODE_OBJECT in program.read_bytes(), f"{program} holds no {ARCH} code object"
-
-
 def test_translated_makefile_builds_separately_compiled_units_with_hipcc(
     translated: dict[str, tuple[Path, str]], nvcc: toolchains.Invocation
 ) -> None:
-    _tool("hipcc")
+    tool("hipcc")
     tree, _ = translated["make_rdc"]
     # nvcc on PATH, as on a CUDA machine: the Makefile itself must make hipcc choose AMD.
     env = {**os.environ, "PATH": f"{Path(nvcc.argv[0]).parent}:{os.environ['PATH']}"}
     env.pop("HIP_PLATFORM", None)
-    result = proc.run([_tool("make"), "-C", str(tree)], env=env, timeout=_BUILD_TIMEOUT_S)
+    result = proc.run([tool("make"), "-C", str(tree)], env=env, timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
     assert "-fgpu-rdc" in result.text() and f"--offload-arch={ARCH}" in result.text()
-    _offload_bundle(tree / "nbody")
+    offload_bundle(tree / "nbody")
 
 
 def test_translated_makefile_builds_with_clang_in_hip_mode(tmp_path: Path) -> None:
     """--make-compiler clang: -x hip on compile lines, --hip-link on the link; the compiler variable
     names Debian's HIP-capable clang, as the finding says."""
-    clang = _tool("clang++-15")
+    clang = tool("clang++-15")
     tree = tmp_path / "make_rdc"
     translated = translate_tree(BY_NAME["make_rdc"], tree, "--make-compiler", "clang")
     assert translated.ok, translated.text()
     bitcode = glob.glob("/usr/lib/*/amdgcn/bitcode")
     compiler = f"NVCC={clang} --rocm-path=/usr --hip-device-lib-path={bitcode[0] if bitcode else ''}"
-    result = proc.run([_tool("make"), "-C", str(tree), compiler], timeout=_BUILD_TIMEOUT_S)
+    result = proc.run([tool("make"), "-C", str(tree), compiler], timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
     assert "-x hip" in result.text() and "--hip-link -fgpu-rdc" in result.text()
-    _offload_bundle(tree / "nbody")
+    offload_bundle(tree / "nbody")
 
 
 # the options a user of the CUDA original gives its configure, meaningless for the port, which must
@@ -156,23 +142,23 @@ def test_translated_cmake_project_configures_and_builds_with_the_hip_language(
     multi-model benchmark whose CUDA model sets CMAKE_CUDA_FLAGS (nvcc's options, a clang-as-CUDA
     branch) before enable_language, so the port sets CMAKE_HIP_FLAGS there; Thrust, which Debian 12
     packages for HIP only through the headers `cass-lsp setup --only hip-libs` fetched."""
-    _tool("clang++-15")
+    tool("clang++-15")
     tree, _ = translated[name]
     build = tmp_path / "build"  # outside the shared tree, which other tests read as translate wrote it
-    configure = proc.run([_tool("cmake"), "-S", str(tree), "-B", str(build),
-                          f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}", *options], timeout=_BUILD_TIMEOUT_S)
+    configure = proc.run([tool("cmake"), "-S", str(tree), "-B", str(build),
+                          f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}", *options], timeout=BUILD_TIMEOUT_S)
     assert configure.ok, configure.text()
     assert "The HIP compiler identification is Clang" in configure.text()
-    result = proc.run([_tool("cmake"), "--build", str(build)], timeout=_BUILD_TIMEOUT_S)
+    result = proc.run([tool("cmake"), "--build", str(build)], timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
-    _offload_bundle(build / program)
+    offload_bundle(build / program)
 
 
 def test_translated_thrust_makefile_builds_with_the_headers_the_report_names(
     translated: dict[str, tuple[Path, str]], tmp_path: Path, nvcc: toolchains.Invocation
 ) -> None:
     """Debian 12 packages no rocThrust: the report's line points hipcc at the fetched headers."""
-    _tool("hipcc")
+    tool("hipcc")
     if hiplibs.include_dir("5.2") is None:
         pytest.fail(f"rocThrust headers missing: {hiplibs.SETUP_HINT}")
     source, stderr = translated["cmake_thrust"]
@@ -182,15 +168,15 @@ def test_translated_thrust_makefile_builds_with_the_headers_the_report_names(
     shutil.copytree(source, tree)
     env = {**os.environ, "PATH": f"{Path(nvcc.argv[0]).parent}:{os.environ['PATH']}",
            "HIPCC_COMPILE_FLAGS_APPEND": line.group("flags")}
-    result = proc.run([_tool("make"), "-C", str(tree)], env=env, timeout=_BUILD_TIMEOUT_S)
+    result = proc.run([tool("make"), "-C", str(tree)], env=env, timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
-    _offload_bundle(tree / "samplestats")
+    offload_bundle(tree / "samplestats")
 
 
 def test_translated_makefile_for_clang_builds_with_the_compiler_the_report_names(tmp_path: Path) -> None:
     """--make-compiler clang on Debian's packages: the report names hip-clang++, clang-15 with the
     ROCm paths, which also takes the fetched Thrust headers."""
-    _tool("clang++-15")
+    tool("clang++-15")
     headers = hiplibs.include_dir("5.2")
     if headers is None:
         pytest.fail(f"rocThrust headers missing: {hiplibs.SETUP_HINT}")
@@ -199,15 +185,15 @@ def test_translated_makefile_for_clang_builds_with_the_compiler_the_report_names
     assert translated.ok, translated.text()
     compiler = re.search(r"ported for clang with make NVCC=(?P<path>\S+)", translated.stderr.decode())
     assert compiler is not None and compiler.group("path") == files.HIP_CLANG_WRAPPER, translated.stderr.decode()
-    result = proc.run([_tool("make"), "-C", str(tree), f"NVCC={compiler.group('path')}",
-                       f"CASS_HIP_LIBRARY_HEADERS={headers}"], timeout=_BUILD_TIMEOUT_S)
+    result = proc.run([tool("make"), "-C", str(tree), f"NVCC={compiler.group('path')}",
+                       f"CASS_HIP_LIBRARY_HEADERS={headers}"], timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
-    _offload_bundle(tree / "samplestats")
+    offload_bundle(tree / "samplestats")
 
 
 @pytest.mark.parametrize("unit", BY_NAME["cmake_blas"].units)
 def test_translated_blas_units_compile_for_amd(unit: str, translated: dict[str, tuple[Path, str]]) -> None:
-    hipcc = _tool("hipcc")
+    hipcc = tool("hipcc")
     headers = hiplibs.include_dir("5.2")
     if headers is None:
         pytest.fail(f"hipBLAS headers missing: {hiplibs.SETUP_HINT}")
@@ -216,7 +202,7 @@ def test_translated_blas_units_compile_for_amd(unit: str, translated: dict[str, 
     # the flags the translated CMake files give the unit (HIP_STANDARD 17, the compile options)
     argv = [hipcc, f"--offload-arch={ARCH}", "-std=c++17", "-gline-tables-only", "-ffast-math", "-Iinclude",
             f"-I{headers}", "-c", source, "-o", os.devnull]
-    result = proc.run(argv, env={**os.environ, "HIP_PLATFORM": "amd"}, cwd=tree, timeout=_BUILD_TIMEOUT_S)
+    result = proc.run(argv, env={**os.environ, "HIP_PLATFORM": "amd"}, cwd=tree, timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
 
 
@@ -224,7 +210,7 @@ def test_translated_makefile_builds_for_gfx1100_with_the_generated_device_librar
     tmp_path: Path, nvcc: toolchains.Invocation
 ) -> None:
     """Debian 12's device libraries stop at gfx1036; the report names the clang-15 folder setup builds."""
-    _tool("hipcc")
+    tool("hipcc")
     tree = tmp_path / "make_rdc"
     translated = translate_tree(BY_NAME["make_rdc"], tree, "--arch", "gfx1100")
     assert translated.ok, translated.text()
@@ -233,6 +219,6 @@ def test_translated_makefile_builds_for_gfx1100_with_the_generated_device_librar
     if not devlibs.isa_file(folder, "gfx1100").is_file():
         pytest.fail(f"no clang-15 device libraries for gfx1100: {devlibs15.HINT}")
     env = {**os.environ, "PATH": f"{Path(nvcc.argv[0]).parent}:{os.environ['PATH']}", "DEVICE_LIB_PATH": str(folder)}
-    result = proc.run([_tool("make"), "-C", str(tree)], env=env, timeout=_BUILD_TIMEOUT_S)
+    result = proc.run([tool("make"), "-C", str(tree)], env=env, timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
     assert b"amdgcn-amd-amdhsa--gfx1100" in (tree / "nbody").read_bytes()

@@ -20,13 +20,14 @@ import json
 import re
 from pathlib import Path
 
+from cass_lsp.compile.program import defines_main
+
 ROOT = Path(__file__).resolve().parent
 VERIFY_JSON = "verify.json"
 COMPILE_COMMANDS = "compile_commands.json"
 _SOURCE_SUFFIXES = frozenset({".cu", ".cuh", ".h", ".hpp", ".cpp", ".hip"})
 _NOT_DATA = frozenset({VERIFY_JSON, COMPILE_COMMANDS, "README.md", "__init__.py"})
 _VERIFY_KEYS = frozenset({"args", "expectedExit", "timingLines"})
-_MAIN = re.compile(r"^\s*int\s+main\s*\(", re.M)
 # nvcc options a program's build needs, as written in its compile_commands.json entries.
 _FLAG_PREFIXES = ("-D", "-U", "-I", "-std=", "--std=", "--extended-lambda", "--expt-relaxed-constexpr",
                   "--expt-extended-lambda")
@@ -65,7 +66,7 @@ class Program:
         return []
 
     def main_unit(self) -> Path | None:
-        return next((u for u in self.units if _MAIN.search(u.read_text(encoding="utf-8"))), None)
+        return next((u for u in self.units if defines_main(u.read_text(encoding="utf-8"))), None)
 
 
 class CorpusError(ValueError):

@@ -208,6 +208,7 @@ inline void __syncwarp(unsigned long long mask = ::cass::detail::kFullWarp) { ::
 // approximation of "converged lanes" (exact for warp-uniform code).
 inline cass_lanemask_t __activemask() {
   const ::cass::detail::Fiber* f = ::cass::detail::t_fiber;
+  ::cass::detail::settle(*f->block);
   return static_cast<cass_lanemask_t>(f->block->warps[f->warp].live);
 }
 // HIP's lane queries; CUDA declares none (a CUDA program may define its own __lane_id).

@@ -1,5 +1,17 @@
 // Kernel execution: blocks spread over a small pool of OS threads, the threads of one block run as
-// fibers on one OS thread, switched only at __syncthreads and warp collectives.
+// fibers on one OS thread, switched only at __syncthreads, warp collectives and spin hints.
+//
+// A block starts as a plain loop over its threads on one stack: thread after thread runs to its end,
+// with no fiber set up. That is the schedule the fibers would follow too (a fiber runs until it
+// yields, and none has yielded yet), so when a thread reaches a yield point the loop's stack simply
+// becomes that thread's fiber, the threads after it get fibers of their own, and the block goes on
+// as fibers: the threads before it ended, exactly as they would have. A barrier-free kernel thus
+// never pays for fibers, and no kernel needs to be known barrier-free beforehand.
+//
+// CASS_CPU_ORDER=reverse runs the threads of each block in reverse order (last thread first, and
+// so at every step between barriers): a thread that reads another's shared store without a barrier
+// between then sees it unwritten in one of the two orders (verification runs both). With
+// CASS_CPU_ORDER_KERNEL=<name> only that kernel's launches run reversed (which kernel races).
 //
 // A block runs start to finish on one worker, so per-worker (thread_local) storage is per-block
 // storage while the block runs: that is what makes `__shared__` = `static thread_local` correct.
@@ -8,6 +20,7 @@
 #pragma once
 #include <cstring>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <tuple>
@@ -54,13 +67,15 @@ struct Warp {
 
 struct LaunchBase {
   void (*run_thread)(const LaunchBase*);
+  FiberFn run_plain;  // the block's threads one after another (plain_loop), on one fiber's stack
   const char* name;
   dim3 grid, block;
   std::size_t shmem;
+  bool reverse;  // its blocks' threads run last-first (CASS_CPU_ORDER)
 };
 
 struct Stats {
-  unsigned long long thread_barriers, block_barriers, warp_collectives, switches, blocks;
+  unsigned long long thread_barriers, block_barriers, warp_collectives, switches, blocks, plain_blocks;
 };
 
 struct Worker;
@@ -72,6 +87,9 @@ struct Block {
   Warp* warps;
   unsigned nwarps;
   Context sched;
+  Context plain;         // where the plain loop starts
+  bool settled;          // the plain loop's ended threads are counted out: the block goes on as fibers
+  bool reverse;          // CASS_CPU_ORDER=reverse
   bool aborted;  // a thread failed an assert or trapped: the rest of the block does not run
   uint3 idx;
   const LaunchBase* launch;
@@ -134,6 +152,38 @@ inline int g_sticky_error = 0;
   _exit(CASS_CPU_EXIT_DEADLOCK);
 }
 
+// The thread at position p of the block's run order, and the position of a thread.
+inline Fiber& thread_at(Block& b, unsigned p) { return b.fibers[b.reverse ? b.n - 1 - p : p]; }
+inline unsigned position(const Block& b, const Fiber* f) {
+  unsigned i = static_cast<unsigned>(f - b.fibers);
+  return b.reverse ? b.n - 1 - i : i;
+}
+
+// The plain loop keeps no books per thread (that would cost more than a small kernel's body): the
+// threads before the running one (t_fiber) ended, and the first yield point, or anything that asks
+// which threads are live, counts them out (settle), once per block, before it looks. Out of line,
+// so that the barriers it sits in stay small enough to be inlined into kernels.
+[[gnu::noinline]] inline void count_out_ended(Block& b) {
+  b.settled = true;
+  const unsigned running = position(b, t_fiber);
+  for (unsigned p = 0; p < b.n; ++p) {
+    Fiber& g = thread_at(b, p);
+    g.warp_ops = 0;
+    if (p >= running) {
+      g.state = State::Runnable;
+      continue;
+    }
+    g.state = State::Done;
+    b.warps[g.warp].live &= ~(1ull << g.lane);
+  }
+  b.live = b.n - running;
+  b.done = running;
+}
+
+inline void settle(Block& b) {
+  if (__builtin_expect(!b.settled, 0)) count_out_ended(b);
+}
+
 inline void yield(Fiber* f) {
   CASS_CPU_COUNT(f->block->worker->stats.switches);
   ctx_switch(f->ctx, f->block->sched);
@@ -152,7 +202,10 @@ inline void yield(Fiber* f) {
 // A spinning thread (failed CAS, __nanosleep) lets the others of its block run: without preemption
 // a lock holder in the same block would otherwise never get to release the lock.
 inline void spin_hint() {
-  if (Fiber* f = t_fiber) yield(f);
+  if (Fiber* f = t_fiber) {
+    settle(*f->block);
+    yield(f);
+  }
 }
 
 inline void release_barrier(Block& b) {
@@ -170,6 +223,7 @@ inline void release_barrier(Block& b) {
 inline unsigned block_barrier(int pred, unsigned* arrived = nullptr) {
   Fiber* f = t_fiber;
   Block& b = *f->block;
+  settle(b);
 #ifndef CASS_CPU_EXITED_THREADS_ARRIVE
   if (b.done != 0) deadlock(b, f, "__syncthreads reached after other threads of the block exited");
 #endif
@@ -218,6 +272,7 @@ struct Exchange {
 inline Exchange warp_exchange(unsigned long long mine, lanemask mask) {
   Fiber* f = t_fiber;
   Block& b = *f->block;
+  settle(b);
   Warp& w = b.warps[f->warp];
   unsigned par = f->warp_ops++ & 1;
   w.slot[par][f->lane] = mine;
@@ -240,10 +295,9 @@ inline Exchange warp_exchange(unsigned long long mine, lanemask mask) {
   return Exchange{w.slot[par], want};
 }
 
-inline void fiber_main(void* arg) {
-  Fiber* f = static_cast<Fiber*>(arg);
+// A thread returned from the kernel: it leaves its warp and the block.
+inline void end_thread(Fiber* f) {
   Block& b = *f->block;
-  b.launch->run_thread(b.launch);
   f->state = State::Done;
   --b.live;
   ++b.done;
@@ -257,7 +311,45 @@ inline void fiber_main(void* arg) {
     deadlock(b, f, "a thread exited while others wait at __syncthreads");
 #endif
   }
+}
+
+inline void fiber_main(void* arg) {
+  Fiber* f = static_cast<Fiber*>(arg);
+  Block& b = *f->block;
+  b.launch->run_thread(b.launch);
+  end_thread(f);
   ctx_switch(f->ctx, b.sched);  // a finished fiber is never resumed
+  __builtin_unreachable();
+}
+
+// The block's threads in run order, each to its end, on the stack of the block's first fiber. A
+// thread that yields keeps this stack as its fiber (the scheduler then gives the later threads
+// theirs); when it ends, so does the loop: the threads after it run as fibers.
+template <class LaunchType>
+void plain_loop(void* arg) {
+  Block& b = *static_cast<Block*>(arg);
+  const LaunchType& L = *static_cast<const LaunchType*>(b.launch);
+  // Read once: the kernel's stores might alias the block for all the compiler knows, and reloading
+  // these after each thread lengthens the chain a small kernel's threads wait on.
+  Fiber* const fibers = b.fibers;
+  const unsigned n = b.n;
+  const bool reverse = b.reverse;
+  Fiber* f = nullptr;
+  for (unsigned p = 0; p < n; ++p) {
+    f = &fibers[reverse ? n - 1 - p : p];
+    t_fiber = f;
+    threadIdx = f->tid;
+    LaunchType::call(L);  // inlined: the kernel is called in the loop, not through a pointer
+    if (b.settled) {  // this thread yielded and became a fiber: the loop ends with it
+      end_thread(f);
+      break;
+    }
+  }
+  if (!b.settled) {
+    b.live = 0;
+    b.done = b.n;
+  }
+  ctx_switch(f->ctx, b.sched);  // never resumed
   __builtin_unreachable();
 }
 
@@ -376,6 +468,16 @@ inline bool prepare(Worker& wk, const LaunchBase& L) {
     wk.warps = new Warp[nwarps];
     wk.warp_capacity = nwarps;
   }
+  // What does not change from block to block, set once per launch (the divisions cost more than
+  // a barrier-free block's threads).
+  const unsigned bx = L.block.x, by = L.block.y;
+  for (unsigned i = 0; i < n; ++i) {
+    Fiber& f = wk.fibers[i];
+    f.tid = uint3{i % bx, (i / bx) % by, i / (bx * by)};
+    f.lane = i % CASS_CPU_WARP_SIZE;
+    f.warp = i / CASS_CPU_WARP_SIZE;
+    f.block = &wk.block;
+  }
   if (L.shmem > wk.dyn_capacity) {
     std::free(wk.dyn_shared);
     wk.dyn_shared = std::aligned_alloc(256, (L.shmem + 255) & ~std::size_t(255));
@@ -401,8 +503,32 @@ inline bool prepare(Worker& wk, const LaunchBase& L) {
   cannot_run(what);
 }
 
+inline bool run_reversed() {
+  static const bool reverse = [] {
+    const char* s = std::getenv("CASS_CPU_ORDER");
+    return s != nullptr && std::strcmp(s, "reverse") == 0;
+  }();
+  return reverse;
+}
+
+inline bool identifier_char(char c) { return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'); }
+
+// Whether this launch's blocks run reversed: all with CASS_CPU_ORDER=reverse, or only a kernel whose
+// launch text (`k`, `ns::k<float>`, `HIP_KERNEL_NAME(k<T>)`) names CASS_CPU_ORDER_KERNEL as a word.
+inline bool reversed_for(const char* launch_name) {
+  if (!run_reversed()) return false;
+  static const char* const only = std::getenv("CASS_CPU_ORDER_KERNEL");
+  if (only == nullptr || *only == '\0') return true;
+  const std::size_t len = std::strlen(only);
+  for (const char* at = std::strstr(launch_name, only); at != nullptr; at = std::strstr(at + 1, only)) {
+    bool starts = at == launch_name || !identifier_char(at[-1]);
+    if (starts && !identifier_char(at[len])) return true;
+  }
+  return false;
+}
+
 inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear) {
-  const unsigned bx = L.block.x, by = L.block.y, n = L.block.x * L.block.y * L.block.z;
+  const unsigned n = L.block.x * L.block.y * L.block.z;
   const unsigned nwarps = (n + CASS_CPU_WARP_SIZE - 1) / CASS_CPU_WARP_SIZE;
   Block& b = wk.block;
   const unsigned long long gx = L.grid.x, gy = L.grid.y;
@@ -412,6 +538,8 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
   b.done = b.at_barrier = b.bar_gen = 0;
   b.bar_pred[0] = b.bar_pred[1] = b.bar_arrived[0] = b.bar_arrived[1] = 0;
   b.aborted = false;
+  b.settled = false;
+  b.reverse = L.reverse;
   b.warps = wk.warps;
   b.nwarps = nwarps;
   b.launch = &L;
@@ -428,22 +556,22 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
     // Lanes beyond the block read as 0 from shuffles (what AMD's ds_bpermute gives for them).
     for (unsigned l = lanes; l < CASS_CPU_WARP_SIZE; ++l) w.slot[0][l] = w.slot[1][l] = 0;
   }
-  for (unsigned i = 0; i < n; ++i) {
-    Fiber& f = b.fibers[i];
-    f.tid = uint3{i % bx, (i / bx) % by, i / (bx * by)};
-    f.lane = i % CASS_CPU_WARP_SIZE;
-    f.warp = i / CASS_CPU_WARP_SIZE;
-    f.state = State::Runnable;
-    f.warp_ops = 0;
-    f.block = &b;
-    // Stack tops staggered by a cache line per fiber: page-aligned tops would all map to the same
-    // L1 sets, and the switch touches every fiber's top in turn.
-    ctx_init(f.ctx, wk.stacks.stack(i), wk.stacks.size() - (i % 64) * 64, &fiber_main, &f);
+  ctx_init(b.plain, wk.stacks.stack(0), wk.stacks.size(), L.run_plain, &b);
+  CASS_CPU_COUNT(wk.stats.switches);
+  ctx_switch(b.sched, b.plain);
+  if (b.live == 0 || b.aborted) {
+    CASS_CPU_COUNT(wk.stats.plain_blocks);
+  } else {
+    // A thread yielded: it keeps the plain loop's stack (stack 0), the threads after it in run
+    // order get stacks 1, 2, ... Their tops are staggered by a cache line per fiber: page-aligned
+    // tops would all map to the same L1 sets, and the switch touches every fiber's top in turn.
+    for (unsigned p = position(b, t_fiber) + 1; p < n; ++p)
+      ctx_init(thread_at(b, p).ctx, wk.stacks.stack(p), wk.stacks.size() - (p % 64) * 64, &fiber_main, &thread_at(b, p));
   }
   while (b.live != 0 && !b.aborted) {
     bool ran = false;
-    for (unsigned i = 0; i < n && !b.aborted; ++i) {
-      Fiber& f = b.fibers[i];
+    for (unsigned p = 0; p < n && !b.aborted; ++p) {
+      Fiber& f = thread_at(b, p);
       if (f.state != State::Runnable) continue;
       t_fiber = &f;
       threadIdx = f.tid;
@@ -475,11 +603,21 @@ inline Pool& pool() {
   return p;
 }
 
+// The cores this process may run on (its affinity mask, which a cgroup's cpuset also sets), or
+// CASS_CPU_THREADS. Workers count against the process cap (RLIMIT_NPROC counts threads, and
+// verification's sandbox sets it): at most half of it, so the program's own threads and children
+// still fit; a worker that cannot be created is done without (the launching thread runs blocks too).
 inline unsigned worker_count() {
   static const unsigned n = [] {
     long v = 0;
     if (const char* s = std::getenv("CASS_CPU_THREADS")) v = std::strtol(s, nullptr, 10);
-    if (v <= 0) v = sysconf(_SC_NPROCESSORS_ONLN);
+    if (v <= 0) {
+      cpu_set_t set;
+      v = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+    }
+    rlimit cap{};
+    if (getrlimit(RLIMIT_NPROC, &cap) == 0 && cap.rlim_cur != RLIM_INFINITY && static_cast<rlim_t>(v) > cap.rlim_cur / 2)
+      v = static_cast<long>(cap.rlim_cur / 2);
     return static_cast<unsigned>(v < 1 ? 1 : v > 64 ? 64 : v);
   }();
   return n;
@@ -565,10 +703,8 @@ struct Launch : LaunchBase {
   Params* params;
   // Each GPU thread calls the kernel with the launch's parameter values; the kernel's by-value
   // parameters make every thread's own copy, as a GPU's parameter buffer does.
-  static void run(const LaunchBase* base) {
-    const Launch* L = static_cast<const Launch*>(base);
-    std::apply(*L->body, *L->params);
-  }
+  static void call(const Launch& L) { std::apply(*L.body, *L.params); }
+  static void run(const LaunchBase* base) { call(*static_cast<const Launch*>(base)); }
 };
 
 constexpr int kInvalidConfiguration = 9;  // cudaErrorInvalidConfiguration
@@ -596,10 +732,12 @@ struct Launcher {
     Params params(std::forward<A>(args)...);
     Launch<Body, Params> L;
     L.run_thread = &Launch<Body, Params>::run;
+    L.run_plain = &plain_loop<Launch<Body, Params>>;
     L.name = name;
     L.grid = grid;
     L.block = block;
     L.shmem = shmem;
+    L.reverse = reversed_for(name);
     L.body = &body;
     L.params = &params;
     if (t_fiber != nullptr) cannot_run("kernel launch from device code (dynamic parallelism)");
@@ -625,13 +763,14 @@ inline void print_stats() {
     s.warp_collectives += w->stats.warp_collectives;
     s.switches += w->stats.switches;
     s.blocks += w->stats.blocks;
+    s.plain_blocks += w->stats.plain_blocks;
   }
   pthread_mutex_unlock(&registry_mutex());
   std::fprintf(stderr,
-               "cass-cpu-stats: fibers=%s workers=%u blocks=%llu barrier_crossings=%llu block_barriers=%llu "
-               "warp_collectives=%llu switches=%llu\n",
-               CASS_CPU_FIBER_KIND, worker_count(), s.blocks, s.thread_barriers, s.block_barriers,
-               s.warp_collectives, s.switches);
+               "cass-cpu-stats: fibers=%s workers=%u order=%s blocks=%llu plain_blocks=%llu barrier_crossings=%llu "
+               "block_barriers=%llu warp_collectives=%llu switches=%llu\n",
+               CASS_CPU_FIBER_KIND, worker_count(), run_reversed() ? "reverse" : "forward", s.blocks,
+               s.plain_blocks, s.thread_barriers, s.block_barriers, s.warp_collectives, s.switches);
 }
 inline const int g_stats_registered = std::atexit(&print_stats);
 #endif
