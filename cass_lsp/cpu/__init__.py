@@ -2,7 +2,8 @@
 
 ``include/`` holds a header-only C++ runtime (replacement ``cuda_runtime.h``, ``hip/hip_runtime.h``
 and friends); :func:`prepare_source` rewrites what the headers cannot express (``<<<>>>`` launches,
-``extern __shared__``); :func:`unsupported` names constructs the runtime cannot emulate;
+``extern __shared__``, inline PTX through :mod:`cass_lsp.cpu.ptx`); :func:`unsupported` names
+constructs the runtime cannot emulate;
 :func:`build` compiles a file and :func:`build_program` a program's units with the host compiler; :mod:`cass_lsp.cpu.outcome` reads a run's
 exit status; :mod:`cass_lsp.cpu.hip_names` generates the runtime's HIP names from the API tables.
 """

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import msgspec
 import tree_sitter
 
+from cass_lsp.cpu import ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
 
@@ -76,7 +77,6 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"^(?:cuda|hip)(?:Ipc\w+|Malloc3D|Memcpy3D\w*)$"),
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),
 ]
-_ASM_IN_MACRO = re.compile(r"\b(?:asm|__asm__|__asm)\b\s*(?:volatile\b|__volatile__\b)?\s*\(")
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
 _UNTYPED_LAUNCH = re.compile(r"\b(?:cuda|hip)LaunchKernel\s*\(\s*\(\s*(?:const\s+)?void\s*\*\s*\)")
 _DEVICE_FUNCTION = re.compile(r"\b(?:__global__|__device__)\b")
@@ -98,7 +98,7 @@ def unsupported(text: str) -> list[Unsupported]:
             if name == "cpu.include":
                 _include(node_text.strip('<>"'), line, add)
             elif name == "cpu.asm":
-                add("inline assembly", line, "asm(...) is GPU assembly (PTX/GCN), which a CPU cannot execute")
+                _asm(source, node, add)
             elif name == "cpu.name":
                 library_guarded = _under_library_test(node, source)
                 _name(node_text, line, add if not library_guarded else _without_libraries(add),
@@ -189,11 +189,25 @@ def _name(name: str, line: int, add: _Add, after: bytes) -> None:
 
 
 def _macro(body: str, first_line: int, add: _Add) -> None:
-    for m in _ASM_IN_MACRO.finditer(body):
-        add("inline assembly", first_line + body.count("\n", 0, m.start()), "asm(...) in a macro body")
+    try:
+        ptx.in_macro_body(body)
+    except ptx.Untranslated as why:
+        add("inline assembly", first_line + why.line, _asm_detail(why))
     for m in _TOKEN.finditer(body):
         after = body[m.end() : m.end() + 16].lstrip().encode()
         _name(m.group(), first_line + body.count("\n", 0, m.start()), add, after)
+
+
+def _asm(source: bytes, node: tree_sitter.Node, add: _Add) -> None:
+    why = ptx.refusal(source, node)
+    if why is not None:
+        add("inline assembly", why.line, _asm_detail(why))
+
+
+def _asm_detail(why: ptx.Untranslated) -> str:
+    if why.amd:
+        return f"AMD GCN instruction {why.instruction}: a CPU cannot execute it"
+    return f"PTX instruction {why.instruction} is not executed by the CPU runtime"
 
 
 def _in_device_function(source: bytes, node: tree_sitter.Node) -> bool:

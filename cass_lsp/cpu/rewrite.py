@@ -11,6 +11,7 @@
   buffer (at file scope a thread_local reference to it, so no macro takes over the name);
   ``static __shared__`` gets ``thread_local`` in place of ``__shared__`` (the headers define
   ``__shared__`` as ``static thread_local``, which ``static`` would duplicate).
+* ``asm("...")`` (inline PTX) becomes calls of ``cass_cpu/ptx.hpp``'s helpers (:mod:`cass_lsp.cpu.ptx`).
 
 Every edit keeps the newlines of the text it replaces, so the output has the user's line numbers
 (compile errors map back without a line table).
@@ -22,6 +23,7 @@ import re
 
 import tree_sitter
 
+from cass_lsp.cpu import ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
 
@@ -51,6 +53,8 @@ def prepare_source(text: str) -> str:
             pass  # grouped below: a declaration matches once per specifier
         elif "cpu.macro_body" in match:
             edits.extend(_macro_launches(source, match["cpu.macro_body"][0]))
+        elif "cpu.asm" in match:
+            edits.extend(_inline_ptx(source, match["cpu.asm"][0]))
     edits.extend(_shared_declarations(source, tree.root_node))
     return _apply(source, edits).decode("utf-8")
 
@@ -106,10 +110,17 @@ def _body(kernel: str) -> str:
 
 
 def _macro_launches(source: bytes, body: tree_sitter.Node) -> list[Edit]:
-    """Launches inside ``#define`` bodies, which the grammar leaves as text."""
-    text = _text(source, body)
+    """Launches and inline PTX inside ``#define`` bodies, which the grammar leaves as text."""
+    original = _text(source, body)
+    try:
+        asm = ptx.in_macro_body(original)
+    except ptx.Untranslated:
+        asm = []  # refused by refuse.py
+    text = original
+    for start, end, replacement in sorted(asm, reverse=True):
+        text = text[:start] + replacement + text[end:]
     if "<<<" not in text:
-        return []
+        return [(body.start_byte, body.end_byte, text)] if asm else []
     out: list[str] = []
     pos = 0
     for m in _MACRO_LAUNCH.finditer(text):
@@ -125,7 +136,7 @@ def _macro_launches(source: bytes, body: tree_sitter.Node) -> list[Edit]:
         out.append(f"::cass::launch({_c_string(kernel)}, {m['config']})({_body(kernel)}{rest})")
         pos = close + 1
     if not out:
-        return []
+        return [(body.start_byte, body.end_byte, text)] if asm else []
     out.append(text[pos:])
     return [(body.start_byte, body.end_byte, "".join(out))]
 
@@ -193,6 +204,15 @@ def _dynamic_shared(source: bytes, decl: tree_sitter.Node) -> Edit | None:
     declarator = f"(*&{name}){dims}" if dims else f"*&{name}"
     reference = f"static thread_local {type_} {declarator} = ::cass::dynamic_shared_as<{type_}{dims}>();"
     return decl.start_byte, decl.end_byte, _keep_lines(original, reference)
+
+
+def _inline_ptx(source: bytes, node: tree_sitter.Node) -> list[Edit]:
+    """The asm statement as calls of cass_cpu/ptx.hpp; one that does not translate is refused by refuse.py."""
+    try:
+        replacement = ptx.translate(source, node)
+    except ptx.Untranslated:
+        return []
+    return [(node.start_byte, node.end_byte, _keep_lines(_text(source, node), replacement))]
 
 
 def _apply(source: bytes, edits: list[Edit]) -> bytes:

@@ -14,8 +14,9 @@ def _constructs(text: str) -> list[tuple[str, int]]:
 @pytest.mark.parametrize(
     ("text", "construct", "line"),
     [
-        ('__global__ void k(int* x) {\n  asm volatile("mov.u32 %0, %%laneid;" : "=r"(*x));\n}\n', "inline assembly", 1),
-        ('#define LANE(x) asm("mov.u32 %0, %%laneid;" : "=r"(x))\n', "inline assembly", 0),
+        ('__global__ void k(int* x) {\n  asm volatile("tanh.approx.f32 %0, %1;" : "=f"(*x) : "f"(1.f));\n}\n',
+         "inline assembly", 1),
+        ('#define TANH(y, x) asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x))\n', "inline assembly", 0),
         ("texture<float, 1> tex;\n__global__ void k(float* o) { o[0] = tex1Dfetch(tex, 0); }\n", "textures", 0),
         ("__global__ void k(cudaTextureObject_t t, float* o) { o[0] = tex2D<float>(t, 0, 0); }\n", "textures", 0),
         ("__global__ void k(cudaSurfaceObject_t s) { surf2Dwrite(1.0f, s, 0, 0); }\n", "surfaces", 0),

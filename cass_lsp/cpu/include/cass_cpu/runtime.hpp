@@ -9,4 +9,5 @@
 #include "math.hpp"
 #include "sched.hpp"
 #include "device.hpp"
+#include "ptx.hpp"
 #include "api.hpp"
