@@ -264,11 +264,12 @@ def compare(
             return Outcome(Difference(expected, actual, index, want, got), compared, tuple(notes))
         compared += 1
     if skip:
-        notes.append(f"{len(skip)} cop{'y' if len(skip) == 1 else 'ies'} vary between runs of the original and were not compared")
+        notes.append(f"{len(skip)} cop{'y varies' if len(skip) == 1 else 'ies vary'} between runs of the original and"
+            f" {'was' if len(skip) == 1 else 'were'} not compared")
     if unjudged:
         notes.append(
-            f"{unjudged} cop{'y' if unjudged == 1 else 'ies'} of untyped (void*) data differ in their bytes and were not"
-            " judged (their element type is unknown)"
+            f"{unjudged} cop{'y' if unjudged == 1 else 'ies'} of untyped (void*) data differ in bytes, not judged"
+            " (the element type is unknown)"
         )
     return Outcome(None, compared, tuple(notes))
 
