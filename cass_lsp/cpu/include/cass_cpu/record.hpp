@@ -87,8 +87,9 @@ inline bool is_device(const void* p) {
 
 template <class A>
 inline void note_argument(State& s, const char* kernel, const A& argument) {
-  if constexpr (std::is_pointer_v<A>) {
-    auto it = holding(s, static_cast<const void*>(argument));
+  // object pointers only (volatile ones too): a function pointer points into no allocation
+  if constexpr (std::is_pointer_v<A> && !std::is_function_v<std::remove_pointer_t<A>>) {
+    auto it = holding(s, const_cast<const void*>(reinterpret_cast<const volatile void*>(argument)));
     if (it != s.allocations.end()) it->second.kernel = kernel;
   }
 }
