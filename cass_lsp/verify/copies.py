@@ -21,6 +21,8 @@ import msgspec
 
 from cass_lsp.verify.compare import CompareMode, numbers_close
 
+FORMAT = 1
+"""The record's format and comparison: part of a run's key, so a verdict reached without them is not reused."""
 ENV_FD = "CASS_CPU_COPY_RECORD_FD"
 ENV_CAP = "CASS_CPU_COPY_RECORD_CAP"
 _HEADER = re.compile(rb"(copy|cap) (\d+)((?: \w+=\S*)*)\n")

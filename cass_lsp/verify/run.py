@@ -144,6 +144,7 @@ def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) ->
         key = digest(
             SCHEMA,
             "run",
+            copies.FORMAT,
             runner,
             arch,
             original_builder.identity(),
