@@ -417,6 +417,7 @@ class MutantResult:
     differs: bool | None  # None: the ground truth could not be had
     truth_note: str
     answer: Answer | None
+    copies_only: bool = False  # the output is the original's; only the device-to-host copies differ
 
 
 @dataclasses.dataclass
@@ -506,7 +507,8 @@ def measure(program: Program, max_mutants: int, operators: tuple[Operator, ...] 
             answer = verify_with(mutant.unit, mutant.text, mutant.arch)
             # the copies are evidence only where the unmutated translation's agree with the original's
             memory = not baselines[mutant.arch].copies_differ(original) and run.copies_differ(original)
-            result.mutants.append(MutantResult(mutant, not run.same_as(original) or memory, run.note, answer))
+            output = not run.same_as(original)
+            result.mutants.append(MutantResult(mutant, output or memory, run.note, answer, not output and memory))
         return result
 
 
@@ -574,10 +576,11 @@ def report(results: list[ProgramResult], elapsed: float) -> None:
     print(f"time: verify of the correct pairs {verify_s:.0f} s vs nvcc -c of the same units {nvcc_s:.0f} s"
           f" (reference, same run): {verify_s / nvcc_s if nvcc_s else 0:.1f}x; total {elapsed:.0f} s")
 
-    print("\nmutants (truth: differs/same as the original on the CPU runtime; verdict of cass-lsp verify)")
+    print("\nmutants (truth: differs/same as the original on the CPU runtime, copies: only its device-to-host copies"
+          " differ; verdict of cass-lsp verify)")
     for r in results:
         for m in r.mutants:
-            truth = "no truth" if m.differs is None else "differs" if m.differs else "same"
+            truth = "no truth" if m.differs is None else "copies" if m.copies_only else "differs" if m.differs else "same"
             verdict = m.answer.verdict if m.answer else "-"
             print(f"  {r.program.name:<20} {truth:<8} {verdict:<10} {m.mutant.arch:<7} {m.mutant.label}")
 
