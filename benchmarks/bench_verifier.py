@@ -1,6 +1,6 @@
 """The verifier's verdicts on realistic programs, measured (issue 18, "Measure it").
 
-  .venv/bin/python benchmarks/bench_verifier.py [--programs a,b] [--jobs N] [--max-mutants 6] [--no-mutants]
+  .venv/bin/python benchmarks/bench_verifier.py [--programs a,b] [--jobs N] [--max-mutants 8] [--operators a,b] [--no-mutants]
 
 Runs ``cass-lsp verify <copy> --runner cpu --json`` the way a user would, one program of
 ``tests/corpus/verifier_programs`` at a time, each in a temp copy of its folder (compile_commands.json's
@@ -11,7 +11,9 @@ Runs ``cass-lsp verify <copy> --runner cpu --json`` the way a user would, one pr
    where the translation's output really is the original's, (b) at most 10% "could not verify".
 2. Mutants: per program, at most ``--max-mutants`` translations with ONE change each (an off-by-one
    bound, a changed arithmetic operator, a dropped __syncthreads, a wrong shuffle offset, a 32-bit
-   ballot mask on gfx942 where 64 lanes need 64 bits, a changed constant), written as ``unit.hip``
+   ballot mask on gfx942 where 64 lanes need 64 bits, a changed constant, one element not written:
+   a kernel's guard ``i < n`` made ``i < n - 1``, a wrong value in the last element only: the
+   guarded store ``out[i] = v`` made ``out[i] = (i == n - 1 ? v + 1 : v)``), written as ``unit.hip``
    beside ``unit.cu`` from ``cass-lsp translate unit.cu -o unit.hip``. (c) mutation score: the share
    of mutants whose output differs from the original's that the verifier reports as failed (goal
    >= 90%), and false passes: mutants it calls verified although their output differs (goal 0).
@@ -23,7 +25,10 @@ here with the CPU runtime's own building blocks (``prepare_source``, ``build_pro
 and local header rule-translated, the mutated unit replaced) and running both in a scratch folder
 with the program's data files: outputs compared exactly once verify.json's ``timingLines`` are
 masked, exit codes too; a crash, a timeout or a non-zero exit of the mutant where the original exits
-cleanly counts as "differs". Mutants with the same output are equivalent and reported apart.
+cleanly counts as "differs", and so does a mutant whose device-to-host copies (the CPU runtime's
+copy record, :mod:`cass_lsp.verify.copies`) differ from the original's where the unmutated
+translation's agree: an element the program never prints is still a wrong result. Mutants with the
+same output and copies are equivalent and reported apart.
 
 Reference measured in the same run: a plain ``nvcc -c`` of the program's units with its flags; the
 ratio says what verification costs against the compile a user runs anyway. Nothing here asserts on
@@ -56,6 +61,7 @@ from cass_lsp.cpu.build import build_program
 from cass_lsp.cpu.rewrite import prepare_source
 from cass_lsp.services.settings import resolve_cli
 from cass_lsp.translate.buffer import translated
+from cass_lsp.verify import copies
 from tests.corpus.verifier_programs import COMPILE_COMMANDS, Program, programs
 
 CLI = Path(sys.executable).with_name("cass-lsp")
@@ -66,6 +72,7 @@ GOAL_SCORE = 0.90
 VERIFY_TIMEOUT_S = 900.0
 BUILD_TIMEOUT_S = 300.0
 RUN_TIMEOUT_S = 30.0
+RECORD_CAP = 64 << 20  # bytes of device-to-host copies kept per ground-truth run
 TRANSLATE_TIMEOUT_S = 120.0
 NVCC_TIMEOUT_S = 300.0
 Verdict = Literal["passed", "failed", "unverified", "error"]
@@ -166,6 +173,27 @@ def _mask32_sites(text: str, spans: list[tuple[int, int]]) -> list[Site]:
     return sites
 
 
+_GUARD = r"if\s*\(\s*(\w+)\s*<\s*(\w+)\s*\)"
+
+
+def _unwritten_sites(text: str, spans: list[tuple[int, int]]) -> list[Site]:
+    return [
+        Site(m.start(2), m.end(2), f"{m[2]} - 1", f"one element not written: '{m[1]} < {m[2]}' -> '{m[1]} < {m[2]} - 1'")
+        for m in _in_spans(text, _GUARD, spans)
+    ]
+
+
+def _unprinted_sites(text: str, spans: list[tuple[int, int]]) -> list[Site]:
+    # the guarded store's value, wrong in the guard's last element only (which a program printing
+    # its first elements or a partial checksum never shows)
+    store = _GUARD + r"\s*\{?\s*\w+\[\s*\1\s*\]\s*=(?!=)\s*([^;]+);"
+    return [
+        Site(m.start(3), m.end(3), f"({m[1]} == {m[2]} - 1 ? ({m[3]}) + 1 : ({m[3]}))",
+             f"wrong last element: '{m[3]}' -> +1 at {m[1]} == {m[2]} - 1")
+        for m in _in_spans(text, store, spans)
+    ]  # fmt: skip
+
+
 def _constant_sites(text: str, spans: list[tuple[int, int]]) -> list[Site]:
     sites = []
     for m in _in_spans(text, r"(?<![\w.])(\d+\.\d*f?|\d*\.\d+f?|[2-9]|[1-9]\d+)(?![\w.])", spans):
@@ -193,6 +221,8 @@ OPERATORS = (
     Operator("shuffle", DEFAULT_ARCH, _shuffle_sites),
     Operator("mask32", WAVE64_ARCH, _mask32_sites),
     Operator("constant", DEFAULT_ARCH, _constant_sites),
+    Operator("unwritten", DEFAULT_ARCH, _unwritten_sites),
+    Operator("unprinted", DEFAULT_ARCH, _unprinted_sites),
 )
 
 
@@ -210,11 +240,13 @@ class Mutant:
         return f"{self.operator}@{self.unit}:{self.line} ({self.site.what})"
 
 
-def mutants(program: Program, translations: dict[tuple[str, str], str], limit: int) -> list[Mutant]:
-    """At most one mutant per operator (at most ``limit``), its site chosen by a hash of the program
-    and operator names among every unit's sites: deterministic, and spread over the code."""
+def mutants(
+    program: Program, translations: dict[tuple[str, str], str], limit: int, operators: tuple[Operator, ...] = OPERATORS
+) -> list[Mutant]:
+    """At most one mutant per operator of ``operators`` (at most ``limit``), its site chosen by a hash
+    of the program and operator names among every unit's sites: deterministic, and spread over the code."""
     found: list[Mutant] = []
-    for operator in OPERATORS[:limit] if limit < len(OPERATORS) else OPERATORS:
+    for operator in operators[:limit]:
         candidates = []
         for unit in program.units:
             text = translations[(unit.name, operator.arch)]
@@ -307,9 +339,17 @@ class Run:
     exit_code: int | None  # None: it did not finish (timeout, build failure)
     output: str  # masked stdout
     note: str  # why it did not finish, or ""
+    record: copies.Record | None = None  # what it copied back from the device
 
     def same_as(self, other: Run) -> bool:
         return self.exit_code == other.exit_code and self.output == other.output
+
+    def copies_differ(self, other: Run) -> bool:
+        """Whether an element of the two runs' device-to-host copies differs (False where the records
+        cannot be matched copy for copy)."""
+        if self.record is None or other.record is None:
+            return False
+        return copies.compare(self.record, other.record).difference is not None
 
 
 def ground_truth_run(program: Program, sources: dict[str, str], *, hip: bool, warp_size: int, work: Path) -> Run:
@@ -337,11 +377,16 @@ def ground_truth_run(program: Program, sources: dict[str, str], *, hip: bool, wa
     rundir.mkdir()
     for data in program.data_files:
         shutil.copy2(data, rundir / data.name)
-    result = proc.run([built.exe, *program.args], timeout=RUN_TIMEOUT_S, cwd=rundir)
+    with tempfile.TemporaryFile() as record:
+        env = {**os.environ, copies.ENV_FD: str(record.fileno()), copies.ENV_CAP: str(RECORD_CAP)}
+        result = proc.run([built.exe, *program.args], timeout=RUN_TIMEOUT_S, cwd=rundir, env=env,
+                          pass_fds=(record.fileno(),))
+        record.seek(0)
+        recorded = copies.parse(record.read(RECORD_CAP + (1 << 16)))
     if result.timed_out:
         return Run(None, "", f"timed out after {RUN_TIMEOUT_S:g} s")
     note = "" if result.returncode >= 0 else f"killed by signal {-result.returncode}"
-    return Run(result.returncode, program.masked(result.stdout.decode("utf-8", "replace")), note)
+    return Run(result.returncode, program.masked(result.stdout.decode("utf-8", "replace")), note, recorded)
 
 
 def original_sources(program: Program) -> dict[str, str]:
@@ -372,6 +417,7 @@ class MutantResult:
     differs: bool | None  # None: the ground truth could not be had
     truth_note: str
     answer: Answer | None
+    copies_only: bool = False  # the output is the original's; only the device-to-host copies differ
 
 
 @dataclasses.dataclass
@@ -396,7 +442,7 @@ def nvcc_reference(program: Program) -> float:
     return time.perf_counter() - started
 
 
-def measure(program: Program, max_mutants: int) -> ProgramResult:
+def measure(program: Program, max_mutants: int, operators: tuple[Operator, ...] = OPERATORS) -> ProgramResult:
     rocm = resolve_cli(target={"rocm": "auto"}).rocm
     with tempfile.TemporaryDirectory(prefix=f"bench-verifier-{program.name}-") as temp:
         root = scratch_dirs(Path(temp))
@@ -436,7 +482,7 @@ def measure(program: Program, max_mutants: int) -> ProgramResult:
             finally:
                 hip.unlink()
 
-        for mutant in mutants(program, translations, max_mutants):
+        for mutant in mutants(program, translations, max_mutants, operators):
             if not baselines[mutant.arch].same_as(original):
                 result.excluded.append(f"{mutant.label}: not counted, the unmutated translation's output already differs"
                                        f" on {mutant.arch} ({baselines[mutant.arch].note or 'output'})")
@@ -459,7 +505,10 @@ def measure(program: Program, max_mutants: int) -> ProgramResult:
                 result.mutants.append(MutantResult(mutant, None, run.note, None))
                 continue
             answer = verify_with(mutant.unit, mutant.text, mutant.arch)
-            result.mutants.append(MutantResult(mutant, not run.same_as(original), run.note, answer))
+            # the copies are evidence only where the unmutated translation's agree with the original's
+            memory = not baselines[mutant.arch].copies_differ(original) and run.copies_differ(original)
+            output = not run.same_as(original)
+            result.mutants.append(MutantResult(mutant, output or memory, run.note, answer, not output and memory))
         return result
 
 
@@ -507,6 +556,13 @@ def report(results: list[ProgramResult], elapsed: float) -> None:
     print(f"(c) mutation score: {total['killed']} of {total['differ']} differing mutants reported failed = "
           f"{_pct(total['killed'], total['differ'])} (goal >= {GOAL_SCORE:.0%}); false passes: {total['false pass']}"
           " (goal 0)")
+    for operator in OPERATORS:
+        if not any(m.mutant.operator == operator.name for m in all_mutants):
+            continue
+        counts = tally([m for m in all_mutants if m.mutant.operator == operator.name])
+        print(f"    {operator.name:<10} killed {counts['killed']} of {counts['differ']} differing"
+              f" (false passes {counts['false pass']}, equivalent {counts['equivalent']},"
+              f" unverified {counts['unverified']})")
     passed_equivalent = sum(1 for m in all_mutants if m.differs is False and m.answer and m.answer.verdict == "passed")
     print(f"    equivalent mutants (same output as the original): {total['equivalent']}, of which the verifier passed"
           f" {passed_equivalent}; differing mutants it could not verify: {total['unverified']}; mutants without"
@@ -520,10 +576,11 @@ def report(results: list[ProgramResult], elapsed: float) -> None:
     print(f"time: verify of the correct pairs {verify_s:.0f} s vs nvcc -c of the same units {nvcc_s:.0f} s"
           f" (reference, same run): {verify_s / nvcc_s if nvcc_s else 0:.1f}x; total {elapsed:.0f} s")
 
-    print("\nmutants (truth: differs/same as the original on the CPU runtime; verdict of cass-lsp verify)")
+    print("\nmutants (truth: differs/same as the original on the CPU runtime, copies: only its device-to-host copies"
+          " differ; verdict of cass-lsp verify)")
     for r in results:
         for m in r.mutants:
-            truth = "no truth" if m.differs is None else "differs" if m.differs else "same"
+            truth = "no truth" if m.differs is None else "copies" if m.copies_only else "differs" if m.differs else "same"
             verdict = m.answer.verdict if m.answer else "-"
             print(f"  {r.program.name:<20} {truth:<8} {verdict:<10} {m.mutant.arch:<7} {m.mutant.label}")
 
@@ -565,14 +622,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs", help="comma-separated program names (default: the whole corpus)")
     parser.add_argument("--jobs", type=int, default=1, help="programs measured at once (default 1)")
-    parser.add_argument("--max-mutants", type=int, default=len(OPERATORS), help="mutants per program (default 6)")
+    parser.add_argument("--max-mutants", type=int, default=len(OPERATORS), help=f"mutants per program (default {len(OPERATORS)})")
     parser.add_argument("--no-mutants", action="store_true", help="correct pairs only")
+    parser.add_argument("--operators", help="comma-separated mutant kinds (default: all of "
+                        + ",".join(o.name for o in OPERATORS) + ")")
     args = parser.parse_args()
+    named = args.operators.split(",") if args.operators else [o.name for o in OPERATORS]
+    unknown = sorted(set(named) - {o.name for o in OPERATORS})
+    if unknown:
+        parser.error(f"unknown mutant kinds: {', '.join(unknown)}")
+    operators = tuple(o for o in OPERATORS if o.name in named)
     chosen = programs(args.programs.split(",") if args.programs else None)
     limit = 0 if args.no_mutants else args.max_mutants
     started = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(measure, p, limit) for p in chosen]
+        futures = [pool.submit(measure, p, limit, operators) for p in chosen]
         results = []
         for program, future in zip(chosen, futures, strict=True):
             results.append(future.result())

@@ -68,7 +68,11 @@ def _is_float(token: str) -> bool:
 def _close(expected: str, actual: str, rel_tol: float, abs_tol: float) -> bool:
     if not (_is_float(expected) or _is_float(actual)):
         return int(expected) == int(actual)
-    a, b = float(expected), float(actual)
+    return numbers_close(float(expected), float(actual), rel_tol, abs_tol)
+
+
+def numbers_close(a: float, b: float, rel_tol: float, abs_tol: float) -> bool:
+    """Two floating-point values within the tolerance; NaN only with NaN, an infinity only with itself."""
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     if math.isinf(a) or math.isinf(b):

@@ -26,6 +26,11 @@ A verdict must be true, so the translation is judged only against an original th
   above (so an original that races there is judged only where it does not); a translation whose
   output changes with the order fails as a race, named with the kernel that races (each kernel
   reversed alone, :data:`RACE_SEARCH_KERNELS` at most) and its line.
+- on the CPU runner, what each side copied back from the device is compared too, element by
+  element, in order (:mod:`.copies`): a translation whose copies differ where the outputs agree
+  fails with the first differing element named; copies that vary between the original's two runs
+  are left out, and a record that cannot be matched copy for copy (another count or size of
+  copies, the size cap) is said in the verdict, never judged.
 
 The translation runs once per AMD target in ``arches`` with that target's wave size (32 or 64).
 """
@@ -37,9 +42,10 @@ import dataclasses
 import re
 import shlex
 import shutil
+import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import IO, TYPE_CHECKING, Literal
 
 import msgspec
 
@@ -51,7 +57,7 @@ from cass_lsp.cpu.outcome import RunOutcome as RuntimeStop
 from cass_lsp.cpu.outcome import runtime_stop
 from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.translate.fingerprint import fingerprint
-from cass_lsp.verify import command, remote, runners, sandbox
+from cass_lsp.verify import command, copies, remote, runners, sandbox
 from cass_lsp.verify.compare import Mismatch, Noise, compare, ignore_patterns, lines_agree, merge_noise, noise
 from cass_lsp.verify.races import race_suspects
 from cass_lsp.verify.runners import Builder, CannotRun, Dialect, RunnerName
@@ -70,6 +76,8 @@ ORIGINAL_RUNS = 2
 RACE_SEARCH_KERNELS = 8
 """Kernels of a racing translation run reversed one at a time to name the one that races."""
 _REVERSED = "each block's threads in reverse order"
+COPY_RECORD_MB = 64
+"""The most a run's record of device-to-host copies holds (less where the run's limits are lower)."""
 # exit codes a shell or launcher uses for "could not start the program"
 _NOT_STARTED = {126: "could not be executed", 127: "was not found"}
 
@@ -157,6 +165,7 @@ def plan_runs(inputs: Inputs, resolved: ResolvedSettings, runner: RunnerName) ->
         key = digest(
             SCHEMA,
             "run",
+            copies.FORMAT,
             runner,
             arch,
             original_builder.identity(),
@@ -227,6 +236,8 @@ class _Run:
 
     outcome: sandbox.RunOutcome | None = None
     result: StageResult | None = None
+    copies: copies.Record | None = None
+    """What it copied back from the device (the CPU runner records it)."""
 
 
 def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageResult:
@@ -240,14 +251,14 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
         built = stage.build("original", original_dir)
         if isinstance(built, StageResult):
             return built
-        original_runs: list[sandbox.RunOutcome] = []
+        original_runs: list[_Run] = []
         for index in range(ORIGINAL_RUNS):
             ran = stage.run("original", built, reverse=index == 1 and plan.runner == "cpu")
             if ran.result is not None:
                 return ran.result
             assert ran.outcome is not None
-            original_runs.append(ran.outcome)
-        first, second = original_runs
+            original_runs.append(ran)
+        first, second = (r.outcome for r in original_runs if r.outcome is not None)
         reordered = f" (the second with {_REVERSED}: the original races?)" if plan.runner == "cpu" else ""
         if first.exit_code != second.exit_code:
             return stage.result(
@@ -265,6 +276,7 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
             return ran.result
         assert ran.outcome is not None
         translation = ran.outcome
+        translation_copies = ran.copies
         if stage.numbers_differ(first, translation, varying):
             # only numbers differ on a line whose text agrees: a measurement printed without a unit
             # (`naive transpose 0.03`) may have repeated by chance in the original's two runs; one
@@ -273,7 +285,7 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
             if isinstance(more, StageResult):
                 return more
             varying = merge_noise(varying, *(noise(a.stdout, b.stdout, plan.ignore) for a, b in ((first, more[0]), (translation, more[1]))))
-        verdict = stage.judge(first, translation, varying)
+        verdict = stage.judge(first, translation, varying, (original_runs[0].copies, original_runs[1].copies, translation_copies))
         if verdict.outcome != "passed" or plan.runner != "cpu":
             return verdict
         return stage.race(built_translation, first, varying) or verdict
@@ -340,9 +352,10 @@ class _StageRun:
         settings = plan.settings
         # the run line's variables, then the runtime's order for a reordered run
         order = {"CASS_CPU_ORDER": "reverse", "CASS_CPU_ORDER_KERNEL": kernel} if reverse else {}
-        env = {**settings.env, **order} or None
+        env = {**settings.env, **order}
         builder = plan.original_builder if side == "original" else plan.translation_builder
-        with sandbox.fresh_workdir() as work:
+        with contextlib.ExitStack() as stack:
+            work = stack.enter_context(sandbox.fresh_workdir())
             root = Path(plan.inputs.program.root)
             for data in plan.data:
                 # checked again: a link changed since the plan must not lead outside the folder now
@@ -355,6 +368,9 @@ class _StageRun:
             program = work / (settings.program_path or _exe_name(exe.name, plan))
             stdin = settings.stdin.encode() if settings.stdin is not None else None
             limits = _limits(settings, plan.runner)
+            record = stack.enter_context(tempfile.TemporaryFile()) if plan.runner == "cpu" else None
+            cap = _record_cap(limits)
+            record_env = {copies.ENV_FD: str(record.fileno()), copies.ENV_CAP: str(cap)} if record is not None else {}
             try:
                 if program.is_dir():
                     raise CannotRun(f"the run folder holds a folder {settings.program_path}, where the program goes")
@@ -367,8 +383,9 @@ class _StageRun:
                     if plan.runner == "command":
                         argv = [*runners.command_argv(settings.command, program, work), *settings.args]
                     outcome = sandbox.run(
-                        argv, workdir=work, limits=limits, stdin=stdin, cancel=self.cancel, env=env,
+                        argv, workdir=work, limits=limits, stdin=stdin, cancel=self.cancel, env={**env, **record_env} or None,
                         network=plan.runner == "command", allow_unconfined=user_settings.load().allow_unconfined_runs,
+                        pass_fds=(record.fileno(),) if record is not None else (),
                     )  # fmt: skip
             except CannotRun as error:
                 return _Run(result=self.result("unavailable", str(error)))
@@ -377,12 +394,13 @@ class _StageRun:
                 return _Run(result=self.result("unavailable", f"could not run the {side} on {host}: {error}"))
             except sandbox.SandboxError as error:
                 return _Run(result=self.result("unavailable", f"could not run the {side}: {error}"))
+            recorded = _read_record(record, cap) if record is not None else None
         if outcome.cancelled:
             return _Run(result=self.result("cancelled", "cancelled"))
         stopped = runtime_stop(outcome.exit_code, outcome.stderr) if builder.name == "cpu" else None
         if side == "original":
-            return _Run(outcome, self._unclean_original(outcome, stopped))
-        return _Run(outcome, self._unfinished_translation(outcome, stopped))
+            return _Run(outcome, self._unclean_original(outcome, stopped), recorded)
+        return _Run(outcome, self._unfinished_translation(outcome, stopped), recorded)
 
     def _unclean_original(self, outcome: sandbox.RunOutcome, stopped: RuntimeStop | None) -> StageResult | None:
         """Why the original's run cannot be a reference, or None when it ran cleanly."""
@@ -514,7 +532,13 @@ class _StageRun:
             return f" in kernel {kernel.name} ({kernel.file}:{kernel.line})"
         return ""
 
-    def judge(self, original: sandbox.RunOutcome, translation: sandbox.RunOutcome, varying: Noise) -> StageResult:
+    def judge(
+        self,
+        original: sandbox.RunOutcome,
+        translation: sandbox.RunOutcome,
+        varying: Noise,
+        records: tuple[copies.Record | None, copies.Record | None, copies.Record | None] = (None, None, None),
+    ) -> StageResult:
         plan = self.plan
         settings = plan.settings
         mismatch = self._compare(original, translation, varying)
@@ -524,6 +548,14 @@ class _StageRun:
             note = f" ({'; '.join(notes)})" if notes else ""
             result = self.result("failed", f"{where}: {mismatch.describe()}{note}", output=_tail(translation.stderr))
             return msgspec.structs.replace(result, mismatch=mismatch, file=str(plan.inputs.pair.translation or plan.inputs.pair.original))
+        memory = self._compare_copies(*records)
+        if isinstance(memory, copies.Outcome) and memory.difference is not None:
+            note = "".join(f"; {n}" for n in (*notes, *memory.notes))
+            return self.result(
+                "failed", f"{where}: the outputs agree, but {memory.difference.describe()}{note}", output=_tail(translation.stderr)
+            )
+        if memory is not None:
+            notes.append(memory if isinstance(memory, str) else memory.describe())
         lines = original.stdout.count(b"\n")
         compared = "exit codes compared" if settings.compare == "exit-code" else f"{lines} line(s) of output"
         extra = "".join(f"; {n}" for n in notes)
@@ -532,6 +564,33 @@ class _StageRun:
             f"{where}: original and translation agree (exit {original.exit_code}, {compared}{extra};"
             f" {original.duration:.2f} s and {translation.duration:.2f} s)",
         )
+
+
+    def _compare_copies(
+        self, first: copies.Record | None, second: copies.Record | None, translation: copies.Record | None
+    ) -> copies.Outcome | str | None:
+        """The copy records compared (None when there are none: not the CPU runner, or compared by exit code)."""
+        settings = self.plan.settings
+        if first is None or second is None or translation is None or settings.compare == "exit-code":
+            return None
+        tolerance = {"mode": settings.compare, "rel_tol": settings.relative_tolerance, "abs_tol": settings.absolute_tolerance}
+        moving = copies.varying(first, second, **tolerance)  # type: ignore[arg-type]
+        if isinstance(moving, str):
+            return f"device-to-host copies not compared: {moving}"
+        return copies.compare(first, translation, skip=moving, **tolerance)  # type: ignore[arg-type]
+
+
+def _record_cap(limits: sandbox.Limits) -> int:
+    """The bytes a run's copy record may hold: within the file size and disk limits, which the
+    runtime stops short of (it writes a cap marker instead of the copy that would pass)."""
+    bounds = [mb for mb in (limits.file_size_mb, limits.disk_mb) if mb > 0]
+    return min([COPY_RECORD_MB, *bounds]) << 20
+
+
+def _read_record(record: IO[bytes], cap: int) -> copies.Record:
+    record.seek(0)
+    # the program holds the descriptor and may write past the runtime's own bound: read no more
+    return copies.parse(record.read(cap + (1 << 16)))
 
 
 def _exe_name(built: str, plan: RunPlan) -> str:

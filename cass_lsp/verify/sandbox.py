@@ -415,6 +415,7 @@ def run(
     cancel: threading.Event | None = None,
     network: bool = False,
     allow_unconfined: bool = False,
+    pass_fds: Sequence[int] = (),
 ) -> RunOutcome:
     """Run ``argv`` confined, with ``workdir`` as its working directory, HOME and TMPDIR.
 
@@ -426,7 +427,9 @@ def run(
     keep the host's network (and the home folders, read-only); every other isolation still applies.
     Where no level confines the program (:func:`isolation` says "none") it runs only with
     ``allow_unconfined``, which the caller takes from the user-level setting
-    ``allowUnconfinedRuns`` in the user's ``settings.toml`` (never from a workspace's). Raises
+    ``allowUnconfinedRuns`` in the user's ``settings.toml`` (never from a workspace's). ``pass_fds``
+    stay open in the program (the CPU runtime's copy record: a file outside the work dir, which the
+    program writes through the descriptor it inherits, bounded by the file size limit). Raises
     :class:`SandboxError` when the sandbox, not the program, failed or refused.
     """
     level = isolation().level
@@ -444,13 +447,16 @@ def run(
     try:
         if level == "full":
             # The work dir is an overlay whose writes land in a tmpfs of limits.disk_mb: the kernel bounds it.
-            result, _, end = _launch(argv, workdir, limits, stdin, env, cancel, level=level, network=network, cgroup=group)
+            result, _, end = _launch(
+                argv, workdir, limits, stdin, env, cancel, level=level, network=network, cgroup=group, pass_fds=pass_fds
+            )
             over_disk, disk_peak = False, None
         else:
             kill = group.kill if group is not None else None
             with diskquota.DiskQuota(workdir, limits.disk_mb, cancel, kill, disk_usage) as quota:
                 result, _, end = _launch(
-                    argv, workdir, limits, stdin, env, quota.stop, level=level, network=network, cgroup=group
+                    argv, workdir, limits, stdin, env, quota.stop, level=level, network=network, cgroup=group,
+                    pass_fds=pass_fds,
                 )
             over_disk, disk_peak = quota.exceeded, quota.peak
         oom_kills = group.oom_kills() if group is not None else 0
@@ -524,6 +530,7 @@ def _launch(
     level: Level,
     network: bool,
     cgroup: cgroups.RunCgroup | None = None,
+    pass_fds: Sequence[int] = (),
 ) -> tuple[proc.ProcResult, dict[str, Any] | None, dict[str, Any] | None]:
     """Run ``argv`` through the launcher; returns the run, the isolation it applied, and how the
     program ended (each None when the run was stopped before the launcher could tell). Every
@@ -558,7 +565,7 @@ def _launch(
             input=stdin,
             cancel=cancel,
             output_limit=limits.output_bytes,
-            pass_fds=(write_end,),
+            pass_fds=(write_end, *pass_fds),
         )
         os.close(write_end)
         write_end = -1

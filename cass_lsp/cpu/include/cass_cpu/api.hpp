@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "sched.hpp"
+#include "record.hpp"
 
 #include "enums.hpp"
 
@@ -142,6 +143,7 @@ inline void* device_alloc(size_t size) {
   return p;
 }
 inline void device_free(void* p) {
+  ::cass::record::freed(p);
   if (p != nullptr) __atomic_sub_fetch(&g_allocated, malloc_usable_size(p), __ATOMIC_RELAXED);
   std::free(p);
 }
@@ -528,18 +530,19 @@ inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block,
 }
 
 // ---- memory -------------------------------------------------------------------------------------
-inline cudaError_t cudaMalloc(void** p, size_t size) {
+inline cudaError_t cudaMalloc(void** p, size_t size, int line = __builtin_LINE()) {
   if (::cass::detail::sticky() != cudaSuccess) return ::cass::detail::sticky();
   *p = size == 0 ? nullptr : ::cass::detail::device_alloc(size);
+  ::cass::record::allocated(*p, size, line);
   return size != 0 && *p == nullptr ? ::cass::detail::fail(cudaErrorMemoryAllocation) : cudaSuccess;
 }
 template <class T>
-inline cudaError_t cudaMalloc(T** p, size_t size) {
-  return cudaMalloc(reinterpret_cast<void**>(p), size);
+inline cudaError_t cudaMalloc(T** p, size_t size, int line = __builtin_LINE()) {
+  return cudaMalloc(reinterpret_cast<void**>(p), size, line);
 }
 template <class T>
-inline cudaError_t cudaMallocManaged(T** p, size_t size, unsigned = cudaMemAttachGlobal) {
-  return cudaMalloc(reinterpret_cast<void**>(p), size);
+inline cudaError_t cudaMallocManaged(T** p, size_t size, unsigned = cudaMemAttachGlobal, int line = __builtin_LINE()) {
+  return cudaMalloc(reinterpret_cast<void**>(p), size, line);
 }
 template <class T>
 inline cudaError_t cudaMallocHost(T** p, size_t size) {
@@ -550,9 +553,9 @@ inline cudaError_t cudaHostAlloc(T** p, size_t size, unsigned) {
   return cudaMalloc(reinterpret_cast<void**>(p), size);
 }
 template <class T>
-inline cudaError_t cudaMallocPitch(T** p, size_t* pitch, size_t width, size_t height) {
+inline cudaError_t cudaMallocPitch(T** p, size_t* pitch, size_t width, size_t height, int line = __builtin_LINE()) {
   *pitch = (width + 255) & ~size_t(255);
-  return cudaMalloc(reinterpret_cast<void**>(p), *pitch * height);
+  return cudaMalloc(reinterpret_cast<void**>(p), *pitch * height, line);
 }
 enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
 struct cudaPointerAttributes {
@@ -569,8 +572,8 @@ inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void
   return cudaSuccess;
 }
 template <class T>
-inline cudaError_t cudaMallocAsync(T** p, size_t size, cudaStream_t) {
-  return cudaMalloc(reinterpret_cast<void**>(p), size);
+inline cudaError_t cudaMallocAsync(T** p, size_t size, cudaStream_t, int line = __builtin_LINE()) {
+  return cudaMalloc(reinterpret_cast<void**>(p), size, line);
 }
 inline cudaError_t cudaFreeAsync(void* p, cudaStream_t) {
   ::cass::detail::device_free(p);
@@ -598,14 +601,30 @@ inline cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
   *free_bytes = held < *total ? *total - held : 0;
   return cudaSuccess;
 }
-inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemcpyKind = cudaMemcpyDefault) {
+namespace cass {
+namespace detail {
+// Every linear copy: ``type`` names the host destination's elements for the copy record.
+inline cudaError_t copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind, const char* type, int line) {
   // After a failed device-side assert a GPU copies nothing more.
   if (::cass::detail::sticky() != cudaSuccess) return ::cass::detail::sticky();
   // A GPU runtime refuses a size no allocation can have (programs test their error paths this way);
   // memmove would run off the end of the heap instead.
   if (n > static_cast<size_t>(PTRDIFF_MAX)) return ::cass::detail::fail(cudaErrorInvalidValue);
   if (n != 0) std::memmove(dst, src, n);
+  if (::cass::record::to_host(dst, src, kind)) ::cass::record::copied(src, n, n, 1, type, line);
   return cudaSuccess;
+}
+}  // namespace detail
+}  // namespace cass
+inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemcpyKind kind = cudaMemcpyDefault,
+                              int line = __builtin_LINE()) {
+  return ::cass::detail::copy(dst, src, n, kind, "bytes", line);
+}
+// Typed destinations: the copy record compares their elements as numbers.
+template <class D>
+inline cudaError_t cudaMemcpy(D* dst, const void* src, size_t n, cudaMemcpyKind kind = cudaMemcpyDefault,
+                              int line = __builtin_LINE()) {
+  return ::cass::detail::copy(dst, src, n, kind, ::cass::record::type_of<D>(), line);
 }
 // One emulated device: no peer to reach. Programs guard their multi-GPU path with
 // cudaGetDeviceCount; what reaches these gets a GPU's answers for a device that does not exist.
@@ -625,18 +644,35 @@ inline cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* sr
   return cudaMemcpyPeer(dst, dst_device, src, src_device, n);
 }
 inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind k = cudaMemcpyDefault,
-                                   cudaStream_t = nullptr) {
-  return cudaMemcpy(dst, src, n, k);
+                                   cudaStream_t = nullptr, int line = __builtin_LINE()) {
+  return ::cass::detail::copy(dst, src, n, k, "bytes", line);
 }
-inline cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                                cudaMemcpyKind = cudaMemcpyDefault) {
+template <class D>
+inline cudaError_t cudaMemcpyAsync(D* dst, const void* src, size_t n, cudaMemcpyKind k = cudaMemcpyDefault,
+                                   cudaStream_t = nullptr, int line = __builtin_LINE()) {
+  return ::cass::detail::copy(dst, src, n, k, ::cass::record::type_of<D>(), line);
+}
+namespace cass {
+namespace detail {
+inline cudaError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                           cudaMemcpyKind kind, const char* type, int line) {
   for (size_t r = 0; r < height; ++r)
     std::memmove(static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width);
+  if (::cass::record::to_host(dst, src, kind)) ::cass::record::copied(src, width, spitch, height, type, line);
   return cudaSuccess;
 }
-inline cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                                     size_t height, cudaMemcpyKind k = cudaMemcpyDefault, cudaStream_t = nullptr) {
-  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, k);
+}  // namespace detail
+}  // namespace cass
+template <class D>
+inline cudaError_t cudaMemcpy2D(D* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                                cudaMemcpyKind kind = cudaMemcpyDefault, int line = __builtin_LINE()) {
+  return ::cass::detail::copy_2d(dst, dpitch, src, spitch, width, height, kind, ::cass::record::type_of<D>(), line);
+}
+template <class D>
+inline cudaError_t cudaMemcpy2DAsync(D* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                     size_t height, cudaMemcpyKind kind = cudaMemcpyDefault, cudaStream_t = nullptr,
+                                     int line = __builtin_LINE()) {
+  return ::cass::detail::copy_2d(dst, dpitch, src, spitch, width, height, kind, ::cass::record::type_of<D>(), line);
 }
 inline cudaError_t cudaMemset(void* p, int value, size_t n) {
   if (::cass::detail::sticky() != cudaSuccess) return ::cass::detail::sticky();
@@ -673,15 +709,18 @@ inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, siz
 }
 template <class T>
 inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t n, size_t offset = 0,
-                                        cudaMemcpyKind = cudaMemcpyDeviceToHost) {
+                                        cudaMemcpyKind = cudaMemcpyDeviceToHost, int line = __builtin_LINE()) {
   if (offset + n > sizeof(T)) return ::cass::detail::fail(cudaErrorInvalidValue);
-  std::memcpy(dst, reinterpret_cast<const char*>(&symbol) + offset, n);
+  const char* from = reinterpret_cast<const char*>(&symbol) + offset;
+  std::memcpy(dst, from, n);
+  if (::cass::record::recording()) ::cass::record::copied(from, n, n, 1, ::cass::record::type_of<T>(), line);
   return cudaSuccess;
 }
 template <class T>
 inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t n, size_t offset = 0,
-                                             cudaMemcpyKind k = cudaMemcpyDeviceToHost, cudaStream_t = nullptr) {
-  return cudaMemcpyFromSymbol(dst, symbol, n, offset, k);
+                                             cudaMemcpyKind k = cudaMemcpyDeviceToHost, cudaStream_t = nullptr,
+                                             int line = __builtin_LINE()) {
+  return cudaMemcpyFromSymbol(dst, symbol, n, offset, k, line);
 }
 template <class P, class T>
 inline cudaError_t cudaGetSymbolAddress(P** p, const T& symbol) {

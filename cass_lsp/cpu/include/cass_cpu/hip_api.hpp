@@ -36,7 +36,9 @@ inline hipError_t hipHostAlloc(T** p, size_t size, unsigned = 0) {
   return cudaMalloc(reinterpret_cast<void**>(p), size);
 }
 inline hipError_t hipMemcpyHtoD(void* dst, const void* src, size_t n) { return cudaMemcpy(dst, src, n); }
-inline hipError_t hipMemcpyDtoH(void* dst, const void* src, size_t n) { return cudaMemcpy(dst, src, n); }
+inline hipError_t hipMemcpyDtoH(void* dst, const void* src, size_t n, int line = __builtin_LINE()) {
+  return cudaMemcpy(dst, src, n, cudaMemcpyDeviceToHost, line);
+}
 inline hipError_t hipMemcpyDtoD(void* dst, const void* src, size_t n) { return cudaMemcpy(dst, src, n); }
 inline hipError_t hipMemsetD32(void* p, int value, size_t count) {
   for (size_t i = 0; i < count; ++i) static_cast<int*>(p)[i] = value;

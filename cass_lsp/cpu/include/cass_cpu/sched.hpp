@@ -29,6 +29,7 @@
 
 #include "config.hpp"
 #include "fiber.hpp"
+#include "record.hpp"
 #include "types.hpp"
 
 // The built-in variables are variables, as in CUDA (a host function may have a parameter named
@@ -749,6 +750,7 @@ struct Launcher {
       t_last_error = kInvalidConfiguration;
       return;
     }
+    std::apply([&](const auto&... stored) { ::cass::record::launched(name, stored...); }, params);
     execute(L);
   }
 };
