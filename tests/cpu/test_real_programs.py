@@ -20,7 +20,7 @@ from cass_lsp.verify.stages import StageResult
 from tests.corpus.manifest import PROGRAMS_DIR
 
 AGREE = [
-    "api_macros.cu", "atomics_float_minmax.cu", "block_scan_dynamic_smem.cu", "constant_memory_fir.cu",
+    "api_macros.cu", "arch_dispatch_sum.cu", "atomics_float_minmax.cu", "block_scan_dynamic_smem.cu", "constant_memory_fir.cu",
     "device_query.cu", "fp16_axpy.cu", "histogram_atomics.cu", "host_device_color.cu", "inline_ptx_bits.cu",
     "kmeans_step.cu", "launch_bounds_stencil.cu", "managed_memory_graph.cu", "math_intrinsics.cu", "nbody_main.cu",
     "register_legacy_kernels.cu", "stream_pipeline.cu", "templated_kernels.cu", "transpose_tiled.cu",
