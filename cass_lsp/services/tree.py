@@ -8,8 +8,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from cass_lsp.buildfiles import files, tools
-from cass_lsp.compile import nvcc_flags
+from cass_lsp.buildfiles import files
 from cass_lsp.core.terminal import escape
 
 if TYPE_CHECKING:
@@ -66,6 +65,7 @@ def _ported(path: str, text: str, settings: Settings) -> Result:
 
 def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
     """Each build file ported and written; a line per file on standard error unless ``quiet``."""
+    from cass_lsp.compile import nvcc_flags
     from cass_lsp.services.outputs import Located, Outcome, backup, write_atomic
 
     outcomes: list[Outcome] = []
@@ -106,17 +106,21 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
             for finding in found:  # what changed and why (errors and warnings follow with the sources')
                 if finding.severity == "info":  # a finding quotes the build file
                     print(escape(f"  {unit.source}:{finding.line}: {finding.message}"), file=sys.stderr)
-    if toolchain_needed and not quiet:
+    if quiet:
+        return outcomes
+    # the toolchains load only once a report is printed (`translate` starts without them)
+    from cass_lsp.buildfiles import tools
+    from cass_lsp.toolchains import devlibs15
+
+    if toolchain_needed:
         print("cass-lsp translate: the CMake project now uses the HIP language; on Debian's ROCm packages "
               f"(no /opt/rocm) configure it with -DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}", file=sys.stderr)
-    if openmp and not quiet:
+    if openmp:
         runtime = tools.openmp()
         if not runtime.found:
             print(f"cass-lsp translate: the port builds with -fopenmp, LLVM's OpenMP (libomp) under the HIP compiler, "
                   f"which this machine lacks: {runtime.hint}", file=sys.stderr)
-    if units and not settings.reverse and not quiet:
-        from cass_lsp.toolchains import devlibs15
-
+    if units and not settings.reverse:
         hints = [tools.library_headers_hint(settings.families)]
         if settings.compiler == "clang" and any(files.kind(u.source) == "make" for u in units):
             hints.append(tools.make_clang_hint())
