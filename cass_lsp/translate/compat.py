@@ -184,8 +184,16 @@ def forward(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
 
 
 def newer_prop_field(p: HelperContext, name: str, node: tree_sitter.Node) -> None:
-    """A cudaDeviceProp field the target's hipDeviceProp_t lacks: a finding saying what reads it."""
+    """A cudaDeviceProp field the target's hipDeviceProp_t lacks: a finding saying what reads it.
+    ``sharedMemPerBlockOptin`` of a variable declared as the properties becomes ``sharedMemPerBlock``:
+    AMD GPUs have no opt-in above the per-block limit, so the two are the same number there."""
     if p.target.rocm >= _HIP_PROP_FIELDS_SINCE or b"DeviceProp" not in p.src:
+        return
+    if name == _OPTIN and _properties_member(p, node):
+        p.edit(node.start_byte, node.end_byte, _OPTIN_ON_AMD, "runtime")
+        p.find(fc.API_NEWER_THAN_TARGET, "info", f"hipDeviceProp_t has no {name} before ROCm "
+               f"{_HIP_PROP_FIELDS_SINCE[0]}.{_HIP_PROP_FIELDS_SINCE[1]}; AMD GPUs have no opt-in above the "
+               f"per-block limit, so it reads {_OPTIN_ON_AMD}", node.start_byte, node.end_byte, name=name)
         return
     instead = NEWER_PROP_FIELDS[name]
     since = f"ROCm {_HIP_PROP_FIELDS_SINCE[0]}.{_HIP_PROP_FIELDS_SINCE[1]}"
@@ -267,16 +275,11 @@ def dynamic_shared_spans(src: bytes) -> list[tuple[int, int]]:
 def prop_field(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
     """``prop.clockRate`` -> ``cass_device_attribute(cudaDevAttrClockRate, device)`` for CUDA 13+."""
     field = node.parent
-    if (p.target.cuda < _PROP_FIELDS_REMOVED_IN or field is None or field.type != nodes.FIELD_EXPRESSION
-            or not p.inside(field)):
+    if p.target.cuda < _PROP_FIELDS_REMOVED_IN or field is None or field.parent is None or not _properties_member(p, node):
         return False
     obj = field.child_by_field_name(nodes.Field.ARGUMENT)
-    if obj is None or obj.type != nodes.IDENTIFIER or field.parent is None:
-        return False
+    assert obj is not None  # _properties_member found it
     var = p.text(obj)
-    source = p.file_source.decode("utf-8", "surrogateescape")
-    if re.search(rf"\b(?:hipDeviceProp_t|cudaDeviceProp)\s+(?:\w+\s*,\s*)*{re.escape(var)}\b", source) is None:
-        return False
     if field.parent.type == nodes.ASSIGNMENT and field.parent.child_by_field_name(nodes.Field.LEFT) == field:
         return False  # written, not read: no attribute to assign to
     device = _properties_device(p, var, field)
@@ -286,6 +289,23 @@ def prop_field(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
     p.find(fc.DEPRECATED_API, "info", f"cudaDeviceProp::{name} was removed in CUDA 13; read with "
            f"cudaDeviceGetAttribute({attr})", field.start_byte, field.end_byte, name=name)
     return True
+
+
+_OPTIN = "sharedMemPerBlockOptin"
+_OPTIN_ON_AMD = "sharedMemPerBlock"
+
+
+def _properties_member(p: HelperContext, node: tree_sitter.Node) -> bool:
+    """``node`` names a member of a variable the file declares as cudaDeviceProp/hipDeviceProp_t."""
+    field = node.parent
+    if field is None or field.type != nodes.FIELD_EXPRESSION or not p.inside(field):
+        return False
+    obj = field.child_by_field_name(nodes.Field.ARGUMENT)
+    if obj is None or obj.type != nodes.IDENTIFIER:
+        return False
+    source = p.file_source.decode("utf-8", "surrogateescape")
+    declared = rf"\b(?:hipDeviceProp_t|cudaDeviceProp)\s+(?:\w+\s*,\s*)*{re.escape(p.text(obj))}\b"
+    return re.search(declared, source) is not None
 
 
 def _properties_device(p: RuleContext, var: str, use: tree_sitter.Node) -> str:

@@ -447,10 +447,20 @@ def test_device_properties_the_targets_hip_lacks_are_reported_with_what_reads_th
            "                                                              : prop.sharedMemPerBlock;\n}\n")
     old = translate(src, P52)
     found = [f for f in old.findings if f.code == "api-newer-than-target"]
-    assert [(f.name, f.severity) for f in found] == [("sharedMemPerBlockOptin", "warning")] * 2
-    assert "hipDeviceAttributeSharedMemPerBlockOptin" in found[0].message and "ROCm 6.0" in found[0].message
+    # AMD has no opt-in above the per-block limit: the field reads the per-block limit, said as info
+    assert [(f.name, f.severity) for f in found] == [("sharedMemPerBlockOptin", "info")] * 2
+    assert "sharedMemPerBlockOptin" not in old.text and "prop.sharedMemPerBlock > prop.sharedMemPerBlock" in old.text
     assert spans(src, old, "api-newer-than-target") == ["sharedMemPerBlockOptin"] * 2
     assert "api-newer-than-target" not in codes(translate(src, P71))  # ROCm 6+'s hipDeviceProp_t has it
+    assert "prop.sharedMemPerBlockOptin" in translate(src, P71).text
+
+
+def test_a_device_property_the_target_lacks_with_no_amd_meaning_is_a_warning_naming_what_reads_it() -> None:
+    src = ("int regs(int device) {\n  cudaDeviceProp prop;\n  cudaGetDeviceProperties(&prop, device);\n"
+           "  return prop.regsPerMultiprocessor;\n}\n")
+    found = [f for f in translate(src, P52).findings if f.code == "api-newer-than-target"]
+    assert [(f.name, f.severity) for f in found] == [("regsPerMultiprocessor", "warning")]
+    assert "hipDeviceAttributeMaxRegistersPerMultiprocessor" in found[0].message and "ROCm 6.0" in found[0].message
 
 
 def test_a_member_named_like_a_device_property_of_another_struct_is_left_alone() -> None:
