@@ -8,6 +8,7 @@ runtime include first in every unit that reaches a header needing it
 from __future__ import annotations
 
 import os
+import stat
 from typing import TYPE_CHECKING
 
 from cass_lsp.services.outputs import Located, Outcome, Unit, backup, write_atomic
@@ -36,13 +37,26 @@ def _configure(settings: Settings, headers: tuple[str, ...] = ()) -> None:
     _tree_headers[:] = headers
 
 
+# A header larger than this is not read for its macros: the tree is the repository's, untrusted.
+_HEADER_BYTES = 4 << 20
+
+
 def _read(path: str) -> bytes | None:
+    """A header's text for the pre-pass; None for what no compiler may read (a device, a FIFO, /proc:
+    ``includes.not_regular``, links followed), an unreadable file, or one past ``_HEADER_BYTES``."""
+    from pathlib import Path
+
+    from cass_lsp.compile import includes
+
     if path not in _texts:
+        text = None
         try:
-            with open(path, "rb") as f:
-                _texts[path] = f.read()
+            if includes.not_regular(Path(path)) is None and os.stat(path).st_size <= _HEADER_BYTES:
+                with open(path, "rb") as f:
+                    text = f.read(_HEADER_BYTES + 1)
         except OSError:
-            _texts[path] = None
+            pass
+        _texts[path] = text if text is not None and len(text) <= _HEADER_BYTES else None
     return _texts[path]
 
 
@@ -70,9 +84,11 @@ def translate_unit(unit: Unit) -> Outcome:
     from cass_lsp.translate.rules import apply
 
     try:
+        st = os.stat(unit.source)
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or a device in the tree would block or never end
+            return Outcome(unit, 0, {}, [], None, f"{unit.source}: not a regular file; left out")
         with open(unit.source, "rb") as f:
             data = f.read()
-        st = os.stat(unit.source)
     except OSError as e:
         return Outcome(unit, 0, {}, [], None, f"{unit.source}: {e.strerror or e}")
     result = translate_bytes(_settings[0], data, headers=project_headers(unit.source, data))
