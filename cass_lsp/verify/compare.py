@@ -22,6 +22,7 @@ import msgspec
 
 from cass_lsp.verify.tables import mask_timing_columns
 
+_BLANKS = re.compile(r"[ \t]+")
 _NUMBER = re.compile(
     r"(?<![\w.])([-+]?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|\d+|nan|inf(?:inity)?))(?![\w.])",
     re.IGNORECASE,
@@ -81,15 +82,17 @@ def numbers_close(a: float, b: float, rel_tol: float, abs_tol: float) -> bool:
 
 
 def lines_agree(expected: str, actual: str, rel_tol: float, abs_tol: float, *, numbers: bool = True) -> bool:
-    """One line of output against another: the text between numbers exactly, the numbers as above
-    (or, with ``numbers`` False, not at all)."""
+    """One line of output against another: the text between numbers exactly but for the length of
+    its runs of blanks, the numbers as above (or, with ``numbers`` False, not at all). A printf
+    field width pads a number that gains a digit with one blank fewer (``%9.3f``: ``"   8.284"``,
+    ``"  13.133"``), so the padding is not the program's text."""
     want, got = _NUMBER.split(expected), _NUMBER.split(actual)
     if len(want) != len(got):
         return False
     # re.split with one group alternates text, number, text, …
     for index, (w, g) in enumerate(zip(want, got, strict=True)):
         if index % 2 == 0:
-            if w != g:
+            if w != g and _BLANKS.sub(" ", w) != _BLANKS.sub(" ", g):
                 return False
         elif numbers and not _close(w, g, rel_tol, abs_tol):
             return False
