@@ -113,6 +113,7 @@ def test_names_left_to_the_program(built: Built) -> None:
     assert v["user_atomic_max"] == "63"  # the program's own atomicMax(float*), which CUDA does not declare
     assert v["reference_index"] == "69"  # host parameters named blockIdx, blockDim, threadIdx
     assert v["names"] == "2,3"  # globals named half and local
+    assert v["int_limits"] == "2147483647,4294967295,-9223372036854775808"  # <climits> without including it
     # (and the program builds with its own __lane_id, which CUDA does not declare either)
 
 
