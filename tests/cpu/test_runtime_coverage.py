@@ -147,6 +147,7 @@ def test_half_conversions_and_math(built: Built) -> None:
     assert v["math"] == "3,2,-2,2,8,3,0.25,-1"
     assert v["fma"] == "1,0"
     assert v["pair_sum"] == "3.5625"  # 0.25 + 0.5 and 1.5625 + 1.25, each exact in half
+    assert v["runtime_guard"] == "1"  # cuda_runtime.h included implicitly, as nvcc does
 
 
 def test_device_attributes_properties_errors_and_vectors(built: Built) -> None:

@@ -59,6 +59,9 @@ int main() {
          o->math[6], o->math[7]);
   printf("fma=%g,%g\n", o->sat, o->relu);
   printf("pair_sum=%g\n", o->pair_sum);
+#ifdef __CUDA_RUNTIME_H__  // nvcc includes cuda_runtime.h in every unit: helper_cuda.h tests its guard
+  printf("runtime_guard=1\n");
+#endif
   cudaFree(o);
   return 0;
 }
