@@ -44,9 +44,8 @@ _NAMESPACE_LIBRARY = frozenset({"thrust", "cub", "hipcub", "rocprim", "cutlass",
 _HEADERS: dict[str, tuple[str, str]] = {
     "cooperative_groups.h": ("cooperative groups", "the CPU runtime has no cooperative_groups"),
     "mma.h": ("warp matrix (WMMA)", "tensor-core fragments are not emulated"),
-    "cuda_bf16.h": ("bfloat16", "__nv_bfloat16 is not in the CPU runtime"),
     "cuda_fp8.h": ("fp8", "fp8 types are not in the CPU runtime"),
-    "hip_bf16.h": ("bfloat16", "hip_bfloat16 is not in the CPU runtime"),
+    "hip_fp8.h": ("fp8", "fp8 types are not in the CPU runtime"),
     "cuda_texture_types.h": ("textures", "texture references are not emulated"),
 }
 
@@ -74,8 +73,7 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
      "tensor-core fragments are not emulated"),
     (re.compile(r"^(?:__builtin_amdgcn_\w+|__builtin_nvvm_\w+|__nvvm_\w+|__ockl_\w+|__ocml_\w+|__builtin_ptx_\w+)$"),
      "target builtins", "GPU-specific compiler builtins have no CPU equivalent"),
-    (re.compile(r"^(?:__nv_bfloat16\w*|__nv_fp8\w*|hip_bfloat16|__hip_bfloat16\w*)$"), "bfloat16/fp8",
-     "these types are not in the CPU runtime"),
+    (re.compile(r"^(?:__nv_fp8\w*|__hip_fp8\w*)$"), "fp8", "fp8 types are not in the CPU runtime"),
     # (peer access is in it: one device, which has no peer)
     (re.compile(r"^(?:cuda|hip)(?:Ipc\w+|Memcpy3DPeer\w*)$"),
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),

@@ -39,6 +39,8 @@ def _constructs(text: str) -> list[tuple[str, int]]:
         ("void f() { cuModuleLoad(&m, \"k.ptx\"); }\n", "driver-API modules", 0),
         ("__global__ void k(float* x) { x[0] = __builtin_amdgcn_readfirstlane(1); }\n", "target builtins", 0),
         ("#include <mma.h>\n", "warp matrix (WMMA)", 0),
+        ("#include <cuda_fp8.h>\n", "fp8", 0),
+        ("__global__ void k(__nv_fp8_e4m3* x) { x[0] = __nv_fp8_e4m3(1.0f); }\n", "fp8", 0),
         ("void f() { cudaLaunchKernel((void*)k, 1, 1, args, 0, 0); }\n", "untyped kernel launch", 0),
         ("void f(cudaIpcMemHandle_t* h, void* p) { cudaIpcGetMemHandle(h, p); }\n", "multi-process/3-D memory API", 0),
     ],
@@ -61,6 +63,13 @@ void f(cudaArray_t a, cudaChannelFormatDesc* d, cudaMemcpy3DParms* p) {
 }
 """
     assert unsupported(text) == []
+
+
+def test_bfloat16_is_supported_on_both_sides() -> None:
+    cuda = "#include <cuda_bf16.h>\n__global__ void k(__nv_bfloat16* x) { x[0] = __hadd(x[0], __float2bfloat16(1.f)); }\n"
+    hip = "#include <hip/hip_bf16.h>\n__global__ void k(__hip_bfloat16* x) { x[0] = __hadd(x[0], x[1]); }\n"
+    legacy = "#include <hip/hip_bfloat16.h>\n__global__ void k(hip_bfloat16* x) { x[0] = x[0] + x[1]; }\n"
+    assert unsupported(cuda) == unsupported(hip) == unsupported(legacy) == []
 
 
 def test_plain_kernel_is_supported() -> None:

@@ -1,0 +1,145 @@
+"""Texture objects on the CPU runner: an image program (tests/cpu/textures: two units and a header)
+whose rule translation verifies, a mutant translation (border instead of clamp addressing) that
+fails, and the values it samples checked against the CUDA programming guide's texture-fetching
+formulas computed here (bilinear weights in 9-bit fixed point, 1/256 steps)."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import struct
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cass_lsp.core import proc
+from cass_lsp.cpu import build_program, prepare_source
+from tests.cpu.conftest import RUN_TIMEOUT_S, need_gxx
+
+PROGRAM = Path(__file__).parent / "textures"
+ARGS = ("96", "64", "160", "120")  # source width, height; resampled width, height
+_TIMEOUT_S = 900.0
+
+
+def _verify(*args: str | Path) -> tuple[int, list[dict[str, Any]], str]:
+    argv = [sys.executable, "-m", "cass_lsp", "verify", "--rocm", "7.1", *map(str, args), "--runner", "cpu",
+            *(f"--arg={a}" for a in ARGS), "--json"]
+    result = proc.run(argv, timeout=_TIMEOUT_S)
+    reports = json.loads(result.stdout) if result.stdout.strip() else []
+    return result.returncode, reports, result.stderr.decode()
+
+
+def _run_stage(report: dict[str, Any]) -> dict[str, Any]:
+    return next(s for s in report["stages"] if s["name"] == "run")
+
+
+def f32(x: float) -> float:
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def image_value(x: int, y: int) -> float:
+    return ((x * 7 + y * 13) % 17) / 16.0
+
+
+def guide_bilinear(u: float, v: float, width: int, height: int, *, quantized: bool = True) -> float:
+    """tex2D at normalized (u, v), linear filtering, clamp addressing, per the programming guide:
+    x_B = x*N - 0.5, i = floor(x_B), alpha = frac(x_B) in 8 fractional bits."""
+
+    def axis(coord: float, n: int) -> tuple[int, float]:
+        xb = f32(f32(coord * n) - 0.5)
+        lower = math.floor(xb)
+        frac = f32(xb - lower)
+        return lower, (round(frac * 256) / 256 if quantized else frac)
+
+    (i, a), (j, b) = axis(u, width), axis(v, height)
+
+    def texel(x: int, y: int) -> float:
+        return image_value(min(max(x, 0), width - 1), min(max(y, 0), height - 1))
+
+    return ((1 - a) * (1 - b) * texel(i, j) + a * (1 - b) * texel(i + 1, j) + (1 - a) * b * texel(i, j + 1)
+            + a * b * texel(i + 1, j + 1))
+
+
+def resample_coordinate(x: int, n: int) -> float:  # the kernel's u (or v), in float as it computes it
+    return f32(f32(f32(f32(x + 0.5) / n) * 1.25) - 0.125)
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """The original built on the CPU runtime and run: its printed lines by their first word."""
+    need_gxx()
+    out = tmp_path_factory.mktemp("textures")
+    for source in PROGRAM.iterdir():
+        text = source.read_text()
+        (out / source.name).write_text(prepare_source(text) if source.suffix == ".cu" else text)
+    built = build_program([out / "image_main.cu", out / "resample.cu"], out / "image", hip=False)
+    assert built.ok, built.log
+    result = proc.run([built.exe, *ARGS], timeout=RUN_TIMEOUT_S)
+    assert result.ok, result.text()
+    lines: dict[str, list[str]] = {}
+    for line in result.stdout.decode().splitlines():
+        word, *rest = line.split()
+        lines.setdefault(word, []).append(" ".join(rest))
+    return lines
+
+
+def test_bilinear_samples_follow_the_guides_fixed_point_weights(printed: dict[str, list[str]]) -> None:
+    width, height, ow, oh = map(int, ARGS)
+    samples = [tuple(line.split()) for line in printed["sample"]]
+    assert len(samples) == 6
+    weights_matter = False
+    for x, y, value in samples:
+        u, v = resample_coordinate(int(x), ow), resample_coordinate(int(y), oh)
+        expected = guide_bilinear(u, v, width, height)
+        assert float(value) == pytest.approx(expected, abs=2e-6), (x, y)
+        weights_matter |= abs(guide_bilinear(u, v, width, height, quantized=False) - expected) > 1e-4
+    assert weights_matter  # the 1/256 steps show in these samples: exact weights would differ
+    # the corners lie outside [0, 1): clamped to the edge texels
+    assert float(samples[0][2]) == pytest.approx(image_value(0, 0), abs=1e-6)
+    assert float(samples[-1][2]) == pytest.approx(image_value(width - 1, height - 1), abs=1e-6)
+
+
+def test_linear_memory_fetches_and_normalized_rgba8_reads(printed: dict[str, list[str]]) -> None:
+    width, height, ow, oh = map(int, ARGS)
+    n = ow * oh
+    [difference] = printed["difference"]
+    i, value = difference.split()
+
+    def resampled(k: int) -> float:
+        return guide_bilinear(resample_coordinate(k % ow, ow), resample_coordinate(k // ow, oh), width, height)
+
+    assert int(i) == n // 3
+    assert float(value) == pytest.approx(2 * resampled(n // 3) - resampled(n - 1 - n // 3), abs=5e-6)
+    [rgba] = printed["rgba"]
+    texel, *channels = rgba.split()
+    k = int(texel)
+    assert [float(c) for c in channels] == pytest.approx(
+        [(k % 256) / 255, (k * 3 % 256) / 255, (255 - k % 256) / 255, (k * 7 % 256) / 255], abs=1e-7)
+
+
+def test_the_rule_translation_verifies_and_a_wrong_address_mode_fails(tmp_path: Path) -> None:
+    cuda, hip = tmp_path / "cuda", tmp_path / "hip"
+    shutil.copytree(PROGRAM, cuda)
+    translated = proc.run([sys.executable, "-m", "cass_lsp", "translate", str(cuda), "--out-dir", str(hip)], timeout=300)
+    assert translated.ok, translated.text()
+    main = hip / "image_main.hip"
+    clamped = "desc.addressMode[0] = hipAddressModeClamp;"
+    assert clamped in main.read_text()
+    main.write_text(main.read_text().replace(clamped, "desc.addressMode[0] = hipAddressModeBorder;"))
+    with ThreadPoolExecutor(2) as pool:  # the two verifications at once: each compiles one unit at a time
+        rule = pool.submit(_verify, PROGRAM)
+        mutant = pool.submit(_verify, cuda / "image_main.cu", "--pattern", "../hip/{stem}.hip")
+        (code, reports, stderr), (mutant_code, mutant_reports, mutant_stderr) = rule.result(), mutant.result()
+    [report] = reports
+    assert code == 0 and report["verdict"] == "passed", stderr + json.dumps(reports, indent=1)
+    assert "original and translation agree" in _run_stage(report)["message"]
+
+    code, reports, stderr = mutant_code, mutant_reports, mutant_stderr
+    report = next(r for r in reports if r["program"]["main"].endswith("image_main.cu"))
+    assert code == 1 and report["verdict"] == "failed", stderr + json.dumps(reports, indent=1)
+    run = _run_stage(report)
+    assert run["outcome"] == "failed" and "differs" in run["message"], run["message"]
