@@ -5,11 +5,13 @@ formulas computed here (bilinear weights in 9-bit fixed point, 1/256 steps)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import shutil
 import struct
 import sys
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -17,10 +19,11 @@ from typing import Any
 import pytest
 
 from cass_lsp.core import proc
-from cass_lsp.cpu import build_program, prepare_source
+from cass_lsp.cpu import build, build_program, prepare_source
 from tests.cpu.conftest import RUN_TIMEOUT_S, need_gxx
 
 PROGRAM = Path(__file__).parent / "textures"
+MODES = Path(__file__).parent / "kernels" / "texture_modes.cu"
 ARGS = ("96", "64", "160", "120")  # source width, height; resampled width, height
 _TIMEOUT_S = 900.0
 
@@ -45,23 +48,46 @@ def image_value(x: int, y: int) -> float:
     return ((x * 7 + y * 13) % 17) / 16.0
 
 
+def guide_fetch(texel: Callable[..., float], at: Sequence[float], sizes: Sequence[int], *, mode: str = "clamp",
+                linear: bool = True, normalized: bool = False, border: float = 0.0, quantized: bool = True) -> float:
+    """A fetch per the programming guide: x scaled by N when normalized; point sampling at floor(x);
+    linear filtering at x_B = x - 0.5 with i = floor(x_B) and alpha = frac(x_B) in 8 fractional
+    bits; the address mode applied to each texel index (wrap and mirror with normalized
+    coordinates only), a border texel reading ``border``."""
+
+    def index(i: int, n: int) -> int | None:
+        if mode == "wrap" and normalized:
+            return i % n
+        if mode == "mirror" and normalized:
+            m = i % (2 * n)
+            return m if m < n else 2 * n - 1 - m
+        if mode == "border":
+            return i if 0 <= i < n else None
+        return min(max(i, 0), n - 1)
+
+    def value(idx: Sequence[int]) -> float:
+        where = [index(i, n) for i, n in zip(idx, sizes, strict=True)]
+        return border if None in where else texel(*where)
+
+    scaled = [f32(x * n) if normalized else x for x, n in zip(at, sizes, strict=True)]
+    if not linear:
+        return value([math.floor(x) for x in scaled])
+    lower, alpha = [], []
+    for x in scaled:
+        xb = f32(x - 0.5)
+        lower.append(math.floor(xb))
+        frac = f32(xb - math.floor(xb))
+        alpha.append(round(frac * 256) / 256 if quantized else frac)
+    total = 0.0
+    for corner in itertools.product((0, 1), repeat=len(at)):
+        weight = math.prod(a if up else 1 - a for a, up in zip(alpha, corner, strict=True))
+        total += weight * value([i + up for i, up in zip(lower, corner, strict=True)])
+    return total
+
+
 def guide_bilinear(u: float, v: float, width: int, height: int, *, quantized: bool = True) -> float:
-    """tex2D at normalized (u, v), linear filtering, clamp addressing, per the programming guide:
-    x_B = x*N - 0.5, i = floor(x_B), alpha = frac(x_B) in 8 fractional bits."""
-
-    def axis(coord: float, n: int) -> tuple[int, float]:
-        xb = f32(f32(coord * n) - 0.5)
-        lower = math.floor(xb)
-        frac = f32(xb - lower)
-        return lower, (round(frac * 256) / 256 if quantized else frac)
-
-    (i, a), (j, b) = axis(u, width), axis(v, height)
-
-    def texel(x: int, y: int) -> float:
-        return image_value(min(max(x, 0), width - 1), min(max(y, 0), height - 1))
-
-    return ((1 - a) * (1 - b) * texel(i, j) + a * (1 - b) * texel(i + 1, j) + (1 - a) * b * texel(i, j + 1)
-            + a * b * texel(i + 1, j + 1))
+    """The image program's tex2D: normalized (u, v), linear filtering, clamp addressing."""
+    return guide_fetch(image_value, (u, v), (width, height), normalized=True, quantized=quantized)
 
 
 def resample_coordinate(x: int, n: int) -> float:  # the kernel's u (or v), in float as it computes it
@@ -143,3 +169,43 @@ def test_the_rule_translation_verifies_and_a_wrong_address_mode_fails(tmp_path: 
     assert code == 1 and report["verdict"] == "failed", stderr + json.dumps(reports, indent=1)
     run = _run_stage(report)
     assert run["outcome"] == "failed" and "differs" in run["message"], run["message"]
+
+
+@pytest.fixture(scope="module")
+def modes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """kernels/texture_modes.cu built on the CPU runtime and run: its printed values by name."""
+    need_gxx()
+    built = build(MODES, MODES.read_text(), tmp_path_factory.mktemp("texture-modes") / "modes")
+    assert built.ok, built.log
+    result = proc.run([built.exe], timeout=RUN_TIMEOUT_S)
+    assert result.ok, result.text()
+    return {name: values for name, *values in (line.split() for line in result.stdout.decode().splitlines())}
+
+
+def test_each_address_mode_point_and_linear_at_normalized_coordinates(modes: dict[str, list[str]]) -> None:
+    us = [f32(u) for u in (-0.3, 0.05, 0.1, 0.6, 1.2, 1.7, 2.6)]
+    v = f32(1.5 / 3)
+
+    def texel(x: int, y: int) -> float:
+        return x + 10.0 * y
+
+    for filtering in ("point", "linear"):
+        for mode in ("wrap", "clamp", "mirror", "border"):
+            expected = [guide_fetch(texel, (u, v), (4, 3), mode=mode, linear=filtering == "linear", normalized=True,
+                                    border=0.5) for u in us]
+            got = [float(x) for x in modes[f"{filtering}-{mode}"]]
+            assert got == pytest.approx(expected, abs=2e-6), (filtering, mode)
+    # wrap blends the last texel with the first: 13 - 3 * 179/256 at u = 0.05
+    assert float(modes["linear-wrap"][1]) == pytest.approx(13 - 3 * 179 / 256, abs=1e-6)
+
+
+def test_volume_layers_snorm_1d_pitched_ints_and_surfaces(modes: dict[str, list[str]]) -> None:
+    def volume(x: int, y: int, z: int) -> float:
+        return x + 3.0 * y + 9.0 * z
+
+    assert float(modes["tex3D"][0]) == pytest.approx(guide_fetch(volume, (1.25, 0.75, 0.6), (3, 3, 2)), abs=1e-6)
+    assert [float(x) for x in modes["snorm"]] == pytest.approx([-1.0, 16384 / 32767], abs=1e-7)
+    assert float(modes["layered"][0]) == 200 + 2  # layer 2, texel (0, 1)
+    assert float(modes["tex1D"][0]) == pytest.approx(guide_fetch(lambda x: float(x * x), (2.3,), (5,)), abs=1e-6)
+    # pitched ints at (2, 1) and clamped to (3, 0); a surface write and reads (trap-free modes)
+    assert [int(x) for x in modes["ints"]] == [102, 3, 306, 200, 0, 306]

@@ -71,6 +71,11 @@ inline cudaChannelFormatDesc cudaCreateChannelDesc<char>() {
   return cudaChannelFormatDesc{8, 0, 0, 0, char(-1) < 0 ? cudaChannelFormatKindSigned : cudaChannelFormatKindUnsigned};
 }
 
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf() { return {16, 0, 0, 0, cudaChannelFormatKindFloat}; }
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf1() { return {16, 0, 0, 0, cudaChannelFormatKindFloat}; }
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf2() { return {16, 16, 0, 0, cudaChannelFormatKindFloat}; }
+inline cudaChannelFormatDesc cudaCreateChannelDescHalf4() { return {16, 16, 16, 16, cudaChannelFormatKindFloat}; }
+
 struct cudaExtent {
   size_t width, height, depth;
 };
@@ -375,6 +380,10 @@ inline cudaError_t view_of(const cudaResourceDesc* r, TexView* v) {
   }
   v->texel = texel_bytes(v->desc);
   if (v->base == nullptr || v->texel == 0 || v->width == 0) return fail(cudaErrorInvalidValue);
+  for (int bits : {v->desc.x, v->desc.y, v->desc.z, v->desc.w})  // channels a fetch can read
+    if (bits != 0 && bits != 8 && bits != 16 && bits != 32) return fail(cudaErrorInvalidValue);
+  if (v->desc.f == cudaChannelFormatKindFloat && (v->desc.x == 8 || v->desc.y == 8))
+    return fail(cudaErrorInvalidValue);
   return cudaSuccess;
 }
 inline cudaError_t add_view(unsigned long long* handle, const TexView& v) {
