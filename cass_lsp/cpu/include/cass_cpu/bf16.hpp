@@ -164,6 +164,22 @@ inline bool __hle(__nv_bfloat16 a, __nv_bfloat16 b) { return a <= b; }
 inline bool __hgt(__nv_bfloat16 a, __nv_bfloat16 b) { return a > b; }
 inline bool __hge(__nv_bfloat16 a, __nv_bfloat16 b) { return a >= b; }
 inline bool __hisnan(__nv_bfloat16 a) { return std::isnan(float(a)); }
+// the unordered comparisons: true where either side is NaN
+inline bool __hequ(__nv_bfloat16 a, __nv_bfloat16 b) { return !(a < b || a > b); }
+inline bool __hneu(__nv_bfloat16 a, __nv_bfloat16 b) { return !(a == b); }
+inline bool __hltu(__nv_bfloat16 a, __nv_bfloat16 b) { return !(a >= b); }
+inline bool __hleu(__nv_bfloat16 a, __nv_bfloat16 b) { return !(a > b); }
+inline bool __hgtu(__nv_bfloat16 a, __nv_bfloat16 b) { return !(a <= b); }
+inline bool __hgeu(__nv_bfloat16 a, __nv_bfloat16 b) { return !(a < b); }
+inline __nv_bfloat16 __hadd_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return a + b; }
+inline __nv_bfloat16 __hsub_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return a - b; }
+inline __nv_bfloat16 __hmul_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return a * b; }
+inline __nv_bfloat16 __hmax_nan(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return __hisnan(a) || __hisnan(b) ? __ushort_as_bfloat16(0x7fffu) : (float(a) > float(b) ? a : b);
+}
+inline __nv_bfloat16 __hmin_nan(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return __hisnan(a) || __hisnan(b) ? __ushort_as_bfloat16(0x7fffu) : (float(a) < float(b) ? a : b);
+}
 inline int __hisinf(__nv_bfloat16 a) { return std::isinf(float(a)) ? (float(a) < 0 ? -1 : 1) : 0; }
 #define CASS_BF16_MATH(name, name2, expr)                                                     \
   inline __nv_bfloat16 name(__nv_bfloat16 h) {                                                \
@@ -178,6 +194,8 @@ CASS_BF16_MATH(hexp, h2exp, expf(x))
 CASS_BF16_MATH(hexp2, h2exp2, exp2f(x))
 CASS_BF16_MATH(hlog, h2log, logf(x))
 CASS_BF16_MATH(hlog2, h2log2, log2f(x))
+CASS_BF16_MATH(hexp10, h2exp10, exp10f(x))
+CASS_BF16_MATH(hlog10, h2log10, log10f(x))
 CASS_BF16_MATH(hsin, h2sin, sinf(x))
 CASS_BF16_MATH(hcos, h2cos, cosf(x))
 CASS_BF16_MATH(hceil, h2ceil, ceilf(x))
@@ -196,6 +214,8 @@ inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 h) { return h.x; }
 inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 h) { return h.y; }
 inline float __low2float(__nv_bfloat162 h) { return float(h.x); }
 inline float __high2float(__nv_bfloat162 h) { return float(h.y); }
+inline __nv_bfloat162 __low2bfloat162(__nv_bfloat162 h) { return __nv_bfloat162{h.x, h.x}; }
+inline __nv_bfloat162 __high2bfloat162(__nv_bfloat162 h) { return __nv_bfloat162{h.y, h.y}; }
 inline __nv_bfloat162 __lowhigh2highlow(__nv_bfloat162 h) { return __nv_bfloat162{h.y, h.x}; }
 inline __nv_bfloat162 __lows2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{a.x, b.x}; }
 inline __nv_bfloat162 __highs2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{a.y, b.y}; }
@@ -214,3 +234,25 @@ inline __nv_bfloat162 operator+(const __nv_bfloat162& a, const __nv_bfloat162& b
 inline __nv_bfloat162 operator-(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hsub2(a, b); }
 inline __nv_bfloat162 operator*(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hmul2(a, b); }
 inline __nv_bfloat162 operator/(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __h2div(a, b); }
+// Lane-wise comparisons: 1.0 or 0.0 per lane (__heq2 ...), or true when both lanes hold (__hbeq2 ...).
+#define CASS_BF16_COMPARE2(name, test)                                                               \
+  inline __nv_bfloat162 __h##name##2(__nv_bfloat162 a, __nv_bfloat162 b) {                          \
+    return __nv_bfloat162{__nv_bfloat16(test(a.x, b.x) ? 1.0f : 0.0f), __nv_bfloat16(test(a.y, b.y) ? 1.0f : 0.0f)}; \
+  }                                                                                                 \
+  inline bool __hb##name##2(__nv_bfloat162 a, __nv_bfloat162 b) { return test(a.x, b.x) && test(a.y, b.y); }
+CASS_BF16_COMPARE2(eq, __heq)
+CASS_BF16_COMPARE2(ne, __hne)
+CASS_BF16_COMPARE2(lt, __hlt)
+CASS_BF16_COMPARE2(le, __hle)
+CASS_BF16_COMPARE2(gt, __hgt)
+CASS_BF16_COMPARE2(ge, __hge)
+CASS_BF16_COMPARE2(equ, __hequ)
+CASS_BF16_COMPARE2(neu, __hneu)
+CASS_BF16_COMPARE2(ltu, __hltu)
+CASS_BF16_COMPARE2(leu, __hleu)
+CASS_BF16_COMPARE2(gtu, __hgtu)
+CASS_BF16_COMPARE2(geu, __hgeu)
+#undef CASS_BF16_COMPARE2
+inline __nv_bfloat162 __hisnan2(__nv_bfloat162 a) {
+  return __nv_bfloat162{__nv_bfloat16(__hisnan(a.x) ? 1.0f : 0.0f), __nv_bfloat16(__hisnan(a.y) ? 1.0f : 0.0f)};
+}
