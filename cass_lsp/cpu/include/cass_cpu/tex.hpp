@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "api.hpp"
@@ -160,8 +161,7 @@ inline cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* ext
 namespace cass {
 namespace detail {
 inline bool array_fits(cudaArray_const_t a, size_t w_offset, size_t h_offset, size_t width, size_t height) {
-  size_t rows = a->height != 0 ? a->height : 1;
-  return a != nullptr && w_offset + width <= a->pitch() && h_offset + height <= rows;
+  return a != nullptr && w_offset + width <= a->pitch() && h_offset + height <= (a->height != 0 ? a->height : 1);
 }
 }  // namespace detail
 }  // namespace cass
@@ -238,6 +238,11 @@ inline cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p, int line = __builtin
     return ::cass::detail::fail(cudaErrorInvalidValue);
   cudaArray_const_t array = p->srcArray != nullptr ? p->srcArray : p->dstArray;
   size_t unit = array != nullptr ? array->texel : 1, row = p->extent.width * unit;
+  size_t rows = p->extent.height != 0 ? p->extent.height : 1, slices = p->extent.depth != 0 ? p->extent.depth : 1;
+  for (const auto& [a, pos] : {std::make_pair(p->srcArray, p->srcPos), std::make_pair(p->dstArray, p->dstPos)})
+    if (a != nullptr && (pos.x + p->extent.width > a->width || pos.y + rows > (a->height ? a->height : 1) ||
+                         pos.z + slices > (a->depth ? a->depth : 1)))
+      return ::cass::detail::fail(cudaErrorInvalidValue);
   struct Side {
     unsigned char* base;
     size_t pitch, slice;
@@ -249,10 +254,9 @@ inline cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p, int line = __builtin
     return Side{base + (pos.z * ptr.ysize + pos.y) * ptr.pitch + pos.x * unit, ptr.pitch, ptr.pitch * ptr.ysize};
   };
   Side src = side(p->srcArray, p->srcPtr, p->srcPos), dst = side(p->dstArray, p->dstPtr, p->dstPos);
-  size_t depth = p->extent.depth != 0 ? p->extent.depth : 1;
-  for (size_t z = 0; z < depth; ++z) {
+  for (size_t z = 0; z < slices; ++z) {
     cudaError_t e = ::cass::detail::copy_2d(dst.base + z * dst.slice, dst.pitch, src.base + z * src.slice, src.pitch,
-                                            row, p->extent.height != 0 ? p->extent.height : 1, p->kind, "bytes", line);
+                                            row, rows, p->kind, "bytes", line);
     if (e != cudaSuccess) return e;
   }
   return cudaSuccess;
