@@ -18,8 +18,11 @@ from typing import Any
 
 import pytest
 
-from cass_lsp.core import proc
+from cass_lsp.core import pairs, proc
 from cass_lsp.cpu import build, build_program, prepare_source
+from cass_lsp.services.settings import resolve_cli
+from cass_lsp.verify import engine
+from cass_lsp.verify import run as run_stage
 from tests.cpu.conftest import RUN_TIMEOUT_S, need_gxx
 
 PROGRAM = Path(__file__).parent / "textures"
@@ -209,3 +212,15 @@ def test_volume_layers_snorm_1d_pitched_ints_and_surfaces(modes: dict[str, list[
     assert float(modes["tex1D"][0]) == pytest.approx(guide_fetch(lambda x: float(x * x), (2.3,), (5,)), abs=1e-6)
     # pitched ints at (2, 1) and clamped to (3, 0); a surface write and reads (trap-free modes)
     assert [int(x) for x in modes["ints"]] == [102, 3, 306, 200, 0, 306]
+
+
+def test_a_fetch_the_runtime_does_not_execute_is_could_not_verify_naming_it(tmp_path: Path) -> None:
+    program = tmp_path / "mip_sample.cu"
+    program.write_text(MODES.read_text().replace("tex2DLayered<float>(layered, 0.5f, 1.5f, 2)",
+                                                 "tex2DLod<float>(layered, 0.5f, 1.5f, 2.0f)"))
+    resolved = resolve_cli(target={"arch": "gfx1100", "rocm": "7.1"}, verification={"run": True, "runner": "cpu"})
+    inputs = engine.read_inputs(pairs.Pair(str(program), None), {}, resolved)
+    [plan] = run_stage.plan_runs(inputs, resolved, "cpu")
+    result = run_stage.run_programs(plan)
+    assert result.outcome == "unavailable", result.message
+    assert "cannot run on CPU: textures" in result.message and "tex2DLod" in result.message, result.message
