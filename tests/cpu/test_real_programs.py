@@ -23,7 +23,8 @@ AGREE = [
     "api_macros.cu", "arch_dispatch_sum.cu", "atomics_float_minmax.cu", "block_scan_dynamic_smem.cu", "constant_memory_fir.cu",
     "device_query.cu", "fp16_axpy.cu", "histogram_atomics.cu", "host_device_color.cu", "inline_ptx_bits.cu",
     "kmeans_step.cu", "launch_bounds_stencil.cu", "managed_memory_graph.cu", "math_intrinsics.cu", "nbody_main.cu",
-    "register_legacy_kernels.cu", "stream_pipeline.cu", "templated_kernels.cu", "transpose_tiled.cu",
+    "register_legacy_kernels.cu", "stream_pipeline.cu", "surface_object_life.cu", "templated_kernels.cu",
+    "texture_object_blur.cu", "transpose_tiled.cu",
     "vector_add_checked.cu", "warp_per_row_spmv.cu", "warp_reduce_sum.cu", "warp_scan_shfl.cu",
     "warp_vote_compact.cu", "zero_copy_callbacks.cu",
 ]  # fmt: skip
@@ -38,8 +39,6 @@ REFUSED = {
     "cusparse_spmv.cu": "library: cuSPARSE",
     "dynamic_parallelism_quadtree.cu": "dynamic parallelism",
     "graph_capture.cu": "graphs",
-    "surface_object_life.cu": "surfaces",
-    "texture_object_blur.cu": "textures",
     "thrust_stats.cu": "library: Thrust",
 }
 # programs a side of which does not build, found by the compiler: could not verify, never a pass.

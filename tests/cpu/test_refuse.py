@@ -18,8 +18,10 @@ def _constructs(text: str) -> list[tuple[str, int]]:
          "inline assembly", 1),
         ('#define TANH(y, x) asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x))\n', "inline assembly", 0),
         ("texture<float, 1> tex;\n__global__ void k(float* o) { o[0] = tex1Dfetch(tex, 0); }\n", "textures", 0),
-        ("__global__ void k(cudaTextureObject_t t, float* o) { o[0] = tex2D<float>(t, 0, 0); }\n", "textures", 0),
-        ("__global__ void k(cudaSurfaceObject_t s) { surf2Dwrite(1.0f, s, 0, 0); }\n", "surfaces", 0),
+        ("void f(float* d, size_t pitch) {\n  cudaBindTexture2D(0, tex, d, desc, 64, 64, pitch);\n}\n", "textures", 1),
+        ("__global__ void k(cudaTextureObject_t t, float* o) { o[0] = tex2DLod<float>(t, 0, 0, 1); }\n", "textures", 0),
+        ("void f(cudaMipmappedArray_t* m) { cudaMallocMipmappedArray(m, &desc, extent, 4); }\n", "textures", 0),
+        ("__global__ void k(cudaSurfaceObject_t s) { surfCubemapwrite(1.0f, s, 0, 0, 0); }\n", "surfaces", 0),
         ("void f() {\n  cudaGraph_t g;\n  cudaGraphCreate(&g, 0);\n}\n", "graphs", 1),
         ("void f(hipStream_t s) { hipStreamBeginCapture(s, hipStreamCaptureModeGlobal); }\n", "graphs", 0),
         ("#include <cooperative_groups.h>\n", "cooperative groups", 0),
@@ -37,12 +39,37 @@ def _constructs(text: str) -> list[tuple[str, int]]:
         ("void f() { cuModuleLoad(&m, \"k.ptx\"); }\n", "driver-API modules", 0),
         ("__global__ void k(float* x) { x[0] = __builtin_amdgcn_readfirstlane(1); }\n", "target builtins", 0),
         ("#include <mma.h>\n", "warp matrix (WMMA)", 0),
+        ("#include <cuda_fp8.h>\n", "fp8", 0),
+        ("__global__ void k(__nv_fp8_e4m3* x) { x[0] = __nv_fp8_e4m3(1.0f); }\n", "fp8", 0),
         ("void f() { cudaLaunchKernel((void*)k, 1, 1, args, 0, 0); }\n", "untyped kernel launch", 0),
         ("void f(cudaIpcMemHandle_t* h, void* p) { cudaIpcGetMemHandle(h, p); }\n", "multi-process/3-D memory API", 0),
     ],
 )
 def test_detected(text: str, construct: str, line: int) -> None:
     assert (construct, line) in _constructs(text)
+
+
+def test_texture_and_surface_objects_are_supported() -> None:
+    text = """\
+#include <cuda_runtime.h>
+__global__ void k(cudaTextureObject_t t, cudaSurfaceObject_t s, float* o) {
+  o[0] = tex2D<float>(t, 0.5f, 0.5f) + tex1Dfetch<float>(t, 0) + tex3D<float>(t, 0, 0, 0);
+  surf2Dwrite(o[0], s, 0, 0);
+}
+void f(cudaArray_t a, cudaChannelFormatDesc* d, cudaMemcpy3DParms* p) {
+  cudaMallocArray(&a, d, 64, 64);
+  cudaMemcpy3D(p);
+  cudaFreeArray(a);
+}
+"""
+    assert unsupported(text) == []
+
+
+def test_bfloat16_is_supported_on_both_sides() -> None:
+    cuda = "#include <cuda_bf16.h>\n__global__ void k(__nv_bfloat16* x) { x[0] = __hadd(x[0], __float2bfloat16(1.f)); }\n"
+    hip = "#include <hip/hip_bf16.h>\n__global__ void k(__hip_bfloat16* x) { x[0] = __hadd(x[0], x[1]); }\n"
+    legacy = "#include <hip/hip_bfloat16.h>\n__global__ void k(hip_bfloat16* x) { x[0] = x[0] + x[1]; }\n"
+    assert unsupported(cuda) == unsupported(hip) == unsupported(legacy) == []
 
 
 def test_plain_kernel_is_supported() -> None:
