@@ -6,8 +6,10 @@ which the grammar leaves as text, are scanned by pattern.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import msgspec
 import tree_sitter
@@ -40,6 +42,9 @@ _INCLUDE = re.compile(r"^(?:hip/|rocm/)?(?P<stem>[A-Za-z]+)")
 _NAME_LIBRARY = re.compile(r"^(?P<lib>cublas|cufft|curand|cusparse|cusolver|cudnn|cutensor|nccl|nvrtc|nvml|hipblas|hipfft|"
                            r"hiprand|hipsparse|hipsolver|rocblas|rocfft|rocrand|rocsparse|rocsolver|miopen|rccl|hiprtc)",
                            re.I)
+# The runtime's own headers: a library header there (curand.h) is the CPU implementation of that library.
+_RUNTIME_INCLUDE = Path(__file__).resolve().parent / "include"
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _NAMESPACE_LIBRARY = frozenset({"thrust", "cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
 _HEADERS: dict[str, tuple[str, str]] = {
     "cooperative_groups.h": ("cooperative groups", "the CPU runtime has no cooperative_groups"),
@@ -78,6 +83,8 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),
 ]
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_DEFINED_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
 _UNTYPED_LAUNCH = re.compile(r"\b(?:cuda|hip)LaunchKernel\s*\(\s*\(\s*(?:const\s+)?void\s*\*\s*\)")
 _DEVICE_FUNCTION = re.compile(r"\b(?:__global__|__device__)\b")
 
@@ -86,6 +93,7 @@ def unsupported(text: str) -> list[Unsupported]:
     """Every construct in ``text`` that the CPU runtime cannot run, in source order (one per line)."""
     source = text.encode("utf-8")
     tree = syntax.parse(source)
+    own = frozenset(_DEFINED_MACRO.findall(text))  # the program's CURAND_CALL is not cuRAND's
     found: dict[tuple[str, int], Unsupported] = {}
 
     def add(construct: str, line: int, detail: str) -> None:
@@ -102,11 +110,11 @@ def unsupported(text: str) -> list[Unsupported]:
             elif name == "cpu.name":
                 library_guarded = _under_library_test(node, source)
                 _name(node_text, line, add if not library_guarded else _without_libraries(add),
-                      source[node.end_byte : node.end_byte + 16].lstrip())
+                      source[node.end_byte : node.end_byte + 16].lstrip(), own)
             elif name == "cpu.launch.config" and _in_device_function(source, node):
                 add("dynamic parallelism", line, "a kernel launched from device code")
             elif name == "cpu.macro_body":
-                _macro(node_text, line, add)
+                _macro(node_text, line, add, own)
     for m in _UNTYPED_LAUNCH.finditer(text):
         add("untyped kernel launch", text.count("\n", 0, m.start()),
             "cudaLaunchKernel/hipLaunchKernel through a void* loses the parameter types")
@@ -157,6 +165,8 @@ def _include(path: str, line: int, add: _Add) -> None:
         construct, detail = _HEADERS[base]
         add(construct, line, f"#include <{path}>: {detail}")
         return
+    if ".." not in path and (_RUNTIME_INCLUDE / path).is_file():
+        return
     m = _INCLUDE.match(path)
     stem = m["stem"].lower() if m else ""
     for key, library in _LIBRARIES.items():
@@ -167,7 +177,7 @@ def _include(path: str, line: int, add: _Add) -> None:
         add("library: libcu++", line, f"#include <{path}>: cuda::std is not in the CPU runtime")
 
 
-def _name(name: str, line: int, add: _Add, after: bytes) -> None:
+def _name(name: str, line: int, add: _Add, after: bytes, own: frozenset[str] = frozenset()) -> None:
     if name in ("texture", "surface") and after.startswith(b"<"):
         add("textures" if name == "texture" else "surfaces", line, f"{name}<...> references are not emulated")
         return
@@ -178,9 +188,14 @@ def _name(name: str, line: int, add: _Add, after: bytes) -> None:
         add("library: libcu++", line, "cuda:: (libcu++) is not in the CPU runtime")
         return
     m = _NAME_LIBRARY.match(name)
-    if m:
+    if m and name not in own:
         library = _LIBRARIES[m["lib"].lower()]
-        add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
+        implemented = _implemented_names()
+        if name in implemented:
+            return
+        partly = library in implemented.values()
+        add(f"library: {library}", line, f"{name}: the CPU runtime does not execute this {library} name" if partly
+            else f"{name}: {library} has no CPU implementation here")
         return
     for pattern, construct, detail in _RULES:
         if pattern.match(name):
@@ -188,14 +203,29 @@ def _name(name: str, line: int, add: _Add, after: bytes) -> None:
             return
 
 
-def _macro(body: str, first_line: int, add: _Add) -> None:
+@functools.cache
+def _implemented_names() -> dict[str, str]:
+    """The library names the runtime's headers define (cass_cpu/curand.hpp's curand_init), each with
+    its library: what a library's CPU implementation leaves out is not there, so it stays refused."""
+    names: dict[str, str] = {}
+    for header in sorted(_RUNTIME_INCLUDE.rglob("*.h*")):
+        text = _COMMENT.sub(" ", header.read_text(encoding="utf-8"))
+        for token in _TOKEN.findall(text):
+            m = _NAME_LIBRARY.match(token)
+            if m:
+                names[token] = _LIBRARIES[m["lib"].lower()]
+    return names
+
+
+def _macro(body: str, first_line: int, add: _Add, own: frozenset[str]) -> None:
     try:
         ptx.in_macro_body(body)
     except ptx.Untranslated as why:
         add("inline assembly", first_line + why.line, _asm_detail(why))
-    for m in _TOKEN.finditer(body):
-        after = body[m.end() : m.end() + 16].lstrip().encode()
-        _name(m.group(), first_line + body.count("\n", 0, m.start()), add, after)
+    code = _STRING.sub(lambda s: " " * len(s.group()), body)  # a message's "cuRAND error" names nothing
+    for m in _TOKEN.finditer(code):
+        after = code[m.end() : m.end() + 16].lstrip().encode()
+        _name(m.group(), first_line + code.count("\n", 0, m.start()), add, after, own)
 
 
 def _asm(source: bytes, node: tree_sitter.Node, add: _Add) -> None:
