@@ -17,6 +17,7 @@ import tree_sitter
 from cass_lsp.cpu import ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
+from cass_lsp.translate import tables
 
 _QUERY = "cpu_source"
 _Add = Callable[[str, int, str], None]  # records one finding: construct, 0-based line, detail
@@ -83,8 +84,6 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),
 ]
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
-_DEFINED_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
 _UNTYPED_LAUNCH = re.compile(r"\b(?:cuda|hip)LaunchKernel\s*\(\s*\(\s*(?:const\s+)?void\s*\*\s*\)")
 _DEVICE_FUNCTION = re.compile(r"\b(?:__global__|__device__)\b")
 
@@ -93,7 +92,6 @@ def unsupported(text: str) -> list[Unsupported]:
     """Every construct in ``text`` that the CPU runtime cannot run, in source order (one per line)."""
     source = text.encode("utf-8")
     tree = syntax.parse(source)
-    own = frozenset(_DEFINED_MACRO.findall(text))  # the program's CURAND_CALL is not cuRAND's
     found: dict[tuple[str, int], Unsupported] = {}
 
     def add(construct: str, line: int, detail: str) -> None:
@@ -110,11 +108,11 @@ def unsupported(text: str) -> list[Unsupported]:
             elif name == "cpu.name":
                 library_guarded = _under_library_test(node, source)
                 _name(node_text, line, add if not library_guarded else _without_libraries(add),
-                      source[node.end_byte : node.end_byte + 16].lstrip(), own)
+                      source[node.end_byte : node.end_byte + 16].lstrip())
             elif name == "cpu.launch.config" and _in_device_function(source, node):
                 add("dynamic parallelism", line, "a kernel launched from device code")
             elif name == "cpu.macro_body":
-                _macro(node_text, line, add, own)
+                _macro(node_text, line, add)
     for m in _UNTYPED_LAUNCH.finditer(text):
         add("untyped kernel launch", text.count("\n", 0, m.start()),
             "cudaLaunchKernel/hipLaunchKernel through a void* loses the parameter types")
@@ -177,7 +175,7 @@ def _include(path: str, line: int, add: _Add) -> None:
         add("library: libcu++", line, f"#include <{path}>: cuda::std is not in the CPU runtime")
 
 
-def _name(name: str, line: int, add: _Add, after: bytes, own: frozenset[str] = frozenset()) -> None:
+def _name(name: str, line: int, add: _Add, after: bytes) -> None:
     if name in ("texture", "surface") and after.startswith(b"<"):
         add("textures" if name == "texture" else "surfaces", line, f"{name}<...> references are not emulated")
         return
@@ -188,14 +186,13 @@ def _name(name: str, line: int, add: _Add, after: bytes, own: frozenset[str] = f
         add("library: libcu++", line, "cuda:: (libcu++) is not in the CPU runtime")
         return
     m = _NAME_LIBRARY.match(name)
-    if m and name not in own:
+    if m:
         library = _LIBRARIES[m["lib"].lower()]
         implemented = _implemented_names()
-        if name in implemented:
-            return
-        partly = library in implemented.values()
-        add(f"library: {library}", line, f"{name}: the CPU runtime does not execute this {library} name" if partly
-            else f"{name}: {library} has no CPU implementation here")
+        if library not in implemented.values():
+            add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
+        elif name not in implemented and name in _library_names():  # a program's own CURAND_CHECK is not cuRAND's
+            add(f"library: {library}", line, f"{name}: the CPU runtime does not execute this {library} name")
         return
     for pattern, construct, detail in _RULES:
         if pattern.match(name):
@@ -217,15 +214,25 @@ def _implemented_names() -> dict[str, str]:
     return names
 
 
-def _macro(body: str, first_line: int, add: _Add, own: frozenset[str]) -> None:
+@functools.cache
+def _library_names() -> frozenset[str]:
+    """Every CUDA, HIP and ROCm library name the API tables know."""
+    names: set[str] = set()
+    for cuda in tables.names():
+        row = tables.row(cuda)
+        if row is not None:
+            names.update(n for n in (row.cuda, row.hip, row.alt) if n)
+    return frozenset(names)
+
+
+def _macro(body: str, first_line: int, add: _Add) -> None:
     try:
         ptx.in_macro_body(body)
     except ptx.Untranslated as why:
         add("inline assembly", first_line + why.line, _asm_detail(why))
-    code = _STRING.sub(lambda s: " " * len(s.group()), body)  # a message's "cuRAND error" names nothing
-    for m in _TOKEN.finditer(code):
-        after = code[m.end() : m.end() + 16].lstrip().encode()
-        _name(m.group(), first_line + code.count("\n", 0, m.start()), add, after, own)
+    for m in _TOKEN.finditer(body):
+        after = body[m.end() : m.end() + 16].lstrip().encode()
+        _name(m.group(), first_line + body.count("\n", 0, m.start()), add, after)
 
 
 def _asm(source: bytes, node: tree_sitter.Node, add: _Add) -> None:
