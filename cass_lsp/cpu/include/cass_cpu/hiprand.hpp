@@ -70,6 +70,7 @@ typedef enum hiprandRngType {
   HIPRAND_RNG_PSEUDO_PHILOX4_32_10 = 405
 } hiprandRngType_t;
 
+typedef curandGenerator_st hiprandGenerator_st;
 typedef curandGenerator_t hiprandGenerator_t;
 
 namespace cass::rand {
@@ -128,3 +129,4 @@ inline hiprandStatus_t hiprandGenerateLogNormalDouble(hiprandGenerator_t generat
                                                       double stddev) {
   return cass::rand::hip_status(curandGenerateLogNormalDouble(generator, out, n, mean, stddev));
 }
+inline hiprandStatus_t hiprandGetVersion(int* version) { return cass::rand::hip_status(curandGetVersion(version)); }
