@@ -10,8 +10,9 @@ here on its own rather than read back from the runtime:
 - MRG32k3a: L'Ecuyer's recurrences, subsequences 2^76 draws apart (matrix powers modulo m1, m2);
 - the uniform and Box-Muller transforms of cuRAND's curand_uniform.h / curand_normal.h, in exact
   rational arithmetic for the float uniform;
-- the host API's legacy ordering as cuRAND's documentation states it (result n of XORWOW from
-  subsequence n % 4096; Philox's blocks of four from subsequence block % 4096).
+- the host API's interleaving as the runtime models cuRAND's legacy ordering (result n of XORWOW from
+  subsequence n % 4096; Philox's blocks of four from subsequence block % 4096): this checks the
+  layout the runtime claims, which has not been compared with a GPU.
 
 And a program shaped like a real one (tests/cpu/curand/monte_carlo: the host API in one unit, device
 API kernels in another, a header with the status checks, sizes from argv) verified through

@@ -1,7 +1,8 @@
 // cuRAND's host API (<curand.h>) on the CPU runtime: generators whose numbers come from the device
-// API's algorithms (cass_cpu/curand.hpp) in cuRAND's legacy ordering, as its documentation states it:
-// result n of XORWOW and MRG32k3a is draw n / 4096 of subsequence n % 4096; Philox4x32-10's results
-// come four at a time, block b = n / 4 being block b / 4096 of subsequence b % 4096. Device memory is
+// API's algorithms (cass_cpu/curand.hpp), interleaved as this runtime reads cuRAND's legacy ordering
+// (not checked against a GPU): result n of XORWOW and MRG32k3a is draw n / 4096 of subsequence
+// n % 4096; Philox4x32-10's come four at a time, block b = n / 4 being block b / 4096 of subsequence
+// b % 4096. Device memory is
 // host memory here, so a device generator and a host generator (curandCreateGeneratorHost) are the
 // same thing. Generation is synchronous; a stream set on a generator orders nothing.
 #pragma once
