@@ -16,8 +16,9 @@ here on its own rather than read back from the runtime:
 
 And a program shaped like a real one (tests/cpu/curand/monte_carlo: the host API in one unit, device
 API kernels in another, a header with the status checks, sizes from argv) verified through
-``cass-lsp verify --runner cpu`` against its rule translation; a translation that draws from the
-wrong subsequence fails; a cuRAND call the runtime lacks is "could not verify", by name.
+``cass-lsp verify --runner cpu`` against its rule translation (hipRAND), and run against its rocRAND
+translation; a translation that draws from the wrong subsequence fails; a cuRAND call the runtime
+lacks is "could not verify", by name.
 """
 
 from __future__ import annotations
@@ -260,8 +261,8 @@ def test_a_monte_carlo_program_on_both_curand_apis_verifies_against_its_rule_tra
     assert "original and translation agree" in run["message"] and "24 line(s) of output" in run["message"], run
 
 
-def _run_on_cpu(folder: Path) -> StageResult:
-    resolved = resolve_cli(target={"arch": "gfx1100", "rocm": "5.2"},
+def _run_on_cpu(folder: Path, libraries: str = "hip") -> StageResult:
+    resolved = resolve_cli(target={"arch": "gfx1100", "rocm": "5.2"}, translate={"libraries": libraries},
                            verification={"run": True, "runner": "cpu", "args": list(ARGS),
                                          "limits": {"timeoutSeconds": 60}})
     inputs = engine.read_inputs(pairs.Pair(str(folder / "mc_main.cu"), None), {}, resolved)
@@ -294,6 +295,12 @@ def test_a_translation_drawing_from_the_wrong_subsequence_fails(tmp_path: Path) 
     result = _run_on_cpu(folder)
     assert result.outcome == "failed", result.message
     assert "differs" in result.message, result.message
+
+
+def test_the_rocrand_rule_translation_runs_and_agrees() -> None:
+    result = _run_on_cpu(PROGRAM, libraries="roc")  # rocrand_init, rocrand_generate_normal, ... (translate --roc)
+    assert result.outcome == "passed", result.message
+    assert "original and translation agree" in result.message
 
 
 def test_a_curand_call_the_runtime_lacks_is_could_not_verify_by_name(tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
 // cuRAND on the CPU runtime: the XORWOW, Philox4x32-10 and MRG32k3a generators with cuRAND's own
 // seeding, skip-ahead and output transforms, so a kernel draws the numbers it draws on an NVIDIA GPU
 // (bit for bit for integers and uniforms; normals through the host's sinf/cosf/logf, where the GPU
-// uses __sincosf, so within float rounding). One implementation serves cuRAND and hipRAND
-// (cass_cpu/hiprand.hpp maps hipRAND's names onto these).
+// uses __sincosf, so within float rounding). One implementation serves cuRAND, hipRAND and rocRAND
+// (cass_cpu/hiprand.hpp and rocrand.hpp map their names onto these).
 //
 // What is not here (MTGP32, MT19937, Sobol, Poisson, discrete distributions, orderings) is not
 // declared, so refuse.py refuses a program that names it before it is built.
