@@ -169,7 +169,9 @@ def _include(path: str, line: int, add: _Add) -> None:
     stem = m["stem"].lower() if m else ""
     for key, library in _LIBRARIES.items():
         if stem.startswith(key) and (stem == key or key not in ("cub", "npp")):
-            add(f"library: {library}", line, f"#include <{path}>: {library} has no CPU implementation here")
+            partly = library in _implemented_names().values()
+            add(f"library: {library}", line, f"#include <{path}>: the CPU runtime does not have this {library} header"
+                if partly else f"#include <{path}>: {library} has no CPU implementation here")
             return
     if path.startswith("cuda/"):
         add("library: libcu++", line, f"#include <{path}>: cuda::std is not in the CPU runtime")

@@ -82,7 +82,12 @@ void f(curandGenerator_t g, double* d) {
 """
     found = unsupported(text)
     assert [(u.construct, u.line) for u in found] == [("library: cuRAND", 5)]
-    assert found[0].detail == "curandSetGeneratorOrdering: the CPU runtime does not execute this cuRAND name"
+    name, _, why = found[0].detail.partition(": ")  # one finding a line: either name of the line
+    assert name in {"curandSetGeneratorOrdering", "CURAND_ORDERING_PSEUDO_LEGACY"}
+    assert why == "the CPU runtime does not execute this cuRAND name"
+    assert unsupported("#include <hiprand.h>\n#include <rocrand/rocrand_kernel.h>\n") == []  # the older spelling too
+    (header,) = unsupported("#include <rocrand/rocrand_mtgp32_11213.h>\n")
+    assert header.detail == "#include <rocrand/rocrand_mtgp32_11213.h>: the CPU runtime does not have this rocRAND header"
 
 
 def test_peer_access_runs_on_the_one_emulated_device() -> None:
