@@ -35,9 +35,10 @@ inline void xorwow_step(uint32_t v[5]) {
 
 inline void apply(const Gf2Map& map, uint32_t v[5]) {
   uint32_t out[5] = {0, 0, 0, 0, 0};
-  for (int bit = 0; bit < 160; ++bit) {
-    if ((v[bit / 32] >> (bit % 32)) & 1u) {
-      for (int w = 0; w < 5; ++w) out[w] ^= map.image[bit][w];
+  for (int word = 0; word < 5; ++word) {
+    for (uint32_t bits = v[word]; bits != 0; bits &= bits - 1) {
+      const uint32_t* image = map.image[word * 32 + __builtin_ctz(bits)];
+      for (int w = 0; w < 5; ++w) out[w] ^= image[w];
     }
   }
   for (int w = 0; w < 5; ++w) v[w] = out[w];
