@@ -6,8 +6,10 @@ which the grammar leaves as text, are scanned by pattern.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import msgspec
 import tree_sitter
@@ -15,6 +17,7 @@ import tree_sitter
 from cass_lsp.cpu import ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
+from cass_lsp.translate import tables
 
 _QUERY = "cpu_source"
 _Add = Callable[[str, int, str], None]  # records one finding: construct, 0-based line, detail
@@ -40,6 +43,9 @@ _INCLUDE = re.compile(r"^(?:hip/|rocm/)?(?P<stem>[A-Za-z]+)")
 _NAME_LIBRARY = re.compile(r"^(?P<lib>cublas|cufft|curand|cusparse|cusolver|cudnn|cutensor|nccl|nvrtc|nvml|hipblas|hipfft|"
                            r"hiprand|hipsparse|hipsolver|rocblas|rocfft|rocrand|rocsparse|rocsolver|miopen|rccl|hiprtc)",
                            re.I)
+# The runtime's own headers: a library header there (curand.h) is the CPU implementation of that library.
+_RUNTIME_INCLUDE = Path(__file__).resolve().parent / "include"
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _NAMESPACE_LIBRARY = frozenset({"thrust", "cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
 _HEADERS: dict[str, tuple[str, str]] = {
     "cooperative_groups.h": ("cooperative groups", "the CPU runtime has no cooperative_groups"),
@@ -158,11 +164,15 @@ def _include(path: str, line: int, add: _Add) -> None:
         construct, detail = _HEADERS[base]
         add(construct, line, f"#include <{path}>: {detail}")
         return
+    if ".." not in path and (_RUNTIME_INCLUDE / path).is_file():
+        return
     m = _INCLUDE.match(path)
     stem = m["stem"].lower() if m else ""
     for key, library in _LIBRARIES.items():
         if stem.startswith(key) and (stem == key or key not in ("cub", "npp")):
-            add(f"library: {library}", line, f"#include <{path}>: {library} has no CPU implementation here")
+            partly = library in _implemented_names().values()
+            add(f"library: {library}", line, f"#include <{path}>: the CPU runtime does not have this {library} header"
+                if partly else f"#include <{path}>: {library} has no CPU implementation here")
             return
     if path.startswith("cuda/"):
         add("library: libcu++", line, f"#include <{path}>: cuda::std is not in the CPU runtime")
@@ -182,12 +192,41 @@ def _name(name: str, line: int, add: _Add, after: bytes) -> None:
     m = _NAME_LIBRARY.match(name)
     if m:
         library = _LIBRARIES[m["lib"].lower()]
-        add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
+        implemented = _implemented_names()
+        if library not in implemented.values():
+            add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
+        elif name not in implemented and name in _library_names():  # a program's own CURAND_CHECK is not cuRAND's
+            add(f"library: {library}", line, f"{name}: the CPU runtime does not execute this {library} name")
         return
     for pattern, construct, detail in _RULES:
         if pattern.match(name):
             add(construct, line, f"{name}: {detail}")
             return
+
+
+@functools.cache
+def _implemented_names() -> dict[str, str]:
+    """The library names the runtime's headers define (cass_cpu/curand.hpp's curand_init), each with
+    its library: what a library's CPU implementation leaves out is not there, so it stays refused."""
+    names: dict[str, str] = {}
+    for header in sorted(_RUNTIME_INCLUDE.rglob("*.h*")):
+        text = _COMMENT.sub(" ", header.read_text(encoding="utf-8"))
+        for token in _TOKEN.findall(text):
+            m = _NAME_LIBRARY.match(token)
+            if m:
+                names[token] = _LIBRARIES[m["lib"].lower()]
+    return names
+
+
+@functools.cache
+def _library_names() -> frozenset[str]:
+    """Every CUDA, HIP and ROCm library name the API tables know."""
+    names: set[str] = set()
+    for cuda in tables.names():
+        row = tables.row(cuda)
+        if row is not None:
+            names.update(n for n in (row.cuda, row.hip, row.alt) if n)
+    return frozenset(names)
 
 
 def _macro(body: str, first_line: int, add: _Add) -> None:

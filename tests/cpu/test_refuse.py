@@ -30,7 +30,10 @@ def _constructs(text: str) -> list[tuple[str, int]]:
         ("__global__ void child() {}\n__global__ void parent() {\n  child<<<1, 1>>>();\n}\n", "dynamic parallelism", 2),
         ("#include <cublas_v2.h>\n", "library: cuBLAS", 0),
         ("#include <cufft.h>\n", "library: cuFFT", 0),
-        ("#include <curand_kernel.h>\n", "library: cuRAND", 0),
+        ("#include <curand_mtgp32_host.h>\n", "library: cuRAND", 0),
+        ("__global__ void k(curandState* s, unsigned* o) { o[0] = curand_poisson(s, 4.0); }\n", "library: cuRAND", 0),
+        ("void f(hiprandGenerator_t g) { hiprandCreateGenerator(&g, HIPRAND_RNG_QUASI_SOBOL32); }\n",
+         "library: hipRAND", 0),
         ("#include <hipblas/hipblas.h>\n", "library: hipBLAS", 0),
         ("#include <rocblas/rocblas.h>\n", "library: rocBLAS", 0),
         ("#include <thrust/device_vector.h>\n", "library: Thrust", 0),
@@ -93,6 +96,27 @@ def test_result_type() -> None:
     assert "PTX" in found[0].detail
 
 
+def test_the_curand_the_runtime_executes_is_not_refused_and_the_rest_is_by_name() -> None:
+    text = """\
+#include <curand.h>
+#include <hiprand/hiprand_kernel.h>
+#define CURAND_CHECK(x) do { if ((x) != CURAND_STATUS_SUCCESS) printf("cuRAND error %d\\n", x); } while (0)
+__global__ void k(hiprandStatePhilox4_32_10_t* s, float4* o) { o[0] = hiprand_normal4(s); }
+void f(curandGenerator_t g, double* d) {
+  CURAND_CHECK(curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_LEGACY));
+  CURAND_CHECK(curandGenerateNormalDouble(g, d, 64, 0.0, 1.0));
+}
+"""
+    found = unsupported(text)
+    assert [(u.construct, u.line) for u in found] == [("library: cuRAND", 5)]
+    name, _, why = found[0].detail.partition(": ")  # one finding a line: either name of the line
+    assert name in {"curandSetGeneratorOrdering", "CURAND_ORDERING_PSEUDO_LEGACY"}
+    assert why == "the CPU runtime does not execute this cuRAND name"
+    assert unsupported("#include <hiprand.h>\n#include <rocrand/rocrand_kernel.h>\n") == []  # the older spelling too
+    (header,) = unsupported("#include <rocrand/rocrand_mtgp32_11213.h>\n")
+    assert header.detail == "#include <rocrand/rocrand_mtgp32_11213.h>: the CPU runtime does not have this rocRAND header"
+
+
 def test_peer_access_runs_on_the_one_emulated_device() -> None:
     text = """\
 void copy(float* dst, const float* src, size_t n) {
@@ -111,6 +135,6 @@ def test_library_names_tested_by_the_preprocessor_or_behind_its_test_are_not_use
     """helper_cuda.h has a cuBLAS section behind #ifdef CUBLAS_API_H_: present only when cublas_v2.h
     is included, which is refused on its own; the #else branch and an #ifndef body are not exempt."""
     text = ("#include <cstdio>\n#ifdef CUBLAS_API_H_\nconst char* f(cublasStatus_t s);\n#else\n"
-            "void g() { cublasCreate(0); }\n#endif\n#ifndef CURAND_H_\nvoid h(curandState* s);\n#endif\n"
+            "void g() { cublasCreate(0); }\n#endif\n#ifndef CURAND_H_\nvoid h(curandStateSobol32* s);\n#endif\n"
             "#if defined(_CUFFT_H_) && X\nint k(cufftHandle h);\n#endif\n")
     assert _constructs(text) == [("library: cuBLAS", 4), ("library: cuRAND", 7)]
