@@ -12,7 +12,7 @@ from collections.abc import Callable
 import msgspec
 import tree_sitter
 
-from cass_lsp.cpu import ptx
+from cass_lsp.cpu import libraries, ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
 
@@ -157,6 +157,12 @@ def _include(path: str, line: int, add: _Add) -> None:
         construct, detail = _HEADERS[base]
         add(construct, line, f"#include <{path}>: {detail}")
         return
+    provided = libraries.header_library(path)
+    if provided is not None:
+        why = libraries.missing(provided)
+        if why is not None:
+            add(f"library: {provided}", line, f"#include <{path}>: {why}")
+        return
     m = _INCLUDE.match(path)
     stem = m["stem"].lower() if m else ""
     for key, library in _LIBRARIES.items():
@@ -180,7 +186,10 @@ def _name(name: str, line: int, add: _Add, after: bytes) -> None:
     m = _NAME_LIBRARY.match(name)
     if m:
         library = _LIBRARIES[m["lib"].lower()]
-        add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
+        if not libraries.implemented(library):
+            add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
+        elif name not in libraries.defined_names(library):
+            add(f"library: {library}", line, f"{library} function {name} is not executed by the CPU runtime")
         return
     for pattern, construct, detail in _RULES:
         if pattern.match(name):
