@@ -7,7 +7,8 @@ CUDA<->HIP API tables (:mod:`cass_lsp.translate.tables`) instead of written twic
 * the HIP-on-NVIDIA shim (``toolchains/hip_nv_shim/hip/hip_to_cuda_names.h``, included by its
   ``hip_runtime.h``): the HIP names of the CUDA runtime API that CUDA still has;
 * the CPU runtime's libraries (``include/cass_cpu/hipblas_names.hpp``, included by ``hipblas.hpp``):
-  the hipBLAS names of the cuBLAS names it defines (:mod:`cass_lsp.cpu.libraries`).
+  the hipBLAS names of the cuBLAS names it defines (:mod:`cass_lsp.cpu.libraries`), and the same for
+  hipFFT (``hipfft_names.hpp``).
 
 Each is one ``#define hipName cudaName`` a line. Names the hand-written header already defines
 itself (a typedef, a function with HIP's own signature, a macro that differs) are left out.
@@ -99,6 +100,7 @@ def _render(found: list[tuple[str, str]], which: str) -> str:
 # hand-written header)
 _LIBRARIES = {
     "hipBLAS": ("blas", "cuBLAS", _CPU_INCLUDE / "cass_cpu" / "hipblas_names.hpp", _CPU_INCLUDE / "cass_cpu" / "hipblas.hpp"),
+    "hipFFT": ("fft", "cuFFT", _CPU_INCLUDE / "cass_cpu" / "hipfft_names.hpp", _CPU_INCLUDE / "cass_cpu" / "hipfft.hpp"),
 }
 
 

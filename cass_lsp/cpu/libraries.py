@@ -1,5 +1,5 @@
 """The GPU libraries the CPU runtime executes (cuBLAS/hipBLAS through OpenBLAS, cuFFT/hipFFT in its
-own headers): which of their names it defines, which of their headers it provides, and what a
+own headers, :file:`include/cass_cpu/fft.hpp`): which of their names it defines, which of their headers it provides, and what a
 program using them needs at link time.
 
 A name of these libraries that the runtime's headers do not define is refused by name before
@@ -24,6 +24,8 @@ _PROBE_TIMEOUT_S = 10.0
 _HEADERS: dict[str, tuple[str, ...]] = {
     "cuBLAS": ("cublas_v2.h", "cublas_api.h", "cass_cpu/blas.hpp", "cass_cpu/library_types.hpp"),
     "hipBLAS": ("hipblas/hipblas.h", "hipblas.h", "cass_cpu/hipblas.hpp", "cass_cpu/hipblas_names.hpp"),
+    "cuFFT": ("cufft.h", "cass_cpu/fft.hpp", "cass_cpu/library_types.hpp"),
+    "hipFFT": ("hipfft/hipfft.h", "hipfft.h", "cass_cpu/hipfft.hpp", "cass_cpu/hipfft_names.hpp"),
 }
 # cass_cpu/blas.hpp writes the S and D entry points of these routines once (CASS_BLAS_REAL), so
 # their names are not spelled out in its text.

@@ -78,6 +78,7 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),
 ]
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
+_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 _UNTYPED_LAUNCH = re.compile(r"\b(?:cuda|hip)LaunchKernel\s*\(\s*\(\s*(?:const\s+)?void\s*\*\s*\)")
 _DEVICE_FUNCTION = re.compile(r"\b(?:__global__|__device__)\b")
 
@@ -202,6 +203,8 @@ def _macro(body: str, first_line: int, add: _Add) -> None:
         ptx.in_macro_body(body)
     except ptx.Untranslated as why:
         add("inline assembly", first_line + why.line, _asm_detail(why))
+    # a string in the body is text (a message naming the library), not a use of a name
+    body = _STRING.sub(lambda m: " " * len(m.group()), body)
     for m in _TOKEN.finditer(body):
         after = body[m.end() : m.end() + 16].lstrip().encode()
         _name(m.group(), first_line + body.count("\n", 0, m.start()), add, after)
