@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from cass_lsp.core import proc
+from cass_lsp.translate import tables
 
 _INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
@@ -67,6 +68,15 @@ def defined_names(library: str) -> frozenset[str]:
             names.update(f"cublas{precision}{r}" for r in _REAL_UNVERSIONED)
             names.update(f"cublasI{precision.lower()}{r}{suffix}" for r in ("amax", "amin") for suffix in ("", "_v2"))
     return frozenset(names)
+
+
+def unexecuted(library: str, name: str) -> bool:
+    """Whether ``name``, spelled like one of ``library``'s, is an API name of it (in the CUDA<->HIP
+    tables) that the runtime does not define. A name of the program's own (its ``CUFFT_CHECK`` macro)
+    is not one."""
+    if name in defined_names(library):
+        return False
+    return tables.row(name) is not None or name in tables.reverse_names()
 
 
 def missing(library: str, cxx: str = "g++") -> str | None:

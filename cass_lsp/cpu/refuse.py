@@ -189,7 +189,7 @@ def _name(name: str, line: int, add: _Add, after: bytes) -> None:
         library = _LIBRARIES[m["lib"].lower()]
         if not libraries.implemented(library):
             add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
-        elif name not in libraries.defined_names(library):
+        elif libraries.unexecuted(library, name):
             add(f"library: {library}", line, f"{library} function {name} is not executed by the CPU runtime")
         return
     for pattern, construct, detail in _RULES:
