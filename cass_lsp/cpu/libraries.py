@@ -89,6 +89,16 @@ def missing(library: str, cxx: str = "g++") -> str | None:
     return f"{library} runs on OpenBLAS, which is not installed (apt-get install {package})"
 
 
+def linked_status(cxx: str = "g++") -> list[tuple[str, bool, str]]:
+    """Each group of libraries the runner links from the system: (names, found, what or why not)."""
+    out: list[tuple[str, bool, str]] = []
+    for shared_object, _, package in sorted(set(_LINKED.values())):
+        names = "/".join(library for library, linked in _LINKED.items() if linked[0] == shared_object)
+        why = missing(next(library for library, linked in _LINKED.items() if linked[0] == shared_object), cxx)
+        out.append((names, why is None, why or f"{shared_object} ({package})"))
+    return out
+
+
 def link_flags(texts: Iterable[str]) -> list[str]:
     """The linker flags of the libraries the sources in ``texts`` include."""
     flags: list[str] = []
