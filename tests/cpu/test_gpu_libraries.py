@@ -26,6 +26,7 @@ from cass_lsp.core import proc
 from tests.corpus.cuda_lib_headers import HeaderFetchError, ensure_library_headers
 
 HERE = Path(__file__).parent / "libraries"
+KERNELS = Path(__file__).parent / "kernels"
 BLAS_RUN = "./regression 64 48 64 3"  # m = k: the GEMM without its transpose is still a valid call
 FFT_RUN = "./filter 384 3"
 _TIMEOUT_S = 900.0
@@ -90,3 +91,48 @@ def test_a_port_whose_gemm_lost_its_transpose_fails(verdicts: dict[str, Verdict]
     assert run["outcome"] == "failed", run
     assert "exit code differs: original 0, translation 1" in run["message"], run["message"]
 
+
+
+@pytest.fixture(scope="module")
+def routines(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The output of tests/cpu/kernels/{blas_routines,fft_layouts}.cu built for the CPU runtime."""
+    from cass_lsp.cpu import build
+
+    out = tmp_path_factory.mktemp("gpu-library-routines")
+    outputs = {}
+    for name in ("blas_routines", "fft_layouts"):
+        source = KERNELS / f"{name}.cu"
+        built = build(source, source.read_text(), out / name)
+        assert built.ok, built.log
+        result = proc.run([built.exe], timeout=60)
+        assert result.ok, result.text()
+        outputs[name] = result.stdout.decode()
+    return outputs
+
+
+def test_blas_routines_give_the_results_known_by_hand(routines: dict[str, str]) -> None:
+    assert routines["blas_routines"].splitlines() == [
+        "gemv -5 -5 -5",  # 2 * A x + y, A = [1 4; 2 5; 3 6], x = (1, -1), y = 1
+        "gemvT 4 10",  # A^T (1, 0, 1)
+        "ger 3 6 4 8",  # (1, 2) (3, 4)^T, column-major
+        "symm 2 1 1 3",  # the lower triangle [2 .; 1 3] mirrored (99 above it is never read)
+        "trsm 1 2",  # [2 0; 1 4] X = (2, 9)
+        "gemmex h->f 0 1 2 3 4",  # half A times I, float C
+        "gemmex h->h T 0 1 3 2 4",  # A^T in half with half scalars
+        "batched 10 21",
+        "amin 4 amax 3 nrm2 7.6974 asum 11.5",  # 1-based; sqrt(9 + 1 + 49 + 0.25)
+        "bad lda 7, null handle 1, bad n 7, ex unsupported 15",  # INVALID_VALUE, NOT_INITIALIZED, NOT_SUPPORTED
+        "CUBLAS_STATUS_INVALID_VALUE",
+    ]
+
+
+def test_fft_plans_of_every_shape_and_layout_match_a_direct_dft(routines: dict[str, str]) -> None:
+    errors = {}
+    lines = routines["fft_layouts"].splitlines()
+    for line in lines[:-1]:
+        label, value = line.rsplit(" ", 1)
+        errors[label] = float(value)
+    assert set(errors) == {"2d r2c inplace", "2d c2r inplace roundtrip", "3d z2z inverse", "d2z advanced 0"}, lines
+    assert errors["2d r2c inplace"] < 1e-5 and errors["2d c2r inplace roundtrip"] < 1e-6
+    assert errors["3d z2z inverse"] < 1e-12 and errors["d2z advanced 0"] < 1e-12
+    assert lines[-1] == "bad plan 8, bad exec 1, bad type exec 3"  # INVALID_SIZE, INVALID_PLAN, INVALID_TYPE
