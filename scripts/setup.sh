@@ -14,6 +14,7 @@ APT_PACKAGES=(
   python3 python3-venv python3-dev build-essential cmake git
   clang-19 lld-19 llvm-19 libamdhip64-dev rocm-device-libs
   libhipsparse-dev libhiprand-dev librocrand-dev librocprim-dev librocsparse-dev
+  libopenblas-dev  # cuBLAS/hipBLAS on the CPU runner
   neovim openssh-server openssh-client
   hipcc  # builds ported projects (brings clang-15: Debian's LLVM 19 has no clang-offload-bundler)
 )

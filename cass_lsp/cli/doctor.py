@@ -121,12 +121,15 @@ def model_runtime_status() -> list[ToolStatus]:
 
 def verification_status() -> list[ToolStatus]:
     """What can run programs for run-verification here, and how the sandbox isolates them."""
+    from cass_lsp.cpu import libraries
     from cass_lsp.verify import cgroups, runners, sandbox
 
     statuses = [
         ToolStatus(name=f"runner {name}", found=ok, version=why if ok else None, hint=None if ok else why)
         for name, (ok, why) in runners.availability().items()
     ]
+    for library, ok, why in libraries.linked_status():
+        statuses.append(ToolStatus(name=f"runner cpu: {library}", found=ok, version=why if ok else None, hint=None if ok else why))
     try:
         isolation = sandbox.isolation()
     except sandbox.SandboxError as error:  # CASS_LSP_SANDBOX_LEVEL names no level

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import re
 import shutil
 import threading
@@ -15,6 +16,7 @@ import msgspec
 
 from cass_lsp.core import proc
 from cass_lsp.core import settings as config
+from cass_lsp.cpu import libraries
 from cass_lsp.cpu.rewrite import prepare_source
 
 _INCLUDE_DIR = Path(__file__).resolve().parent / "include"
@@ -25,6 +27,7 @@ _VERSION_TIMEOUT_S = 10.0
 # raised to it, and C++17's removals that old code still uses are let through where g++ allows it.
 _STANDARD = re.compile(r"^-std=(?P<dialect>c|gnu)\+\+(?P<year>98|03|0x|11|1y|14)$")
 _RAISED_STANDARD_FLAGS = ("-Wno-register",)
+_SOURCE_SUFFIXES = frozenset({".cu", ".cuh", ".hip", ".h", ".hh", ".hpp", ".hxx", ".inl", ".c", ".cc", ".cpp", ".cxx"})
 
 
 class BuildResult(msgspec.Struct, frozen=True):
@@ -48,11 +51,12 @@ def is_hip(source_path: Path, text: str) -> bool:
 
 def command(source_path: Path, prepared: Path, exe: Path, *, hip: bool, warp_size: int, cxx: str,
             extra_args: Sequence[str] = (), platform: Literal["amd", "nvidia"] | None = None,
-            more_units: Sequence[Path] = ()) -> list[str]:
+            more_units: Sequence[Path] = (), link: Sequence[str] = ()) -> list[str]:
     """The g++ command line. ``platform`` is the GPU a HIP run stands for: its ``__HIP_PLATFORM_*__``
     macro is independent of the warp size (an RDNA target runs wave-32 and is still AMD); by default
     a 64-wide warp means AMD and a 32-wide one NVIDIA. ``more_units`` are compiled and linked with
-    ``prepared`` (a program of several units)."""
+    ``prepared`` (a program of several units); ``link`` names the libraries its includes need
+    (:func:`library_link_flags`)."""
     defines = [f"-DCASS_CPU_WARP_SIZE={warp_size}", "-DCASS_CPU=1"]
     if hip:
         amd = platform == "amd" if platform is not None else warp_size == 64
@@ -72,8 +76,17 @@ def command(source_path: Path, prepared: Path, exe: Path, *, hip: bool, warp_siz
         # as cuda-samples' helper_cuda.h test its include guard
         "-include", "cass_cpu/hip_api.hpp" if hip else "cuda_runtime.h",
         *raised_standard(extra_args)[0],
-        "-x", "c++", str(prepared), *map(str, more_units), "-o", str(exe),
+        "-x", "c++", str(prepared), *map(str, more_units), "-o", str(exe), *link,
     ]  # fmt: skip
+
+
+def library_link_flags(units: Sequence[Path]) -> list[str]:
+    """The libraries (OpenBLAS for cuBLAS/hipBLAS) the program of ``units`` includes the headers of:
+    its units and the files beside them in their folder tree (where its headers are written), so a
+    program that uses none links none."""
+    root = Path(os.path.commonpath([u.parent for u in units]))
+    files = {*units, *(p for p in root.rglob("*") if p.suffix.lower() in _SOURCE_SUFFIXES and p.is_file())}
+    return libraries.link_flags(p.read_text(encoding="utf-8", errors="replace") for p in sorted(files))
 
 
 def raised_standard(arguments: Sequence[str]) -> tuple[list[str], str | None]:
@@ -117,7 +130,7 @@ def build(
     quoted = str(source_path).replace("\\", "\\\\").replace('"', '\\"')
     prepared.write_text(f'#line 1 "{quoted}"\n' + prepare_source(text), encoding="utf-8")
     argv = command(source_path, prepared, exe, hip=is_hip(source_path, text), warp_size=warp_size, cxx=cxx,
-                   extra_args=extra_args)
+                   extra_args=extra_args, link=libraries.link_flags([text]))
     return _compile(argv, exe, timeout, cancel, limits, raised_standard(extra_args)[1])
 
 
@@ -140,7 +153,8 @@ def build_program(
     _check_warp(warp_size)
     first, *rest = units
     argv = command(
-        first, first, exe, hip=hip, warp_size=warp_size, cxx=cxx, extra_args=extra_args, platform=platform, more_units=rest
+        first, first, exe, hip=hip, warp_size=warp_size, cxx=cxx, extra_args=extra_args, platform=platform, more_units=rest,
+        link=library_link_flags(units),
     )
     return _compile(argv, exe, timeout, cancel, limits, raised_standard(extra_args)[1])
 

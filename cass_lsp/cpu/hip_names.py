@@ -5,7 +5,10 @@ CUDA<->HIP API tables (:mod:`cass_lsp.translate.tables`) instead of written twic
   of the CUDA runtime names this runtime defines (its driver API, ``cuda.h``, returns CUresult,
   where HIP's driver functions return hipError_t, so it is not mapped);
 * the HIP-on-NVIDIA shim (``toolchains/hip_nv_shim/hip/hip_to_cuda_names.h``, included by its
-  ``hip_runtime.h``): the HIP names of the CUDA runtime API that CUDA still has.
+  ``hip_runtime.h``): the HIP names of the CUDA runtime API that CUDA still has;
+* the CPU runtime's libraries (``include/cass_cpu/hipblas_names.hpp``, included by ``hipblas.hpp``):
+  the hipBLAS names of the cuBLAS names it defines (:mod:`cass_lsp.cpu.libraries`), and the same for
+  hipFFT (``hipfft_names.hpp``).
 
 Each is one ``#define hipName cudaName`` a line. Names the hand-written header already defines
 itself (a typedef, a function with HIP's own signature, a macro that differs) are left out.
@@ -21,6 +24,7 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from cass_lsp.cpu import libraries
 from cass_lsp.translate import tables
 
 _CPU_INCLUDE = Path(__file__).resolve().parent / "include"
@@ -67,7 +71,9 @@ def own_names(header: Path) -> set[str]:
 
 
 def cpu_text() -> str:
-    runtime = [p for p in sorted(_CPU_INCLUDE.rglob("*")) if p.is_file() and p not in (CPU_HEADER, CPU_HAND_WRITTEN)]
+    generated = {path for _, _, path, _ in _LIBRARIES.values()}
+    runtime = [p for p in sorted(_CPU_INCLUDE.rglob("*"))
+               if p.is_file() and p not in (CPU_HEADER, CPU_HAND_WRITTEN) and p not in generated]
     defined = defined_names(runtime)
     found = pairs({"runtime"}, lambda row: row.cuda in defined, own_names(CPU_HAND_WRITTEN))
     return _render(found, "the CUDA runtime names the CPU runtime defines")
@@ -90,8 +96,33 @@ def _render(found: list[tuple[str, str]], which: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+# HIP library -> (its API tables' family, the CUDA library it maps onto, the generated header, the
+# hand-written header)
+_LIBRARIES = {
+    "hipBLAS": ("blas", "cuBLAS", _CPU_INCLUDE / "cass_cpu" / "hipblas_names.hpp", _CPU_INCLUDE / "cass_cpu" / "hipblas.hpp"),
+    "hipFFT": ("fft", "cuFFT", _CPU_INCLUDE / "cass_cpu" / "hipfft_names.hpp", _CPU_INCLUDE / "cass_cpu" / "hipfft.hpp"),
+}
+
+
+def library_text(library: str) -> str:
+    """The renames of a HIP library's names (``hipblas*``, ``HIPBLAS_*``, ``HIP_R_32F``) onto the CUDA
+    library's names the CPU runtime defines."""
+    family, cuda_library, _, hand_written = _LIBRARIES[library]
+    defined = libraries.defined_names(cuda_library)
+    own = own_names(hand_written)
+    found = []
+    for hip, cuda in sorted(tables.reverse_names().items()):
+        row = tables.row(cuda)
+        if not hip.lower().startswith("hip") or hip == cuda or hip in own or cuda not in defined:
+            continue
+        if row is not None and row.family == family and row.supported and not row.hip_removed:
+            found.append((hip, cuda))
+    return _render(found, f"the {cuda_library} names the CPU runtime defines")
+
+
 def outputs() -> dict[Path, str]:
-    return {CPU_HEADER: cpu_text(), SHIM_HEADER: shim_text()}
+    generated = {path: library_text(library) for library, (_, _, path, _) in _LIBRARIES.items()}
+    return {CPU_HEADER: cpu_text(), SHIM_HEADER: shim_text(), **generated}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,18 +6,15 @@ which the grammar leaves as text, are scanned by pattern.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 import msgspec
 import tree_sitter
 
-from cass_lsp.cpu import ptx
+from cass_lsp.cpu import libraries, ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
-from cass_lsp.translate import tables
 
 _QUERY = "cpu_source"
 _Add = Callable[[str, int, str], None]  # records one finding: construct, 0-based line, detail
@@ -29,23 +26,8 @@ class Unsupported(msgspec.Struct, frozen=True):
     detail: str  # what was found
 
 
-_LIBRARIES: dict[str, str] = {
-    "cublas": "cuBLAS", "cufft": "cuFFT", "curand": "cuRAND", "cusparse": "cuSPARSE", "cusolver": "cuSOLVER",
-    "cudnn": "cuDNN", "cutensor": "cuTENSOR", "nccl": "NCCL", "nvrtc": "NVRTC", "nvml": "NVML", "npp": "NPP",
-    "nvjpeg": "nvJPEG", "cutlass": "CUTLASS", "thrust": "Thrust", "cub": "CUB", "hipblas": "hipBLAS",
-    "hipfft": "hipFFT", "hiprand": "hipRAND", "hipsparse": "hipSPARSE", "hipsolver": "hipSOLVER",
-    "hipcub": "hipCUB", "rocblas": "rocBLAS", "rocfft": "rocFFT", "rocrand": "rocRAND", "rocsparse": "rocSPARSE",
-    "rocsolver": "rocSOLVER", "rocprim": "rocPRIM", "rocthrust": "rocThrust", "miopen": "MIOpen", "rccl": "RCCL",
-    "hiprtc": "hipRTC", "rocwmma": "rocWMMA",
-}
 # First path component or file stem of an #include -> library key.
 _INCLUDE = re.compile(r"^(?:hip/|rocm/)?(?P<stem>[A-Za-z]+)")
-_NAME_LIBRARY = re.compile(r"^(?P<lib>cublas|cufft|curand|cusparse|cusolver|cudnn|cutensor|nccl|nvrtc|nvml|hipblas|hipfft|"
-                           r"hiprand|hipsparse|hipsolver|rocblas|rocfft|rocrand|rocsparse|rocsolver|miopen|rccl|hiprtc)",
-                           re.I)
-# The runtime's own headers: a library header there (curand.h) is the CPU implementation of that library.
-_RUNTIME_INCLUDE = Path(__file__).resolve().parent / "include"
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _NAMESPACE_LIBRARY = frozenset({"thrust", "cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
 _HEADERS: dict[str, tuple[str, str]] = {
     "cooperative_groups.h": ("cooperative groups", "the CPU runtime has no cooperative_groups"),
@@ -85,6 +67,7 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),
 ]
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
+_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 _UNTYPED_LAUNCH = re.compile(r"\b(?:cuda|hip)LaunchKernel\s*\(\s*\(\s*(?:const\s+)?void\s*\*\s*\)")
 _DEVICE_FUNCTION = re.compile(r"\b(?:__global__|__device__)\b")
 
@@ -135,7 +118,7 @@ def _under_library_test(node: tree_sitter.Node, source: bytes) -> bool:
             # the #else branch, and the body of an #ifndef, run when the library is absent
             if ancestor.child_by_field_name("alternative") != child and not negated:
                 text = source[condition.start_byte : condition.end_byte].decode("utf-8", "replace")
-                if any(_NAME_LIBRARY.match(token.lstrip("_")) for token in _TOKEN.findall(text)):
+                if any(libraries.NAME_LIBRARY.match(token.lstrip("_")) for token in _TOKEN.findall(text)):
                     return True
         child = ancestor
     return False
@@ -164,13 +147,18 @@ def _include(path: str, line: int, add: _Add) -> None:
         construct, detail = _HEADERS[base]
         add(construct, line, f"#include <{path}>: {detail}")
         return
-    if ".." not in path and (_RUNTIME_INCLUDE / path).is_file():
+    if libraries.provides(path):
+        # the runtime's own header (curand.h, cublas_v2.h): what the library needs here to link
+        provided = libraries.header_library(path)
+        why = libraries.missing(provided) if provided is not None else None
+        if why is not None:
+            add(f"library: {provided}", line, f"#include <{path}>: {why}")
         return
     m = _INCLUDE.match(path)
     stem = m["stem"].lower() if m else ""
-    for key, library in _LIBRARIES.items():
+    for key, library in libraries.LIBRARIES.items():
         if stem.startswith(key) and (stem == key or key not in ("cub", "npp")):
-            partly = library in _implemented_names().values()
+            partly = libraries.implemented(library)
             add(f"library: {library}", line, f"#include <{path}>: the CPU runtime does not have this {library} header"
                 if partly else f"#include <{path}>: {library} has no CPU implementation here")
             return
@@ -184,18 +172,17 @@ def _name(name: str, line: int, add: _Add, after: bytes) -> None:
             f"{name}<...> references (removed in CUDA 12) are not emulated by the CPU runtime")
         return
     if name in _NAMESPACE_LIBRARY and after.startswith(b"::"):
-        add(f"library: {_LIBRARIES[name]}", line, f"{name}:: has no CPU implementation here")
+        add(f"library: {libraries.LIBRARIES[name]}", line, f"{name}:: has no CPU implementation here")
         return
     if name == "cuda" and after.startswith(b"::"):
         add("library: libcu++", line, "cuda:: (libcu++) is not in the CPU runtime")
         return
-    m = _NAME_LIBRARY.match(name)
+    m = libraries.NAME_LIBRARY.match(name)
     if m:
-        library = _LIBRARIES[m["lib"].lower()]
-        implemented = _implemented_names()
-        if library not in implemented.values():
+        library = libraries.LIBRARIES[m["lib"].lower()]
+        if not libraries.implemented(library):
             add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
-        elif name not in implemented and name in _library_names():  # a program's own CURAND_CHECK is not cuRAND's
+        elif libraries.unexecuted(library, name):  # a program's own CURAND_CHECK is not cuRAND's
             add(f"library: {library}", line, f"{name}: the CPU runtime does not execute this {library} name")
         return
     for pattern, construct, detail in _RULES:
@@ -204,36 +191,13 @@ def _name(name: str, line: int, add: _Add, after: bytes) -> None:
             return
 
 
-@functools.cache
-def _implemented_names() -> dict[str, str]:
-    """The library names the runtime's headers define (cass_cpu/curand.hpp's curand_init), each with
-    its library: what a library's CPU implementation leaves out is not there, so it stays refused."""
-    names: dict[str, str] = {}
-    for header in sorted(_RUNTIME_INCLUDE.rglob("*.h*")):
-        text = _COMMENT.sub(" ", header.read_text(encoding="utf-8"))
-        for token in _TOKEN.findall(text):
-            m = _NAME_LIBRARY.match(token)
-            if m:
-                names[token] = _LIBRARIES[m["lib"].lower()]
-    return names
-
-
-@functools.cache
-def _library_names() -> frozenset[str]:
-    """Every CUDA, HIP and ROCm library name the API tables know."""
-    names: set[str] = set()
-    for cuda in tables.names():
-        row = tables.row(cuda)
-        if row is not None:
-            names.update(n for n in (row.cuda, row.hip, row.alt) if n)
-    return frozenset(names)
-
-
 def _macro(body: str, first_line: int, add: _Add) -> None:
     try:
         ptx.in_macro_body(body)
     except ptx.Untranslated as why:
         add("inline assembly", first_line + why.line, _asm_detail(why))
+    # a string in the body is text (a message naming the library), not a use of a name
+    body = _STRING.sub(lambda m: " " * len(m.group()), body)
     for m in _TOKEN.finditer(body):
         after = body[m.end() : m.end() + 16].lstrip().encode()
         _name(m.group(), first_line + body.count("\n", 0, m.start()), add, after)

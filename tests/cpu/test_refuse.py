@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cass_lsp.cpu import Unsupported, unsupported
+from cass_lsp.cpu import Unsupported, libraries, unsupported
 
 
 def _constructs(text: str) -> list[tuple[str, int]]:
@@ -28,17 +28,17 @@ def _constructs(text: str) -> list[tuple[str, int]]:
         ("__global__ void k() {\n  auto g = cooperative_groups::this_grid();\n  g.sync();\n}\n",
          "grid-wide synchronization", 1),
         ("__global__ void child() {}\n__global__ void parent() {\n  child<<<1, 1>>>();\n}\n", "dynamic parallelism", 2),
-        ("#include <cublas_v2.h>\n", "library: cuBLAS", 0),
-        ("#include <cufft.h>\n", "library: cuFFT", 0),
+        ("#include <cublasLt.h>\n", "library: cuBLAS", 0),
+        ("#include <cufftXt.h>\n", "library: cuFFT", 0),
         ("#include <curand_mtgp32_host.h>\n", "library: cuRAND", 0),
         ("__global__ void k(curandState* s, unsigned* o) { o[0] = curand_poisson(s, 4.0); }\n", "library: cuRAND", 0),
         ("void f(hiprandGenerator_t g) { hiprandCreateGenerator(&g, HIPRAND_RNG_QUASI_SOBOL32); }\n",
          "library: hipRAND", 0),
-        ("#include <hipblas/hipblas.h>\n", "library: hipBLAS", 0),
+        ("#include <hipblaslt/hipblaslt.h>\n", "library: hipBLAS", 0),
         ("#include <rocblas/rocblas.h>\n", "library: rocBLAS", 0),
         ("#include <thrust/device_vector.h>\n", "library: Thrust", 0),
         ("void f() { thrust::sort(a, b); }\n", "library: Thrust", 0),
-        ("void f(cublasHandle_t h) {\n  cublasSgemm(h);\n}\n", "library: cuBLAS", 0),
+        ("void f(cublasHandle_t h) {\n  cublasSrotg(h);\n}\n", "library: cuBLAS", 1),
         ("void f() { cuModuleLoad(&m, \"k.ptx\"); }\n", "driver-API modules", 0),
         ("__global__ void k(float* x) { x[0] = __builtin_amdgcn_readfirstlane(1); }\n", "target builtins", 0),
         ("#include <mma.h>\n", "warp matrix (WMMA)", 0),
@@ -133,8 +133,40 @@ void copy(float* dst, const float* src, size_t n) {
 
 def test_library_names_tested_by_the_preprocessor_or_behind_its_test_are_not_uses() -> None:
     """helper_cuda.h has a cuBLAS section behind #ifdef CUBLAS_API_H_: present only when cublas_v2.h
-    is included, which is refused on its own; the #else branch and an #ifndef body are not exempt."""
+    is included, which is refused on its own where it is; the #else branch and an #ifndef body are not
+    exempt."""
     text = ("#include <cstdio>\n#ifdef CUBLAS_API_H_\nconst char* f(cublasStatus_t s);\n#else\n"
-            "void g() { cublasCreate(0); }\n#endif\n#ifndef CURAND_H_\nvoid h(curandStateSobol32* s);\n#endif\n"
+            "void g() { cublasSrotg(0); }\n#endif\n#ifndef CURAND_H_\nvoid h(curandStateSobol32* s);\n#endif\n"
             "#if defined(_CUFFT_H_) && X\nint k(cufftHandle h);\n#endif\n")
     assert _constructs(text) == [("library: cuBLAS", 4), ("library: cuRAND", 7)]
+
+
+def test_the_blas_and_fft_libraries_run_and_what_they_do_not_define_is_refused_by_name() -> None:
+    text = """\
+#include <cublas_v2.h>
+#include <hipblas/hipblas.h>
+#include <cufft.h>
+#include <hipfft/hipfft.h>
+#define CUFFT_CHECK(x) do { if ((x) != CUFFT_SUCCESS) printf("cuFFT failed"); } while (0)
+void f(cublasHandle_t h, hipblasHandle_t g, cufftHandle p, float* x) {
+  cublasSgemmStridedBatched(h, CUBLAS_OP_T, CUBLAS_OP_N, 1, 1, 1, x, x, 1, 1, x, 1, 1, x, x, 1, 1, 1);
+  hipblasDgemv(g, HIPBLAS_OP_N, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1);
+  CUFFT_CHECK(cufftExecR2C(p, x, 0));
+  cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1);
+  hipblasSrotg(g, x, x, x, x);
+  cufftXtExecDescriptor(p, 0, 0, CUFFT_FORWARD);
+}
+"""
+    found = unsupported(text)
+    assert [(u.construct, u.line) for u in found] == [("library: cuBLAS", 9), ("library: hipBLAS", 10), ("library: cuFFT", 11)]
+    assert found[0].detail == "cublasCgemm: the CPU runtime does not execute this cuBLAS name"
+    assert found[1].detail == "hipblasSrotg: the CPU runtime does not execute this hipBLAS name"
+    assert found[2].detail == "cufftXtExecDescriptor: the CPU runtime does not execute this cuFFT name"
+
+
+def test_without_openblas_a_cublas_program_cannot_run_and_the_package_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(libraries, "_found_by_linker", lambda cxx, shared_object: False)
+    [found] = unsupported("#include <hipblas/hipblas.h>\n")
+    assert found.construct == "library: hipBLAS"
+    assert "apt-get install libopenblas-dev" in found.detail
+    assert unsupported("#include <cufft.h>\n") == []  # the FFT is the runtime's own

@@ -4,12 +4,12 @@ way round, so a translation never stops building, or is refused, where its origi
 
 from __future__ import annotations
 
-from cass_lsp.cpu import refuse
+from cass_lsp.cpu import libraries
 from cass_lsp.translate import tables
 
 
 def test_each_curand_name_the_runtime_defines_has_its_hiprand_twin() -> None:
-    defined = refuse._implemented_names()
+    defined = libraries.runtime_library_names()
     rows = [row for row in map(tables.row, tables.names()) if row is not None and row.family == "rand" and row.hip]
     assert {row.cuda for row in rows if row.cuda in defined} >= {"curand_init", "curandGenerateNormal", "curandState"}
     missing_hip = sorted(f"{row.cuda} -> {row.hip}" for row in rows if row.cuda in defined and row.hip not in defined)
@@ -18,7 +18,7 @@ def test_each_curand_name_the_runtime_defines_has_its_hiprand_twin() -> None:
 
 
 def test_each_curand_name_the_runtime_defines_has_its_rocrand_twin() -> None:
-    defined = refuse._implemented_names()
+    defined = libraries.runtime_library_names()
     # names, not rocrand_device::mrg32k3a_engine (a token is what the refusal reads)
     rows = [(row.cuda, row.alt) for row in map(tables.row, tables.names())
             if row is not None and row.family == "rand" and row.alt and row.alt_kind == "ROC" and "::" not in row.alt]

@@ -1,0 +1,3 @@
+// CPU runtime replacement for <library_types.h>.
+#pragma once
+#include <cass_cpu/library_types.hpp>
