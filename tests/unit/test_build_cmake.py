@@ -260,3 +260,21 @@ def test_targets_cached_after_the_language_is_enabled_go_before_it() -> None:
 def test_the_host_compilers_flags_are_not_taken_for_nvcc_options() -> None:
     text = 'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -G -t")\nlist(APPEND CMAKE_EXE_LINKER_FLAGS -t)\n'
     assert _port(text) == (text, [])
+
+
+def test_nvcc_options_inside_generator_expressions_are_ported_as_outside_one() -> None:
+    text = ("target_compile_options(solver PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>\n"
+            "                       $<$<CONFIG:Debug>:-G>)\n"
+            'target_compile_options(solver PRIVATE "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G;-lineinfo>")\n'
+            "list(APPEND SOLVER_CUDA_OPTIONS $<$<CONFIG:Release>:--use_fast_math> $<$<CONFIG:Debug>:-G>)\n"
+            'string(APPEND CMAKE_CUDA_FLAGS " $<$<CONFIG:Debug>:--expt-relaxed-constexpr>")\n')
+    out, findings = _port(text)
+    assert out == ('target_compile_options(solver PRIVATE "$<$<CONFIG:Debug>:-g;-O0>")\n'
+                   'target_compile_options(solver PRIVATE '
+                   '"$<$<AND:$<COMPILE_LANGUAGE:HIP>,$<CONFIG:Debug>>:-g;-O0;-gline-tables-only>")\n'
+                   "list(APPEND SOLVER_CUDA_OPTIONS $<$<CONFIG:Release>:-ffast-math> \"$<$<CONFIG:Debug>:-g;-O0>\")\n"
+                   "# string(APPEND CMAKE_CUDA_FLAGS \" $<$<CONFIG:Debug>:--expt-relaxed-constexpr>\") "
+                   "(cass: no HIP flags left)\n")
+    messages = [f.message for f in findings]
+    assert sum("--expt-relaxed-constexpr dropped" in m for m in messages) == 2
+    assert sum(m.startswith("-G -> -g -O0") for m in messages) == 3
