@@ -172,6 +172,16 @@ _CU_SUFFIX = re.compile(r"\.cu(?=$|[;\s\"])", re.IGNORECASE)
 _CUDA_GENEX = re.compile(r"^\$<\$<COMPILE_LANGUAGE:HIP>:(?P<body>.*)>$", re.DOTALL)
 _SCOPE_WORDS = frozenset({"CACHE", "PARENT_SCOPE", "FORCE"})
 _KEYWORDS = frozenset({"PRIVATE", "PUBLIC", "INTERFACE", "BEFORE"})
+# a project variable naming NVIDIA targets in the flags (-arch=${CUDA_ARCH}, --cuda-gpu-arch=${X},
+# -gencode arch=compute_${X}, CUDA_ARCHITECTURES ${X}): the port reads it nowhere
+_TARGET_VARIABLE = re.compile(r"(?:-arch|--gpu-architecture|--cuda-gpu-arch|-code|\barch|\bcode|CUDA_ARCHITECTURES)"
+                              r"[=\s\"]+(?:compute_|sm_)?\$\{(?P<name>\w+)\}")
+# CMake's own commands whose first argument is a variable they read or write: not a project's
+# declaration of an option
+_VARIABLE_COMMANDS = frozenset({"if", "elseif", "while", "foreach", "option", "unset", "mark_as_advanced",
+                                "separate_arguments", "math", "get_filename_component", "cmake_path",
+                                "variable_watch", "get_property", "find_program", "find_path", "find_library",
+                                "find_file", "message", "macro", "function", "cmake_parse_arguments"})
 _FINDS_TOOLKIT = re.compile(r"\bfind_package\s*\(\s*(?:CUDAToolkit|CUDA)\b", re.IGNORECASE)
 
 
@@ -186,6 +196,10 @@ class _Port(Rewriter):
         self.first_language: Command | None = None  # the first command enabling the language
         self.targets_seen = False  # the last flags ported named NVIDIA targets
         self.arch_variables: set[str] = set()  # project variables that held NVIDIA targets (reported once)
+        # the variables the port reads nowhere: the CUDA compiler and those naming NVIDIA targets
+        self.unread = {**COMPILER_VARIABLES, **{m.group("name"): "it named NVIDIA targets; AMD targets come from "
+                                                "CMAKE_HIP_ARCHITECTURES / HIP_ARCHITECTURES (cass.target.arch)"
+                                                for m in _TARGET_VARIABLE.finditer(text)}}
         # HIP targets need their package found where nothing finds the toolkit (a CUDA-language
         # project linking "cublas" by name)
         self.packages_found: set[str] | None = (
@@ -835,11 +849,24 @@ def _generic(port: _Port, command: Command) -> None:
         port.find(command.start, "info", f"{command.args[0].text} kept as written: "
                   f"{COMPILER_VARIABLES[command.args[0].text]}")
     _edit_in_place(port, command, new, "variables")
+    if command.args and command.args[0].text in port.unread and command.name not in _VARIABLE_COMMANDS:
+        _define_unread(port, command, command.args[0].text)
     # a project's own function taking sources (add_cuda_bench(name main.cu)): the .cu files it hands
     # on to a target compile as HIP only by their property where they keep their names
     cu = _cu_sources(command, 0)
     if cu and not port.settings.renamed_sources:
         port.after(command, [f"set_source_files_properties({' '.join(cu)} PROPERTIES LANGUAGE HIP)"], "sources")
+
+
+def _define_unread(port: _Port, command: Command, name: str) -> None:
+    """A project's own command declaring or checking a variable the port reads nowhere
+    (``register_flag_required(CMAKE_CUDA_COMPILER ...)``, ``require_option(CUDA_ARCH)``): the variable
+    is defined, empty, before it where the user did not pass it, so the port configures without
+    the CUDA-only option and a value given still reaches the command."""
+    port.before(command, [f"if(NOT DEFINED {name})  # cass: the port does not read {name}", f'  set({name} "")',
+                          "endif()"], "variables")
+    port.find(command.start, "info", f"{name} defined (empty) before {command.name} where not given: the port "
+              f"does not read it ({port.unread[name]}), so it configures without -D{name}")
 
 
 _RULES: dict[str, Callable[[_Port, Command], None]] = {

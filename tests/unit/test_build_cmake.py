@@ -218,10 +218,12 @@ def test_a_chosen_cuda_compiler_does_not_become_the_hip_compiler() -> None:
             'message(STATUS "${CMAKE_CUDA_COMPILER}")\n')
     out, findings = _port(text)
     assert out == ("# set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc) (cass: the HIP compiler is clang)\n"
+                   "if(NOT DEFINED CMAKE_CUDA_COMPILER)  # cass: the port does not read CMAKE_CUDA_COMPILER\n"
+                   '  set(CMAKE_CUDA_COMPILER "")\nendif()\n'
                    'register_flag_optional(CMAKE_CUDA_COMPILER "the CUDA compiler" "nvcc")\n'
                    '# set(CMAKE_CUDA_HOST_COMPILER g++-12 CACHE FILEPATH "") (cass: the HIP compiler is clang)\n'
                    'message(STATUS "${CMAKE_HIP_COMPILER}")\n')
-    assert [(f.line, f.severity) for f in findings] == [(1, "info"), (2, "info"), (3, "info")]
+    assert [(f.line, f.severity) for f in findings] == [(1, "info"), (2, "info"), (2, "info"), (3, "info")]
 
 
 def test_sources_handed_to_a_projects_function_compile_as_hip() -> None:
@@ -278,3 +280,25 @@ def test_nvcc_options_inside_generator_expressions_are_ported_as_outside_one() -
     messages = [f.message for f in findings]
     assert sum("--expt-relaxed-constexpr dropped" in m for m in messages) == 2
     assert sum(m.startswith("-G -> -g -O0") for m in messages) == 3
+
+
+def test_a_projects_check_of_cuda_only_options_passes_without_them() -> None:
+    """A multi-model benchmark's model file: its own macro requires the CUDA compiler and NVIDIA
+    target to be passed; the port reads neither, so it must configure without them."""
+    text = ('register_flag_required(CMAKE_CUDA_COMPILER "Path to the CUDA nvcc compiler")\n'
+            'register_flag_required(GPU_ARCH "NVIDIA target passed to -arch (e.g. sm_80)")\n'
+            'register_flag_optional(MEM "memory mode" "DEFAULT")\n'
+            "macro(setup)\n"
+            "  enable_language(CUDA)\n"
+            '  set(CMAKE_CUDA_FLAGS ${CMAKE_CUDA_FLAGS} "-arch=${GPU_ARCH}")\n'
+            "  if(NOT DEFINED GPU_ARCH)\n"
+            "    message(STATUS ${GPU_ARCH})\n"
+            "  endif()\n"
+            "endmacro()\n")
+    out, findings = _port(text)
+    for name in ("CMAKE_CUDA_COMPILER", "GPU_ARCH"):
+        guard = f'if(NOT DEFINED {name})  # cass: the port does not read {name}\n  set({name} "")\nendif()\n'
+        assert f"{guard}register_flag_required({name} " in out
+        assert any(f.message.startswith(f"{name} defined (empty) before register_flag_required") for f in findings)
+    assert out.count("if(NOT DEFINED") == 3  # CMake's own if() and the MEM option are left alone
+    assert "register_flag_optional(MEM" in out and "  if(NOT DEFINED GPU_ARCH)\n    message" in out
