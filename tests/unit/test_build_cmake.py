@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from cass_lsp.buildfiles import cmake, cmake_reverse
+from pathlib import Path
+
+from cass_lsp.buildfiles import cmake, cmake_reverse, files, libraries
 from cass_lsp.buildfiles.cmake_syntax import commands
 from cass_lsp.buildfiles.porting import Finding, Settings
 
@@ -302,3 +304,30 @@ def test_a_projects_check_of_cuda_only_options_passes_without_them() -> None:
         assert any(f.message.startswith(f"{name} defined (empty) before register_flag_required") for f in findings)
     assert out.count("if(NOT DEFINED") == 3  # CMake's own if() and the MEM option are left alone
     assert "register_flag_optional(MEM" in out and "  if(NOT DEFINED GPU_ARCH)\n    message" in out
+
+
+def test_packages_follow_the_libraries_the_units_and_their_headers_use(tmp_path: Path) -> None:
+    """A sample of a suite with a shared Common/ folder: its helper header names cuBLAS' and cuFFT's
+    errors under their headers' include guards, and another helper no unit includes plans FFTs;
+    the sample itself uses Thrust and cuRAND."""
+    common = tmp_path / "Common"
+    sample = tmp_path / "Samples" / "sortStats"
+    common.mkdir()
+    sample.mkdir(parents=True)
+    (common / "helper_errors.h").write_text(
+        "#pragma once\n#include <cuda_runtime.h>\n"
+        "#ifdef CUBLAS_API_H_\nstatic const char *name(cublasStatus_t e) { return e == CUBLAS_STATUS_SUCCESS ? "
+        '"ok" : "cublas"; }\n#endif\n'
+        '#ifdef _CUFFT_H_\nstatic const char *name(cufftResult e) { return e == CUFFT_SUCCESS ? "ok" : "fft"; }\n'
+        "#else\nstatic const char *fft_state() { return \"no cufft\"; }\n#endif\n")
+    (common / "helper_fft.h").write_text('#pragma once\n#include <cufft.h>\n#include "helper_errors.h"\n'
+                                         "inline void plan(cufftHandle *p, int n) { cufftPlan1d(p, n, CUFFT_R2C, 1); }\n")
+    (sample / "rng.cuh").write_text("#pragma once\n#include <curand.h>\n"
+                                    "inline void make(curandGenerator_t *g) "
+                                    "{ curandCreateGenerator(g, CURAND_RNG_PSEUDO_DEFAULT); }\n")
+    (sample / "sortStats.cu").write_text('#include <helper_errors.h>\n#include <thrust/sort.h>\n#include "rng.cuh"\n'
+                                         "int main() { return 0; }\n")
+    sources = [str(p) for p in tmp_path.rglob("*") if p.is_file()]
+    assert files.families(sources, []) == {"thrust", "rand"}
+    # the header itself, ported alone (the editor), still names what it uses outside the guards
+    assert libraries.families_in_source((common / "helper_fft.h").read_text()) == {"fft"}
