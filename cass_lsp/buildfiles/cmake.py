@@ -18,7 +18,9 @@ as written. What it does:
 * nvcc flags (``CMAKE_CUDA_FLAGS*``, ``CUDA_NVCC_FLAGS``, ``target_compile_options``, …) through
   :func:`cass_lsp.compile.nvcc_flags.port`, and nvcc's options among the values of the project's own
   variables (``set``, ``list(APPEND)``, ``string(APPEND)``); a flags variable named through another
-  (``CMAKE_CUDA_FLAGS_${BUILD_TYPE}``) maps by its prefix;
+  (``CMAKE_CUDA_FLAGS_${BUILD_TYPE}``) maps by its prefix; the flags inside generator expressions
+  (``$<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>``, ``$<$<CONFIG:Debug>:-G>``, nested ones)
+  are ported as outside one, and an expression left with none goes;
 * a chosen CUDA compiler (``set(CMAKE_CUDA_COMPILER nvcc)``, ``CMAKE_CUDA_HOST_COMPILER``) is
   commented out, never made the HIP compiler; a variable that chose NVIDIA targets is reported
   as no longer read;
@@ -170,6 +172,16 @@ _CU_SUFFIX = re.compile(r"\.cu(?=$|[;\s\"])", re.IGNORECASE)
 _CUDA_GENEX = re.compile(r"^\$<\$<COMPILE_LANGUAGE:HIP>:(?P<body>.*)>$", re.DOTALL)
 _SCOPE_WORDS = frozenset({"CACHE", "PARENT_SCOPE", "FORCE"})
 _KEYWORDS = frozenset({"PRIVATE", "PUBLIC", "INTERFACE", "BEFORE"})
+# a project variable naming NVIDIA targets in the flags (-arch=${CUDA_ARCH}, --cuda-gpu-arch=${X},
+# -gencode arch=compute_${X}, CUDA_ARCHITECTURES ${X}): the port reads it nowhere
+_TARGET_VARIABLE = re.compile(r"(?:-arch|--gpu-architecture|--cuda-gpu-arch|-code|\barch|\bcode|CUDA_ARCHITECTURES)"
+                              r"[=\s\"]+(?:compute_|sm_)?\$\{(?P<name>\w+)\}")
+# CMake's own commands whose first argument is a variable they read or write: not a project's
+# declaration of an option
+_VARIABLE_COMMANDS = frozenset({"if", "elseif", "while", "foreach", "option", "unset", "mark_as_advanced",
+                                "separate_arguments", "math", "get_filename_component", "cmake_path",
+                                "variable_watch", "get_property", "find_program", "find_path", "find_library",
+                                "find_file", "message", "macro", "function", "cmake_parse_arguments"})
 _FINDS_TOOLKIT = re.compile(r"\bfind_package\s*\(\s*(?:CUDAToolkit|CUDA)\b", re.IGNORECASE)
 
 
@@ -184,6 +196,10 @@ class _Port(Rewriter):
         self.first_language: Command | None = None  # the first command enabling the language
         self.targets_seen = False  # the last flags ported named NVIDIA targets
         self.arch_variables: set[str] = set()  # project variables that held NVIDIA targets (reported once)
+        # the variables the port reads nowhere: the CUDA compiler and those naming NVIDIA targets
+        self.unread = {**COMPILER_VARIABLES, **{m.group("name"): "it named NVIDIA targets; AMD targets come from "
+                                                "CMAKE_HIP_ARCHITECTURES / HIP_ARCHITECTURES (cass.target.arch)"
+                                                for m in _TARGET_VARIABLE.finditer(text)}}
         # HIP targets need their package found where nothing finds the toolkit (a CUDA-language
         # project linking "cublas" by name)
         self.packages_found: set[str] | None = (
@@ -321,7 +337,7 @@ def _rebuild(port: _Port, command: Command, name: str, args: list[str], kind: st
 def _flags(port: _Port, command: Command, tokens: list[str]) -> list[str]:
     """nvcc flags ported, their targets left to HIP_ARCHITECTURES (``targets_seen``); findings on
     the command's line."""
-    ported = nvcc_flags.port(tokens, port.settings.arches, offload=False)
+    ported = _port_flags(tokens, port.settings.arches)
     for note in ported.notes:
         code = UNMAPPED if note.severity == "error" else REWRITTEN
         port.find(command.start, note.severity, note.message, code)
@@ -345,7 +361,86 @@ def _commented(port: _Port, command: Command, why: str) -> str:
 
 
 def _split_flags(text: str) -> list[str]:
-    return [t for t in re.split(r"[;\s]+", text) if t]
+    """A flags value's words, split at blanks and list separators outside generator expressions
+    (``$<$<CONFIG:Debug>:-G;-lineinfo>`` is one word)."""
+    words: list[str] = []
+    word: list[str] = []
+    depth = 0
+    i = 0
+    while i < len(text):
+        if text.startswith("$<", i):
+            depth += 1
+            word.append("$<")
+            i += 2
+            continue
+        char = text[i]
+        if char == ">" and depth:
+            depth -= 1
+        if depth == 0 and (char == ";" or char.isspace()):
+            words.append("".join(word))
+            word = []
+        else:
+            word.append(char)
+        i += 1
+    words.append("".join(word))
+    return [w for w in words if w]
+
+
+def _conditional(word: str) -> tuple[str, str] | None:
+    """(``$<condition:``, the body) of a generator expression word, else None."""
+    if not (word.startswith("$<") and word.endswith(">")):
+        return None
+    depth = 0
+    i = 2
+    while i < len(word) - 1:
+        if word.startswith("$<", i):
+            depth += 1
+            i += 2
+            continue
+        if word[i] == ">":
+            if depth == 0:
+                return None  # the expression closes before the word ends: $<A:x>$<B:y>
+            depth -= 1
+        elif word[i] == ":" and depth == 0:
+            return word[: i + 1], word[i + 1 : -1]
+        i += 1
+    return None
+
+
+def _port_flags(tokens: list[str], arches: tuple[str, ...]) -> nvcc_flags.Ported:
+    """nvcc flags ported (:func:`nvcc_flags.port`), those inside generator expressions
+    (``$<$<COMPILE_LANGUAGE:HIP>:--expt-relaxed-constexpr>``, ``$<$<CONFIG:Debug>:-G>``, nested)
+    the same as outside one; an expression left with no flag goes."""
+    flags: list[str] = []
+    notes: list[nvcc_flags.Note] = []
+    targets: list[str] = []
+    plain: list[str] = []
+
+    def take(ported: nvcc_flags.Ported) -> None:
+        flags.extend(ported.flags)
+        notes.extend(ported.notes)
+        targets.extend(ported.nvidia_targets)
+
+    def flush() -> None:
+        if plain:
+            take(nvcc_flags.port(plain, arches, offload=False))
+            plain.clear()
+
+    for token in tokens:
+        conditional = _conditional(token)
+        if conditional is None:
+            plain.append(token)
+            continue
+        flush()
+        head, body = conditional
+        inner = _port_flags(_split_flags(body), arches)
+        notes.extend(inner.notes)
+        targets.extend(inner.nvidia_targets)
+        kept = [f for f in inner.flags if f]
+        if kept:
+            flags.append(f"{head}{';'.join(kept)}>")
+    flush()
+    return nvcc_flags.Ported(flags, notes, targets)
 
 
 # ---------------------------------------------------------------------- command rules
@@ -524,7 +619,7 @@ def _project_flags(port: _Port, command: Command, values: list[Argument], new: l
         i += len(group)
         texts = [new[at[id(a)]] or "" for a in group]
         tokens = [t for text in texts for t in _split_flags(text)]
-        ported = nvcc_flags.port(tokens, port.settings.arches, offload=False)
+        ported = _port_flags(tokens, port.settings.arches)
         flags = [f for f in ported.flags if f]  # an option whose value is missing stays as it was
         if flags == tokens and not ported.notes and not ported.nvidia_targets:
             continue
@@ -624,8 +719,8 @@ def _flag_command(port: _Port, command: Command) -> None:
     start = 1 if command.name.startswith("target_") else 0
 
     def flush() -> None:
-        if plain:
-            out.extend(_flags(port, command, plain))
+        if plain:  # a generator expression whose flags became several is a list: quoted whole
+            out.extend(f'"{f}"' if ";" in f else f for f in _flags(port, command, plain))
             plain.clear()
 
     for i, text in enumerate(new):
@@ -754,11 +849,24 @@ def _generic(port: _Port, command: Command) -> None:
         port.find(command.start, "info", f"{command.args[0].text} kept as written: "
                   f"{COMPILER_VARIABLES[command.args[0].text]}")
     _edit_in_place(port, command, new, "variables")
+    if command.args and command.args[0].text in port.unread and command.name not in _VARIABLE_COMMANDS:
+        _define_unread(port, command, command.args[0].text)
     # a project's own function taking sources (add_cuda_bench(name main.cu)): the .cu files it hands
     # on to a target compile as HIP only by their property where they keep their names
     cu = _cu_sources(command, 0)
     if cu and not port.settings.renamed_sources:
         port.after(command, [f"set_source_files_properties({' '.join(cu)} PROPERTIES LANGUAGE HIP)"], "sources")
+
+
+def _define_unread(port: _Port, command: Command, name: str) -> None:
+    """A project's own command declaring or checking a variable the port reads nowhere
+    (``register_flag_required(CMAKE_CUDA_COMPILER ...)``, ``require_option(CUDA_ARCH)``): the variable
+    is defined, empty, before it where the user did not pass it, so the port configures without
+    the CUDA-only option and a value given still reaches the command."""
+    port.before(command, [f"if(NOT DEFINED {name})  # cass: the port does not read {name}", f'  set({name} "")',
+                          "endif()"], "variables")
+    port.find(command.start, "info", f"{name} defined (empty) before {command.name} where not given: the port "
+              f"does not read it ({port.unread[name]}), so it configures without -D{name}")
 
 
 _RULES: dict[str, Callable[[_Port, Command], None]] = {

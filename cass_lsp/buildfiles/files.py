@@ -4,6 +4,7 @@ import: the rules load on the first port)."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
@@ -55,18 +56,19 @@ def finds_toolkit(build_files: Iterable[str]) -> bool:
     return False
 
 
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc")
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](?P<path>[^>"]+)[>"]', re.MULTILINE)
+
+
 def families(sources: Iterable[str], build_files: Iterable[str]) -> frozenset[str]:
-    """The library families a tree uses: its sources' API names and includes, its CMake files'
-    CUDA targets. Unreadable files count for nothing (their own port reports them)."""
+    """The library families a tree uses: the API names and includes of its units and of the headers
+    they include (:func:`_used`), its CMake files' CUDA targets. Unreadable files count for nothing
+    (their own port reports them)."""
     from cass_lsp.buildfiles import cmake, libraries
 
     found: set[str] = set()
-    for path in sources:
-        try:
-            with open(path, encoding="utf-8", errors="surrogateescape") as f:
-                found |= libraries.families_in_source(f.read())
-        except OSError:
-            continue
+    for text in _used(list(sources)):
+        found |= libraries.families_in_source(text)
     for path in build_files:
         if kind(path) == "cmake":
             try:
@@ -75,3 +77,46 @@ def families(sources: Iterable[str], build_files: Iterable[str]) -> frozenset[st
             except OSError:
                 continue
     return frozenset(found)
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _used(sources: list[str]) -> list[str]:
+    """The texts of the units among ``sources`` (all but headers) and of the headers of ``sources``
+    they include, transitively: a header of a shared helper folder (cuda-samples' ``Common/``)
+    that no unit includes asks for no library. An include resolves beside its includer, else to
+    the tree's header whose path ends with it; a tree of headers only is read whole."""
+    headers = [s for s in sources if s.lower().endswith(HEADER_SUFFIXES)]
+    units = [s for s in sources if not s.lower().endswith(HEADER_SUFFIXES)]
+    if not units:
+        units, headers = headers, []
+    by_name: dict[str, list[str]] = {}
+    for header in headers:
+        by_name.setdefault(os.path.basename(header), []).append(os.path.normpath(header))
+    known = {p for paths in by_name.values() for p in paths}
+    pending = list(units)
+    seen = set(pending)
+    texts: list[str] = []
+    while pending:
+        path = pending.pop()
+        text = _read(path)
+        if text is None:
+            continue
+        texts.append(text)
+        for match in _INCLUDE.finditer(text):
+            name = match.group("path")
+            beside = os.path.normpath(os.path.join(os.path.dirname(path), name))
+            tail = os.sep + os.path.normpath(name)
+            found = [beside] if beside in known else [
+                h for h in by_name.get(os.path.basename(name), []) if h.endswith(tail)][:1]
+            for header in found:
+                if header not in seen:
+                    seen.add(header)
+                    pending.append(header)
+    return texts

@@ -118,11 +118,46 @@ _INCLUDE_FAMILY = {"cub/": "cub", "thrust/": "thrust", "cublasLt.h": "blasLt", "
                    "nvtx3/": "nvtx", "cufft.h": "fft", "cudnn.h": "dnn", "nvrtc.h": "rtc"}
 
 
+_CONDITIONAL = re.compile(r"^\s*#\s*(?P<word>if|ifdef|ifndef|elif|else|endif)\b(?P<rest>.*)$")
+_DEFINED = re.compile(r"^(?:defined\s*\(\s*(?P<a>\w+)\s*\)|defined\s+(?P<b>\w+))$")
+# another header's include guard (_CUFFT_H_, CUBLAS_API_H_, CUSPARSEAPI): a block tested on it
+# compiles only where the unit includes that header itself
+_GUARD = re.compile(r"^_*[A-Za-z]\w*?(?:_H|_H_|_H__|_HPP_?|API)$")
+
+
+def outside_guarded_blocks(text: str) -> str:
+    """``text`` without the blocks under ``#ifdef`` / ``#if defined(...)`` of another header's
+    include guard (``#ifdef _CUFFT_H_``, as a CUDA helper header writes its cuFFT error names):
+    they say nothing about what a unit uses. ``#else`` branches stay."""
+    kept: list[str] = []
+    skipping: list[bool] = []  # per open conditional: its current branch is left out
+    for line in text.splitlines():
+        directive = _CONDITIONAL.match(line)
+        if directive is None:
+            if not any(skipping):
+                kept.append(line)
+            continue
+        word, rest = directive.group("word"), directive.group("rest").split("//")[0].strip()
+        if word in ("if", "ifdef", "ifndef"):
+            tested = _DEFINED.match(rest) if word == "if" else None
+            name = rest if word == "ifdef" else (tested.group("a") or tested.group("b")) if tested else ""
+            skipping.append(bool(name) and _GUARD.match(name) is not None)
+        elif word in ("elif", "else") and skipping:
+            skipping[-1] = False
+        elif word == "endif" and skipping:
+            skipping.pop()
+        if not any(skipping):
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def families_in_source(text: str) -> set[str]:
     """The library families a CUDA source uses: API names by the tables' family, header-only
-    libraries by their includes."""
+    libraries by their includes; a block that compiles only where another header was included
+    (:func:`outside_guarded_blocks`) counts for nothing."""
     from cass_lsp.translate import tables
 
+    text = outside_guarded_blocks(text)
     found: set[str] = set()
     for name in set(_NAME.findall(text)):
         row = tables.row(name)

@@ -18,6 +18,9 @@ cases (README, "Compatibility helpers"):
 * CUDA -> HIP: ``__CUDA_ARCH__`` read as a value (``#if __CUDA_ARCH__ >= 700``, ``v = __CUDA_ARCH__``)
   becomes ``CASS_CUDA_ARCH``, defined on the device pass only (as nvcc defines ``__CUDA_ARCH__``) to
   :data:`CUDA_ARCH_LEVEL`, unless the build defines it (``portability.cuda_arch``).
+* CUDA -> HIP: the cache-hinted loads and stores (``__ldcs``, ``__ldcg``, ``__stcs``, ``__stcg``, ...),
+  which HIP has only for ``__half``, become ``cass_ldcs``, ... templates for any type: a plain load
+  or store (the hint is dropped; the value is the same).
 * HIP -> CUDA 13+: ``hipDeviceProp_t`` fields CUDA 13 removed (``clockRate``, ``computeMode``, ...)
   are read with ``cudaDeviceGetAttribute`` through ``cass_device_attribute``.
 
@@ -129,7 +132,25 @@ CUDA_ARCH_LEVEL = 600
 CUDA_ARCH_MACRO = "CASS_CUDA_ARCH"
 CUDA_ARCH_HELPER = "cuda-arch"
 
+# NVIDIA's cache-hinted loads and stores (PTX ld.cs, st.cg, ...): the hints have no HIP spelling for
+# any type but __half, and dropping them keeps the value
+CACHE_LOADS = ("__ldcs", "__ldcg", "__ldca", "__ldcv", "__ldlu")
+CACHE_STORES = ("__stcs", "__stcg", "__stwb", "__stwt")
+CACHE_HINT_HELPER = "cache-hints"
+CACHE_HINT_PREFIX = "cass_"
+
+
+def _cache_hints() -> str:
+    loads = "".join(f"template <typename T> __device__ inline T {CACHE_HINT_PREFIX}{n[2:]}(const T* p) {{ return *p; }}\n"
+                    for n in CACHE_LOADS)
+    stores = "".join(f"template <typename T> __device__ inline void {CACHE_HINT_PREFIX}{n[2:]}(T* p, T v) {{ *p = v; }}\n"
+                     for n in CACHE_STORES)
+    return loads + stores
+
+
 HELPERS: dict[str, Helper] = {
+    CACHE_HINT_HELPER: Helper("CASS_CACHE_HINTS", "NVIDIA's cache-hinted loads and stores for any type; HIP has "
+                              "them for __half only: a plain load or store, the hint dropped", _cache_hints()),
     CUDA_ARCH_HELPER: Helper("CASS_CUDA_ARCH_LEVEL", "HIP has no __CUDA_ARCH__; CASS_CUDA_ARCH stands for it on "
                              "the device pass, at the level of CUDA features AMD GPUs have",
                              f"#if defined(__HIP_DEVICE_COMPILE__) && !defined({CUDA_ARCH_MACRO})\n"
@@ -180,6 +201,17 @@ def forward(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
     p.find(fc.API_NEWER_THAN_TARGET, "info", f"{name}'s HIP form needs ROCm {since[0]}.{since[1]}; the target is "
            f"ROCm {p.target.rocm_text}, so it calls {helper_name}, a compatibility helper this translation "
            "defines", node.start_byte, node.end_byte, name=name)
+    return True
+
+
+def cache_hint(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
+    """``__stcs(p, v)`` -> ``cass_stcs(p, v)``, the compatibility helper (always handled)."""
+    helper = f"{CACHE_HINT_PREFIX}{name[2:]}"
+    p.edit(node.start_byte, node.end_byte, helper, "compat")
+    p.need_helper(CACHE_HINT_HELPER, node.start_byte)
+    p.find(fc.UNSUPPORTED_API, "info", f"{name}: HIP has no cache-hinted {'load' if name in CACHE_LOADS else 'store'} "
+           f"but for __half; {helper}, a compatibility helper this translation defines, drops the hint (the "
+           "value is the same)", node.start_byte, node.end_byte, name=name)
     return True
 
 

@@ -21,6 +21,8 @@ REASONS: dict[str, str] = {
                    "__builtin_amdgcn_wave_barrier() does the same"),
     "__CUDA_ARCH__": ("only defined()/#ifdef tests become __HIP_DEVICE_COMPILE__; its value (__CUDA_ARCH__ >= "
                       "700, v = __CUDA_ARCH__) reads CASS_CUDA_ARCH, a helper's level of CUDA features AMD GPUs have"),
+    **{name: ("HIP declares the cache-hinted loads for __half only: cass_ldcs, ..., a compatibility helper, "
+              "loads any type (the hint dropped)") for name in ("__ldca", "__ldcg", "__ldcs")},
     "cudaGraphInstantiate": ("CUDA 12's three-argument form is hipGraphInstantiateWithFlags; "
                              "hipGraphInstantiate keeps CUDA 11's five arguments"),
 }

@@ -82,6 +82,10 @@ _EXACT: dict[str, HeaderRule] = {
     "nvtx3/nvToolsExt.h": HeaderRule("", note="roctx (roctracer/roctx.h) has different names"),
 }
 
+# A header a newer ROCm replaced: (its path, the first ROCm with it). hip_bf16.h's __hip_bfloat16 has
+# CUDA's bfloat16 functions (cass_lsp.translate.bfloat16); hip_bfloat16.h's struct has none.
+_NEWER: dict[str, tuple[str, tuple[int, int]]] = {"cuda_bf16.h": ("hip/hip_bf16.h", (6, 0))}
+
 # Reverse direction: every HIP spelling (both layouts) -> the CUDA header.
 _REVERSE: dict[str, str] = {
     RUNTIME: "cuda_runtime.h",
@@ -145,6 +149,8 @@ def forward(cuda_path: str, rocm: tuple[int, int]) -> HeaderMapping | None:
         return HeaderMapping("", rule.family, rule.note or "HIP has no equivalent header")
     if rocm < rule.since:
         return HeaderMapping("", rule.family, f"{rule.hip} needs ROCm {rule.since[0]}.{rule.since[1]} or newer")
+    if cuda_path in _NEWER and rocm >= _NEWER[cuda_path][1]:
+        return HeaderMapping(_NEWER[cuda_path][0], rule.family, "")
     path = rule.legacy if rule.legacy and rocm < _NEW_LAYOUT else rule.hip
     return HeaderMapping(path, rule.family, "")
 

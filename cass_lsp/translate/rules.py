@@ -22,6 +22,7 @@ from cass_lsp.core.targets import Target
 from cass_lsp.syntax import nodes, prepass
 from cass_lsp.syntax import parsing as syntax
 from cass_lsp.translate import (
+    bfloat16,
     calls,
     collisions,
     compat,
@@ -63,7 +64,8 @@ _FEW_WORDS = 4000
 _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "asm", "__asm__", "__asm",
                     "__CUDA_ARCH__", "__launch_bounds__", portability.GRID_CONSTANT, *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
-                    *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS, "pow"}
+                    *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS, "pow", *compat.CACHE_LOADS,
+                    *compat.CACHE_STORES, *bfloat16.NAMES}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -540,6 +542,10 @@ class Pass:
             return portability.grid_constant(self, node.start_byte, node.end_byte)
         if name in compat.FORWARD_NAMES:
             return compat.forward(self, name, node)
+        if name in compat.CACHE_LOADS or name in compat.CACHE_STORES:
+            return compat.cache_hint(self, name, node)
+        if name in bfloat16.NAMES:
+            return bfloat16.forward(self, name, node)
         if name == collisions.MAKE_UINT3:
             return collisions.uint3_to_dim3(self, node)
         if name == "__CUDA_ARCH__":

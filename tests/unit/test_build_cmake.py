@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from cass_lsp.buildfiles import cmake, cmake_reverse
+from pathlib import Path
+
+from cass_lsp.buildfiles import cmake, cmake_reverse, files, libraries
 from cass_lsp.buildfiles.cmake_syntax import commands
 from cass_lsp.buildfiles.porting import Finding, Settings
 
@@ -218,10 +220,12 @@ def test_a_chosen_cuda_compiler_does_not_become_the_hip_compiler() -> None:
             'message(STATUS "${CMAKE_CUDA_COMPILER}")\n')
     out, findings = _port(text)
     assert out == ("# set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc) (cass: the HIP compiler is clang)\n"
+                   "if(NOT DEFINED CMAKE_CUDA_COMPILER)  # cass: the port does not read CMAKE_CUDA_COMPILER\n"
+                   '  set(CMAKE_CUDA_COMPILER "")\nendif()\n'
                    'register_flag_optional(CMAKE_CUDA_COMPILER "the CUDA compiler" "nvcc")\n'
                    '# set(CMAKE_CUDA_HOST_COMPILER g++-12 CACHE FILEPATH "") (cass: the HIP compiler is clang)\n'
                    'message(STATUS "${CMAKE_HIP_COMPILER}")\n')
-    assert [(f.line, f.severity) for f in findings] == [(1, "info"), (2, "info"), (3, "info")]
+    assert [(f.line, f.severity) for f in findings] == [(1, "info"), (2, "info"), (2, "info"), (3, "info")]
 
 
 def test_sources_handed_to_a_projects_function_compile_as_hip() -> None:
@@ -260,3 +264,70 @@ def test_targets_cached_after_the_language_is_enabled_go_before_it() -> None:
 def test_the_host_compilers_flags_are_not_taken_for_nvcc_options() -> None:
     text = 'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -G -t")\nlist(APPEND CMAKE_EXE_LINKER_FLAGS -t)\n'
     assert _port(text) == (text, [])
+
+
+def test_nvcc_options_inside_generator_expressions_are_ported_as_outside_one() -> None:
+    text = ("target_compile_options(solver PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>\n"
+            "                       $<$<CONFIG:Debug>:-G>)\n"
+            'target_compile_options(solver PRIVATE "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G;-lineinfo>")\n'
+            "list(APPEND SOLVER_CUDA_OPTIONS $<$<CONFIG:Release>:--use_fast_math> $<$<CONFIG:Debug>:-G>)\n"
+            'string(APPEND CMAKE_CUDA_FLAGS " $<$<CONFIG:Debug>:--expt-relaxed-constexpr>")\n')
+    out, findings = _port(text)
+    assert out == ('target_compile_options(solver PRIVATE "$<$<CONFIG:Debug>:-g;-O0>")\n'
+                   'target_compile_options(solver PRIVATE '
+                   '"$<$<AND:$<COMPILE_LANGUAGE:HIP>,$<CONFIG:Debug>>:-g;-O0;-gline-tables-only>")\n'
+                   "list(APPEND SOLVER_CUDA_OPTIONS $<$<CONFIG:Release>:-ffast-math> \"$<$<CONFIG:Debug>:-g;-O0>\")\n"
+                   "# string(APPEND CMAKE_CUDA_FLAGS \" $<$<CONFIG:Debug>:--expt-relaxed-constexpr>\") "
+                   "(cass: no HIP flags left)\n")
+    messages = [f.message for f in findings]
+    assert sum("--expt-relaxed-constexpr dropped" in m for m in messages) == 2
+    assert sum(m.startswith("-G -> -g -O0") for m in messages) == 3
+
+
+def test_a_projects_check_of_cuda_only_options_passes_without_them() -> None:
+    """A multi-model benchmark's model file: its own macro requires the CUDA compiler and NVIDIA
+    target to be passed; the port reads neither, so it must configure without them."""
+    text = ('register_flag_required(CMAKE_CUDA_COMPILER "Path to the CUDA nvcc compiler")\n'
+            'register_flag_required(GPU_ARCH "NVIDIA target passed to -arch (e.g. sm_80)")\n'
+            'register_flag_optional(MEM "memory mode" "DEFAULT")\n'
+            "macro(setup)\n"
+            "  enable_language(CUDA)\n"
+            '  set(CMAKE_CUDA_FLAGS ${CMAKE_CUDA_FLAGS} "-arch=${GPU_ARCH}")\n'
+            "  if(NOT DEFINED GPU_ARCH)\n"
+            "    message(STATUS ${GPU_ARCH})\n"
+            "  endif()\n"
+            "endmacro()\n")
+    out, findings = _port(text)
+    for name in ("CMAKE_CUDA_COMPILER", "GPU_ARCH"):
+        guard = f'if(NOT DEFINED {name})  # cass: the port does not read {name}\n  set({name} "")\nendif()\n'
+        assert f"{guard}register_flag_required({name} " in out
+        assert any(f.message.startswith(f"{name} defined (empty) before register_flag_required") for f in findings)
+    assert out.count("if(NOT DEFINED") == 3  # CMake's own if() and the MEM option are left alone
+    assert "register_flag_optional(MEM" in out and "  if(NOT DEFINED GPU_ARCH)\n    message" in out
+
+
+def test_packages_follow_the_libraries_the_units_and_their_headers_use(tmp_path: Path) -> None:
+    """A sample of a suite with a shared Common/ folder: its helper header names cuBLAS' and cuFFT's
+    errors under their headers' include guards, and another helper no unit includes plans FFTs;
+    the sample itself uses Thrust and cuRAND."""
+    common = tmp_path / "Common"
+    sample = tmp_path / "Samples" / "sortStats"
+    common.mkdir()
+    sample.mkdir(parents=True)
+    (common / "helper_errors.h").write_text(
+        "#pragma once\n#include <cuda_runtime.h>\n"
+        "#ifdef CUBLAS_API_H_\nstatic const char *name(cublasStatus_t e) { return e == CUBLAS_STATUS_SUCCESS ? "
+        '"ok" : "cublas"; }\n#endif\n'
+        '#ifdef _CUFFT_H_\nstatic const char *name(cufftResult e) { return e == CUFFT_SUCCESS ? "ok" : "fft"; }\n'
+        "#else\nstatic const char *fft_state() { return \"no cufft\"; }\n#endif\n")
+    (common / "helper_fft.h").write_text('#pragma once\n#include <cufft.h>\n#include "helper_errors.h"\n'
+                                         "inline void plan(cufftHandle *p, int n) { cufftPlan1d(p, n, CUFFT_R2C, 1); }\n")
+    (sample / "rng.cuh").write_text("#pragma once\n#include <curand.h>\n"
+                                    "inline void make(curandGenerator_t *g) "
+                                    "{ curandCreateGenerator(g, CURAND_RNG_PSEUDO_DEFAULT); }\n")
+    (sample / "sortStats.cu").write_text('#include <helper_errors.h>\n#include <thrust/sort.h>\n#include "rng.cuh"\n'
+                                         "int main() { return 0; }\n")
+    sources = [str(p) for p in tmp_path.rglob("*") if p.is_file()]
+    assert files.families(sources, []) == {"thrust", "rand"}
+    # the header itself, ported alone (the editor), still names what it uses outside the guards
+    assert libraries.families_in_source((common / "helper_fft.h").read_text()) == {"fft"}

@@ -52,7 +52,7 @@ PROJECTS = (
              "-Xcompiler", "-Wall"), (),
             ("CMakeLists.txt", "cmake/CUDA.cmake", "cmake/OMP.cmake", "cmake/register.cmake")),
     # Thrust and cuRAND through CUDA:: targets, its sources handed to a function of the project's
-    Project("cmake_thrust", ("src/stats.cu",), ("-Iinclude", "-std=c++17", "--expt-extended-lambda", "-lineinfo"),
+    Project("cmake_thrust", ("src/stats.cu",), ("-Iinclude", "-Icommon", "-std=c++17", "--expt-extended-lambda", "-lineinfo"),
             ("curand",), ("CMakeLists.txt", "cmake/bench.cmake", "Makefile")),
 )
 BY_NAME = {p.name: p for p in PROJECTS}

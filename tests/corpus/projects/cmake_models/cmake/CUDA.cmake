@@ -1,6 +1,6 @@
 # The CUDA model: nvcc, or clang as the CUDA compiler.
 register_flag_optional(CMAKE_CUDA_COMPILER "path to the CUDA compiler" "nvcc")
-register_flag_optional(CUDA_ARCH "NVIDIA target, e.g. sm_80" "sm_70")
+register_flag_required(CUDA_ARCH "NVIDIA target, e.g. sm_80")
 register_flag_optional(CUDA_EXTRA_FLAGS "extra nvcc flags" "")
 
 set(MODEL_SOURCES src/cuda/CUDATriad.cu)

@@ -8,6 +8,8 @@
 #include <thrust/reduce.h>
 #include <thrust/transform_reduce.h>
 
+#include <helper_errors.h>
+
 #include "stats.cuh"
 
 #define CURAND_CHECK(call)                                                  \
@@ -35,6 +37,7 @@ Summary summarise_uniform(std::size_t n, unsigned long long seed) {
   CURAND_CHECK(curandSetPseudoRandomGeneratorSeed(generator, seed));
   CURAND_CHECK(curandGenerateUniform(generator, thrust::raw_pointer_cast(samples.data()), n));
   CURAND_CHECK(curandDestroyGenerator(generator));
+  CHECK(cudaDeviceSynchronize());
 
   double sum = thrust::reduce(samples.begin(), samples.end(), 0.0, thrust::plus<double>());
   Summary s{};

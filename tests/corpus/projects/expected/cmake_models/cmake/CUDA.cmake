@@ -1,6 +1,12 @@
 # The CUDA model: nvcc, or clang as the CUDA compiler.
+if(NOT DEFINED CMAKE_CUDA_COMPILER)  # cass: the port does not read CMAKE_CUDA_COMPILER
+  set(CMAKE_CUDA_COMPILER "")
+endif()
 register_flag_optional(CMAKE_CUDA_COMPILER "path to the CUDA compiler" "nvcc")
-register_flag_optional(CUDA_ARCH "NVIDIA target, e.g. sm_80" "sm_70")
+if(NOT DEFINED CUDA_ARCH)  # cass: the port does not read CUDA_ARCH
+  set(CUDA_ARCH "")
+endif()
+register_flag_required(CUDA_ARCH "NVIDIA target, e.g. sm_80")
 register_flag_optional(CUDA_EXTRA_FLAGS "extra nvcc flags" "")
 
 set(MODEL_SOURCES src/cuda/CUDATriad.hip)

@@ -5,6 +5,12 @@ macro(register_flag_optional name description default)
   endif()
 endmacro()
 
+macro(register_flag_required name description)
+  if(NOT DEFINED ${name})
+    message(FATAL_ERROR "`${name}` is not set! (${description})")
+  endif()
+endmacro()
+
 macro(register_link_library)
   list(APPEND LINK_LIBRARIES ${ARGN})
 endmacro()
