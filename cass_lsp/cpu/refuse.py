@@ -6,8 +6,10 @@ which the grammar leaves as text, are scanned by pattern.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import msgspec
 import tree_sitter
@@ -41,6 +43,22 @@ _NAME_LIBRARY = re.compile(r"^(?P<lib>cublas|cufft|curand|cusparse|cusolver|cudn
                            r"hiprand|hipsparse|hipsolver|rocblas|rocfft|rocrand|rocsparse|rocsolver|miopen|rccl|hiprtc)",
                            re.I)
 _NAMESPACE_LIBRARY = frozenset({"thrust", "cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
+# Libraries the CPU runtime executes in part: the headers whose names it defines (every other name
+# of the library is refused by name, so a call never silently does nothing).
+_CPU_LIBRARY_HEADERS: dict[str, tuple[str, ...]] = {
+    "cusparse": ("cass_cpu/sparse.hpp",),
+    "hipsparse": ("cass_cpu/sparse.hpp", "hipsparse/hipsparse.h"),
+}
+_INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+
+
+@functools.cache
+def _executed(library: str) -> frozenset[str]:
+    """The names of ``library`` (``cusparse``) that the CPU runtime's headers define."""
+    prefix = re.compile(rf"^{library}", re.I)
+    names = (token for header in _CPU_LIBRARY_HEADERS[library]
+             for token in _TOKEN.findall((_INCLUDE_DIR / header).read_text()))
+    return frozenset(name for name in names if prefix.match(name))
 _HEADERS: dict[str, tuple[str, str]] = {
     "cooperative_groups.h": ("cooperative groups", "the CPU runtime has no cooperative_groups"),
     "mma.h": ("warp matrix (WMMA)", "tensor-core fragments are not emulated"),
@@ -161,6 +179,8 @@ def _include(path: str, line: int, add: _Add) -> None:
     stem = m["stem"].lower() if m else ""
     for key, library in _LIBRARIES.items():
         if stem.startswith(key) and (stem == key or key not in ("cub", "npp")):
+            if key in _CPU_LIBRARY_HEADERS:
+                return  # its calls are checked by name
             add(f"library: {library}", line, f"#include <{path}>: {library} has no CPU implementation here")
             return
     if path.startswith("cuda/"):
@@ -179,7 +199,15 @@ def _name(name: str, line: int, add: _Add, after: bytes) -> None:
         return
     m = _NAME_LIBRARY.match(name)
     if m:
-        library = _LIBRARIES[m["lib"].lower()]
+        key = m["lib"].lower()
+        library = _LIBRARIES[key]
+        if key in _CPU_LIBRARY_HEADERS:
+            # Its functions and types (cusparseSpGEMM_compute, cusparseSpGEMMDescr_t); an upper-case
+            # name is a constant, which the build rejects when the runtime lacks it, or the
+            # program's own macro (CUSPARSE_CHECK).
+            if name.startswith(key) and name not in _executed(key):
+                add(f"library: {library}", line, f"{library} function {name} is not executed by the CPU runtime")
+            return
         add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
         return
     for pattern, construct, detail in _RULES:

@@ -1,0 +1,19 @@
+// CPU runtime replacement for <library_types.h>: the data types the CUDA libraries name.
+#pragma once
+#define __LIBRARY_TYPES_H__
+
+typedef enum cudaDataType_t {
+  CUDA_R_16F = 2, CUDA_C_16F = 6, CUDA_R_32F = 0, CUDA_C_32F = 4, CUDA_R_64F = 1, CUDA_C_64F = 5,
+  CUDA_R_8I = 3, CUDA_C_8I = 7, CUDA_R_8U = 8, CUDA_C_8U = 9, CUDA_R_32I = 10, CUDA_C_32I = 11,
+} cudaDataType;
+
+// HIP's names of the same types (one implementation serves both sides of a pair).
+typedef cudaDataType hipDataType;
+#define HIP_R_16F CUDA_R_16F
+#define HIP_C_16F CUDA_C_16F
+#define HIP_R_32F CUDA_R_32F
+#define HIP_C_32F CUDA_C_32F
+#define HIP_R_64F CUDA_R_64F
+#define HIP_C_64F CUDA_C_64F
+#define HIP_R_8I CUDA_R_8I
+#define HIP_R_32I CUDA_R_32I
