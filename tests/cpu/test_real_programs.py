@@ -21,6 +21,7 @@ from tests.corpus.manifest import PROGRAMS_DIR
 
 AGREE = [
     "api_macros.cu", "arch_dispatch_sum.cu", "atomics_float_minmax.cu", "block_scan_dynamic_smem.cu", "constant_memory_fir.cu",
+    "cusparse_spmv.cu",
     "device_query.cu", "fp16_axpy.cu", "histogram_atomics.cu", "host_device_color.cu", "inline_ptx_bits.cu",
     "kmeans_step.cu", "launch_bounds_stencil.cu", "managed_memory_graph.cu", "math_intrinsics.cu", "nbody_main.cu",
     "register_legacy_kernels.cu", "stream_pipeline.cu", "templated_kernels.cu", "transpose_tiled.cu",
@@ -35,7 +36,6 @@ REFUSED = {
     "cub_block_reduce.cu": "library: CUB",
     "cufft_convolution.cu": "library: cuFFT",
     "curand_monte_carlo_pi.cu": "library: cuRAND",
-    "cusparse_spmv.cu": "library: cuSPARSE",
     "dynamic_parallelism_quadtree.cu": "dynamic parallelism",
     "graph_capture.cu": "graphs",
     "surface_object_life.cu": "surfaces",

@@ -55,6 +55,8 @@ typedef cusparseConstDnMatDescr_t hipsparseConstDnMatDescr_t;
 #define hipsparseDestroy cusparseDestroy
 #define hipsparseSetStream cusparseSetStream
 #define hipsparseGetStream cusparseGetStream
+#define hipsparseGetErrorName cusparseGetErrorName
+#define hipsparseGetErrorString cusparseGetErrorString
 #define hipsparseCreateCsr cusparseCreateCsr
 #define hipsparseDestroySpMat cusparseDestroySpMat
 #define hipsparseSpMatGetSize cusparseSpMatGetSize
