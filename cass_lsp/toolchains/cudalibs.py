@@ -6,7 +6,7 @@ that includes ``cublas_v2.h`` or ``curand_kernel.h`` does not compile with them.
 carry those headers next to ~1.2 GB of shared objects that no compile reads (cass-lsp's nvcc compiles
 stop at PTX or objects; only the ``nvidia`` runner links). :func:`fetch` keeps only each wheel's
 ``nvidia/cu13/include/`` members (~3.5 MB): it reads them in place on PyPI with HTTPS Range requests
-(:mod:`.remote_wheel`, a few MB downloaded), and where PyPI cannot be read directly (a mirror or an
+(:mod:`.remote_wheel`: about 10 MB downloaded of 1.2 GB of wheels), and where PyPI cannot be read directly (a mirror or an
 index that only pip is configured for) it downloads each wheel with ``pip download`` and deletes it
 at once, so the disk never holds more than one. The headers of all libraries land in one folder,
 published atomically. It runs from setup (``cass-lsp setup --only cuda-libs``), never from the
