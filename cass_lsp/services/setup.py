@@ -6,6 +6,8 @@ The steps (each a no-op when its folder is already complete, so a second run onl
 - ``devlibs``: the gfx11/gfx12/gfx942 device-library folder, generated with the installed LLVM;
 - ``rocm71``: HIP 7.1 and 6.2 headers and LLVM-19 device bitcode from PyPI's triton wheels (~6 MB kept);
 - ``hip-libs``: hipBLAS, hipFFT, hipSOLVER, hipCUB, rocThrust headers from Debian 13 (needs ``apt-get``).
+- ``cuda-libs``: cuBLAS, cuSPARSE, cuFFT, cuRAND, cuSOLVER, NVRTC headers from their PyPI wheels,
+  read in place (~3.5 MB kept; :mod:`cass_lsp.toolchains.cudalibs`).
 
 Tools that come from the system (clang++-19, the HIP headers, nvcc, g++) are listed with the install
 command of this machine's distribution family (:mod:`cass_lsp.toolchains.distro`).
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from cass_lsp.toolchains import devlibs, distro, hiplibs, rocm71
+from cass_lsp.toolchains import cudalibs, devlibs, distro, hiplibs, rocm71
 from cass_lsp.toolchains.errors import ToolchainMissing
 
 Step = Callable[[devlibs.Log], object]
@@ -25,8 +27,9 @@ STEPS: dict[str, tuple[str, Step]] = {
     "devlibs": ("gfx11/gfx12/gfx942 device libraries", lambda log: devlibs.ensure(log=log)),
     "rocm71": ("HIP 7.1 and 6.2 headers (triton wheels)", lambda log: rocm71.fetch(log=log)),
     "hip-libs": ("HIP library headers (Debian 13 packages)", lambda log: hiplibs.fetch(log=log)),
+    "cuda-libs": ("CUDA library headers (PyPI wheels)", lambda log: cudalibs.fetch(log=log)),
 }
-_USER_LEVEL_HINTS = (devlibs.SETUP_HINT, rocm71.SETUP_HINT, hiplibs.SETUP_HINT)
+_USER_LEVEL_HINTS = (devlibs.SETUP_HINT, rocm71.SETUP_HINT, hiplibs.SETUP_HINT, cudalibs.SETUP_HINT)
 _PIP_ALTERNATIVES = (
     "(pipx: pipx install --force 'cass-lsp[nvidia]'; uv: uv tool install --reinstall 'cass-lsp[nvidia]')"
 )

@@ -7,7 +7,8 @@ PATH, Debian, Fedora or a ROCm install (:mod:`.llvm`), paired with the device bi
 gfx11/gfx12/gfx942 device-library folder of that LLVM), :mod:`.rocm71` (HIP 7.1
 headers from the triton wheels, fetched at setup; :mod:`.remote_wheel` reads them on PyPI where
 there is no pip), :mod:`.hiplibs` (hipBLAS, hipFFT, hipSOLVER, hipCUB, rocThrust headers from
-Debian 13, fetched at setup), :mod:`.setup` (``cass-lsp setup``), :mod:`.distro` (install hints in
+Debian 13, fetched at setup), :mod:`.cudalibs` (cuBLAS, cuSPARSE, cuFFT, cuRAND, cuSOLVER, NVRTC
+headers from their PyPI wheels, fetched at setup; nvcc sees them through :func:`nvcc_invocation`), :mod:`.setup` (``cass-lsp setup``), :mod:`.distro` (install hints in
 the distribution's words), :mod:`.cxxfilt` (demangling).
 
 How to compile something (every call raises :class:`ToolchainMissing` with ``.hint`` when a piece is
@@ -43,7 +44,7 @@ from pathlib import Path
 import msgspec
 
 from cass_lsp.core import targets
-from cass_lsp.toolchains import amd, bitcode, devlibs, distro, hiplibs, nvidia, rocm71
+from cass_lsp.toolchains import amd, bitcode, cudalibs, devlibs, distro, hiplibs, nvidia, rocm71
 from cass_lsp.toolchains.errors import ToolchainMissing
 
 __all__ = [
@@ -106,12 +107,20 @@ def rocm_profile(rocm: str) -> str:
 
 
 def nvcc_invocation(arch: str = "sm_90", *, hip_source: bool = False) -> Invocation:
-    """``nvcc -arch=<arch>`` (plus ``-x cu -I<shim>`` for HIP sources) and its environment."""
+    """``nvcc -arch=<arch>`` (plus ``-x cu -I<shim>`` for HIP sources, and ``-isystem`` the CUDA
+    library headers once ``cass-lsp setup --only cuda-libs`` fetched them) and its environment."""
     toolchain = nvidia.require()
     argv = [str(toolchain.nvcc), f"-arch={arch}"]
     if hip_source:
         argv += ["-x", "cu", f"-I{shim_dir()}"]
-    return Invocation(tuple(argv), toolchain.env(), {"nvcc": f"{toolchain.version} {toolchain.nvcc}"})
+    versions = {"nvcc": f"{toolchain.version} {toolchain.nvcc}"}
+    libraries = cudalibs.include_dir()
+    if libraries is not None:
+        # After the user's -I and nvcc's own include folder (-isystem is searched after both), so a
+        # project's bundled copy of a header, or a full CUDA toolkit's, wins over the fetched one.
+        argv += ["-isystem", str(libraries)]
+        versions["cuda-libs"] = cudalibs.version() or ""
+    return Invocation(tuple(argv), toolchain.env(), versions)
 
 
 def amd_hip_flags(arch: str, rocm: str) -> list[str]:
@@ -271,6 +280,15 @@ def report() -> list[ToolStatus]:
     choice = amd.choose()
     statuses += _amd_report(choice)
     statuses.append(_rocm71_status(choice))
+    cuda_libraries = cudalibs.version()
+    statuses.append(
+        _status(
+            "CUDA library headers (cuBLAS, cuSPARSE, cuFFT, cuRAND, cuSOLVER, NVRTC)",
+            cudalibs.root() if cuda_libraries else None,
+            cuda_libraries,
+            cudalibs.SETUP_HINT,
+        )
+    )
     libraries = hiplibs.version()
     statuses.append(
         _status(

@@ -111,8 +111,9 @@ def open_wheel(name: str, version: str, timeout: float) -> RemoteFile:
             files = json.load(response)["files"]
     except (urllib.error.URLError, OSError, ValueError, KeyError) as error:
         raise RemoteWheelError(f"asking PyPI for {name}=={version} ({url}): {error}") from error
-    prefix = f"{name}-{version}-"
-    releases = [f for f in files if f.get("filename", "").startswith(prefix) and not f.get("yanked") and f.get("size")]
+    # A wheel's file name spells the project's dashes as underscores (nvidia_cublas-13.10.0.20-...).
+    prefixes = (f"{name}-{version}-", f"{name.replace('-', '_')}-{version}-")
+    releases = [f for f in files if f.get("filename", "").startswith(prefixes) and not f.get("yanked") and f.get("size")]
     scored = [(score, entry) for entry in releases if (score := _score(entry["filename"])) is not None]
     if not scored:
         raise RemoteWheelError(f"PyPI has no manylinux {platform.machine()} wheel of {name}=={version}")

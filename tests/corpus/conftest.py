@@ -6,27 +6,18 @@ nothing here skips.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from cass_lsp import toolchains
-from tests.corpus.cuda_lib_headers import HeaderFetchError, ensure_all
-
-
-@pytest.fixture(scope="session")
-def cuda_lib_includes() -> dict[str, Path]:
-    """Include dir per CUDA library (cublas, cusparse, cufft, curand), fetched on first use."""
-    try:
-        return ensure_all()
-    except HeaderFetchError as exc:
-        pytest.fail(f"CUDA library headers unavailable: {exc}\n"
-                    "fetch them with: .venv/bin/python -m tests.corpus.cuda_lib_headers")
+from cass_lsp.toolchains import cudalibs
 
 
 @pytest.fixture(scope="session")
 def nvcc() -> toolchains.Invocation:
+    """nvcc for sm_90 with the CUDA library headers (cuBLAS, cuRAND, ...) the corpus includes,
+    fetched by the product's setup step on first use."""
     try:
+        cudalibs.fetch()
         return toolchains.nvcc_invocation("sm_90")
     except toolchains.ToolchainMissing as exc:
-        pytest.fail(str(exc))
+        pytest.fail(f"{exc.what} not found: {exc.hint}")

@@ -22,6 +22,7 @@ from tests.corpus.manifest import PROGRAMS_DIR
 AGREE = [
     "api_macros.cu", "arch_dispatch_sum.cu", "attention_scores_cublas.cu", "cufft_convolution.cu", "curand_monte_carlo_pi.cu",
     "curand_philox_host.cu", "atomics_float_minmax.cu", "block_scan_dynamic_smem.cu", "constant_memory_fir.cu",
+    "cusparse_spmv.cu",
     "device_query.cu", "fp16_axpy.cu", "histogram_atomics.cu", "host_device_color.cu", "inline_ptx_bits.cu",
     "kmeans_step.cu", "launch_bounds_stencil.cu", "managed_memory_graph.cu", "math_intrinsics.cu", "nbody_main.cu",
     "register_legacy_kernels.cu", "stream_pipeline.cu", "surface_object_life.cu", "templated_kernels.cu",
@@ -34,7 +35,6 @@ REFUSED = {
     "cg_grid_sync.cu": "cooperative groups",
     "cg_tiled_reduce.cu": "cooperative groups",
     "cub_block_reduce.cu": "library: CUB",
-    "cusparse_spmv.cu": "library: cuSPARSE",
     "dynamic_parallelism_quadtree.cu": "dynamic parallelism",
     "graph_capture.cu": "graphs",
     "thrust_stats.cu": "library: Thrust",

@@ -175,12 +175,14 @@ def _files(folder: Path) -> set[str]:
 
 def test_setup_as_a_user_fills_the_user_cache_once(installed: Installed, set_up: tuple[str, Path]) -> None:
     out, cache = set_up
-    assert out.count(": ready]") == 3 and "not done" not in out, out  # device libraries, HIP 7.1/6.2, HIP libraries
+    # device libraries, HIP 7.1/6.2, HIP libraries, CUDA libraries
+    assert out.count(": ready]") == 4 and "not done" not in out, out
     assert (cache / "rocm71" / "hip71" / "include" / "hip" / "hip_version.h").is_file()
     assert (cache / "hip-libs").is_dir()
+    assert (cache / "cuda-libs" / "include" / "cublas_v2.h").is_file()
     code, again = installed.run("setup", timeout=300)
     assert code == 0, again
-    assert again.count("already in") == 3, again  # idempotent: the second run only checks
+    assert again.count("already in") == 4, again  # idempotent: the second run only checks
     code, out = installed.run("asm", "scale.cu", "--target", "gfx1100", "--rocm", "7.1", "--kernel", "scale")
     assert code == 0 and "v_mul_f32" in out, out
 

@@ -26,7 +26,6 @@ class Project(NamedTuple):
     name: str
     units: tuple[str, ...]  # CUDA units of the original, relative to the project
     nvcc: tuple[str, ...]  # the flags its build gives every unit (targets aside)
-    libs: tuple[str, ...]  # CUDA library headers it needs (tests.corpus.cuda_lib_headers)
     build_files: tuple[str, ...]
 
     @property
@@ -36,24 +35,24 @@ class Project(NamedTuple):
 
 PROJECTS = (
     Project("cmake_blas", ("src/scale.cu", "src/gemm.cu", "tests/test_vecops.cu"),
-            ("-Iinclude", "-std=c++17", "--expt-relaxed-constexpr", "-lineinfo", "--use_fast_math"), ("cublas",),
+            ("-Iinclude", "-std=c++17", "--expt-relaxed-constexpr", "-lineinfo", "--use_fast_math"),
             ("CMakeLists.txt", "src/CMakeLists.txt", "app/CMakeLists.txt", "tests/CMakeLists.txt")),
     Project("findcuda_rand", ("src/sampler.cu", "src/estimate.cu", "src/main.cu"),
-            ("-Iinclude", "-O3", "-std=c++14", "--expt-relaxed-constexpr", "-Xcompiler", "-Wall"), ("curand",),
+            ("-Iinclude", "-O3", "-std=c++14", "--expt-relaxed-constexpr", "-Xcompiler", "-Wall"),
             ("CMakeLists.txt",)),
     Project("make_rdc", ("src/forces.cu", "src/integrate.cu", "src/main.cu"),
             ("-Isrc", "-O2", "-std=c++17", "-rdc=true", "--expt-relaxed-constexpr", "-Xcompiler", "-Wall,-Wextra"),
-            (), ("Makefile", "CMakeLists.txt")),
+            ("Makefile", "CMakeLists.txt")),
     # a benchmark choosing one of several programming models (-DMODEL=CUDA|OMP), whose CUDA model
     # sets nvcc flags before enable_language, has a clang-as-CUDA branch, rewrites
     # CMAKE_CUDA_FLAGS_${BUILD_TYPE} in a macro and names its compiler and NVIDIA target as options
     Project("cmake_models", ("src/cuda/CUDATriad.cu",),
             ("-Isrc", "-O3", "-std=c++17", "-forward-unknown-to-host-compiler", "-restrict", "--expt-relaxed-constexpr",
-             "-Xcompiler", "-Wall"), (),
+             "-Xcompiler", "-Wall"),
             ("CMakeLists.txt", "cmake/CUDA.cmake", "cmake/OMP.cmake", "cmake/register.cmake")),
     # Thrust and cuRAND through CUDA:: targets, its sources handed to a function of the project's
     Project("cmake_thrust", ("src/stats.cu",), ("-Iinclude", "-Icommon", "-std=c++17", "--expt-extended-lambda", "-lineinfo"),
-            ("curand",), ("CMakeLists.txt", "cmake/bench.cmake", "Makefile")),
+            ("CMakeLists.txt", "cmake/bench.cmake", "Makefile")),
 )
 BY_NAME = {p.name: p for p in PROJECTS}
 EXPECTED = HERE / "expected"

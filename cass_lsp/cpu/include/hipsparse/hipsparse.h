@@ -1,0 +1,72 @@
+// CPU runtime replacement for <hipsparse/hipsparse.h>: hipSPARSE's names of cass_cpu/sparse.hpp,
+// so that an original and its translation run the same CPU algorithms.
+#pragma once
+#define HIPSPARSE_H
+#include <cass_cpu/sparse.hpp>
+
+typedef cusparseHandle_t hipsparseHandle_t;
+typedef cusparseStatus_t hipsparseStatus_t;
+typedef cusparseOperation_t hipsparseOperation_t;
+typedef cusparseIndexType_t hipsparseIndexType_t;
+typedef cusparseIndexBase_t hipsparseIndexBase_t;
+typedef cusparseOrder_t hipsparseOrder_t;
+typedef cusparseSpMVAlg_t hipsparseSpMVAlg_t;
+typedef cusparseSpMMAlg_t hipsparseSpMMAlg_t;
+typedef cusparseSpMatDescr_t hipsparseSpMatDescr_t;
+typedef cusparseDnVecDescr_t hipsparseDnVecDescr_t;
+typedef cusparseDnMatDescr_t hipsparseDnMatDescr_t;
+typedef cusparseConstSpMatDescr_t hipsparseConstSpMatDescr_t;
+typedef cusparseConstDnVecDescr_t hipsparseConstDnVecDescr_t;
+typedef cusparseConstDnMatDescr_t hipsparseConstDnMatDescr_t;
+
+#define HIPSPARSE_STATUS_SUCCESS CUSPARSE_STATUS_SUCCESS
+#define HIPSPARSE_STATUS_NOT_INITIALIZED CUSPARSE_STATUS_NOT_INITIALIZED
+#define HIPSPARSE_STATUS_ALLOC_FAILED CUSPARSE_STATUS_ALLOC_FAILED
+#define HIPSPARSE_STATUS_INVALID_VALUE CUSPARSE_STATUS_INVALID_VALUE
+#define HIPSPARSE_STATUS_ARCH_MISMATCH CUSPARSE_STATUS_ARCH_MISMATCH
+#define HIPSPARSE_STATUS_MAPPING_ERROR CUSPARSE_STATUS_MAPPING_ERROR
+#define HIPSPARSE_STATUS_EXECUTION_FAILED CUSPARSE_STATUS_EXECUTION_FAILED
+#define HIPSPARSE_STATUS_INTERNAL_ERROR CUSPARSE_STATUS_INTERNAL_ERROR
+#define HIPSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED
+#define HIPSPARSE_STATUS_ZERO_PIVOT CUSPARSE_STATUS_ZERO_PIVOT
+#define HIPSPARSE_STATUS_NOT_SUPPORTED CUSPARSE_STATUS_NOT_SUPPORTED
+#define HIPSPARSE_STATUS_INSUFFICIENT_RESOURCES CUSPARSE_STATUS_INSUFFICIENT_RESOURCES
+#define HIPSPARSE_OPERATION_NON_TRANSPOSE CUSPARSE_OPERATION_NON_TRANSPOSE
+#define HIPSPARSE_OPERATION_TRANSPOSE CUSPARSE_OPERATION_TRANSPOSE
+#define HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE
+#define HIPSPARSE_INDEX_16U CUSPARSE_INDEX_16U
+#define HIPSPARSE_INDEX_32I CUSPARSE_INDEX_32I
+#define HIPSPARSE_INDEX_64I CUSPARSE_INDEX_64I
+#define HIPSPARSE_INDEX_BASE_ZERO CUSPARSE_INDEX_BASE_ZERO
+#define HIPSPARSE_INDEX_BASE_ONE CUSPARSE_INDEX_BASE_ONE
+#define HIPSPARSE_ORDER_COL CUSPARSE_ORDER_COL
+#define HIPSPARSE_ORDER_COLUMN CUSPARSE_ORDER_COL
+#define HIPSPARSE_ORDER_ROW CUSPARSE_ORDER_ROW
+#define HIPSPARSE_SPMV_ALG_DEFAULT CUSPARSE_SPMV_ALG_DEFAULT
+#define HIPSPARSE_MV_ALG_DEFAULT CUSPARSE_SPMV_ALG_DEFAULT
+#define HIPSPARSE_SPMV_CSR_ALG1 CUSPARSE_SPMV_CSR_ALG1
+#define HIPSPARSE_SPMV_CSR_ALG2 CUSPARSE_SPMV_CSR_ALG2
+#define HIPSPARSE_SPMM_ALG_DEFAULT CUSPARSE_SPMM_ALG_DEFAULT
+#define HIPSPARSE_MM_ALG_DEFAULT CUSPARSE_SPMM_ALG_DEFAULT
+#define HIPSPARSE_SPMM_CSR_ALG1 CUSPARSE_SPMM_CSR_ALG1
+#define HIPSPARSE_SPMM_CSR_ALG2 CUSPARSE_SPMM_CSR_ALG2
+
+#define hipsparseCreate cusparseCreate
+#define hipsparseDestroy cusparseDestroy
+#define hipsparseSetStream cusparseSetStream
+#define hipsparseGetStream cusparseGetStream
+#define hipsparseGetErrorName cusparseGetErrorName
+#define hipsparseGetErrorString cusparseGetErrorString
+#define hipsparseCreateCsr cusparseCreateCsr
+#define hipsparseDestroySpMat cusparseDestroySpMat
+#define hipsparseSpMatGetSize cusparseSpMatGetSize
+#define hipsparseCreateDnVec cusparseCreateDnVec
+#define hipsparseDestroyDnVec cusparseDestroyDnVec
+#define hipsparseCreateDnMat cusparseCreateDnMat
+#define hipsparseDestroyDnMat cusparseDestroyDnMat
+#define hipsparseSpMV_bufferSize cusparseSpMV_bufferSize
+#define hipsparseSpMV cusparseSpMV
+#define hipsparseSpMM_bufferSize cusparseSpMM_bufferSize
+#define hipsparseSpMM cusparseSpMM
+#define hipsparseXcsr2coo cusparseXcsr2coo
+#define hipsparseXcoo2csr cusparseXcoo2csr
