@@ -21,6 +21,7 @@ from cass_lsp.services.settings import resolve_cli
 from cass_lsp.verify import engine
 from cass_lsp.verify import run as run_stage
 from cass_lsp.verify.stages import StageResult
+from tests.cpu.conftest import Corpus
 
 PROJECT = Path(__file__).parent / "cub_stats"
 # a partial last block (1000000 = 3906 * 256 + 64): BlockReduce's valid items count
@@ -112,3 +113,11 @@ def test_a_cub_header_the_runtime_lacks_is_refused_and_its_own_are_not() -> None
     assert [(u.line, u.detail) for u in found] == [
         (2, "#include <cub/block/block_discontinuity.cuh>: not in the CPU runtime's CUB")
     ]
+
+
+def test_the_rest_of_the_api_computes_what_the_host_computes(corpus: Corpus) -> None:
+    """Block scans with a running prefix and a seed, block radix sort, striped loads and stores, warp
+    scans on 16-lane logical warps, selection, partition, run-length encoding, histograms, segmented
+    reductions and sorts, a DoubleBuffer, and the refusal of too small a temporary storage."""
+    out = corpus.stdout("cub_coverage.cu")
+    assert out.endswith("0 bad\n") and out.count("\nok ") == 13, out

@@ -426,8 +426,8 @@ class BlockRadixSort {
     static thread_local TempStorage s;
     return s;
   }
-  template <class Vals>
-  void sort(K (&keys)[ITEMS_PER_THREAD], Vals* values, int begin_bit, int end_bit, bool descending, bool striped) {
+  void sort(K (&keys)[ITEMS_PER_THREAD], Values (*values)[ITEMS_PER_THREAD], int begin_bit, int end_bit, bool descending,
+            bool striped) {
     for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
       s_.keys.put(rank_ * ITEMS_PER_THREAD + i, keys[i]);
       if constexpr (kPairs) if (values != nullptr) s_.values.put(rank_ * ITEMS_PER_THREAD + i, (*values)[i]);
