@@ -17,6 +17,7 @@ import pytest
 
 from cass_lsp import cpu
 from cass_lsp.core import pairs, proc
+from cass_lsp.cpu import outcome
 from cass_lsp.services.settings import resolve_cli
 from cass_lsp.verify import engine
 from cass_lsp.verify import run as run_stage
@@ -121,3 +122,12 @@ def test_the_rest_of_the_api_computes_what_the_host_computes(corpus: Corpus) -> 
     reductions and sorts, a DoubleBuffer, and the refusal of too small a temporary storage."""
     out = corpus.stdout("cub_coverage.cu")
     assert out.endswith("0 bad\n") and out.count("\nok ") == 13, out
+
+
+def test_a_block_collective_in_a_block_of_another_shape_cannot_run(corpus: Corpus) -> None:
+    result = corpus.run("cub_coverage.cu", args=["wrong-block"])
+    assert result.returncode == outcome.EXIT_UNSUPPORTED, result.text()
+    assert (
+        "cannot run on CPU: cub::BlockReduce<256 x 1 x 1 threads> called in a block of 128 x 1 x 1 threads"
+        in result.text()
+    )

@@ -89,7 +89,16 @@ __global__ void warp_kernel(const int* in, int* inclusive, int* broadcast)
     broadcast[i] = WarpScan(temp[threadIdx.x / 16]).Broadcast(in[i], 3);
 }
 
-int main()
+// a 256-thread BlockReduce in a smaller block: undefined on a GPU (the missing threads' part is unwritten)
+__global__ void wrong_block_kernel(const int* in, int* out)
+{
+    using Reduce = cub::BlockReduce<int, 2 * kThreads>;
+    __shared__ typename Reduce::TempStorage temp;
+    int sum = Reduce(temp).Sum(in[threadIdx.x]);
+    if (threadIdx.x == 0) *out = sum;
+}
+
+int main(int argc, char** argv)
 {
     const int n = 8 * kThreads * kItems;  // 4 blocks of 2 tiles
     std::vector<int> h(n);
@@ -222,5 +231,9 @@ int main()
     report("a temporary storage smaller than asked for is refused",
            cub::DeviceReduce::Sum(d_temp, too_small, d_in, d_a, n) == cudaErrorInvalidValue);
     std::printf("%d bad\n", bad);
+    if (argc > 1) {  // "wrong-block"
+        wrong_block_kernel<<<1, kThreads>>>(d_in, d_a);
+        CHECK(cudaDeviceSynchronize());
+    }
     return bad != 0;
 }

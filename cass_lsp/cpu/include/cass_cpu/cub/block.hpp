@@ -23,14 +23,18 @@ enum BlockStoreAlgorithm {
 
 namespace detail {
 
-// CUB's row-major thread rank for a block of the collective's declared shape; a thread outside it
-// would index past the TempStorage (undefined on a GPU): the run stops and says so.
+// CUB's row-major thread rank for a block of the collective's declared shape. A block of another
+// shape is undefined on a GPU (a thread outside the shape indexes past the TempStorage, a missing
+// one leaves its part unwritten): the run stops and says so.
 template <int X, int Y, int Z>
 int block_rank(const char* collective) {
-  const int rank = int(threadIdx.x + threadIdx.y * X + threadIdx.z * X * Y);
-  if (threadIdx.x >= unsigned(X) || threadIdx.y >= unsigned(Y) || threadIdx.z >= unsigned(Z))
-    ::cass::detail::cannot_run(collective);
-  return rank;
+  if (blockDim.x != unsigned(X) || blockDim.y != unsigned(Y) || blockDim.z != unsigned(Z)) {
+    static thread_local char why[256];
+    std::snprintf(why, sizeof why, "%s<%d x %d x %d threads> called in a block of %u x %u x %u threads", collective,
+                  X, Y, Z, blockDim.x, blockDim.y, blockDim.z);
+    ::cass::detail::cannot_run(why);
+  }
+  return int(threadIdx.x + threadIdx.y * X + threadIdx.z * X * Y);
 }
 
 // Each thread's value, then all of them in rank order, to every thread, over the block's barrier.
@@ -103,7 +107,7 @@ class BlockReduce {
 
  private:
   static int rank() {
-    return detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>("cub::BlockReduce in a block larger than its dimensions");
+    return detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>("cub::BlockReduce");
   }
   static TempStorage& private_storage() {
     static thread_local TempStorage s;  // per block, as CUB's private __shared__ storage
@@ -217,7 +221,7 @@ class BlockScan {
 
  private:
   static int rank() {
-    return detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>("cub::BlockScan in a block larger than its dimensions");
+    return detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>("cub::BlockScan");
   }
   static TempStorage& private_storage() {
     static thread_local TempStorage s;
@@ -338,7 +342,7 @@ class BlockLoad {
 
  private:
   static int rank() {
-    return detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>("cub::BlockLoad in a block larger than its dimensions");
+    return detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>("cub::BlockLoad");
   }
   int rank_;
 };
@@ -366,7 +370,7 @@ class BlockStore {
 
  private:
   static int rank() {
-    return detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>("cub::BlockStore in a block larger than its dimensions");
+    return detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>("cub::BlockStore");
   }
   int rank_;
 };
@@ -420,7 +424,7 @@ class BlockRadixSort {
   using Values = std::conditional_t<kPairs, V, char>;
   static int rank() {
     return detail::block_rank<BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>(
-        "cub::BlockRadixSort in a block larger than its dimensions");
+        "cub::BlockRadixSort");
   }
   static TempStorage& private_storage() {
     static thread_local TempStorage s;
