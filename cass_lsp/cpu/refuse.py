@@ -29,6 +29,27 @@ class Unsupported(msgspec.Struct, frozen=True):
 # First path component or file stem of an #include -> library key.
 _INCLUDE = re.compile(r"^(?:hip/|rocm/)?(?P<stem>[A-Za-z]+)")
 _NAMESPACE_LIBRARY = frozenset({"thrust", "cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
+# What the runtime's CUB (cass_cpu/cub/) executes, for cub:: and hipcub:: alike; any other member of
+# the namespace is refused by name, and so is a header of theirs the runtime does not have.
+_CUB_NAMESPACES = frozenset({"cub", "hipcub"})
+_CUB_NAMES = frozenset({
+    "DeviceRadixSort", "DeviceSegmentedRadixSort", "DeviceScan", "DeviceReduce", "DeviceSegmentedReduce",
+    "DeviceSelect", "DevicePartition", "DeviceHistogram", "DeviceRunLengthEncode",
+    "BlockReduce", "BlockScan", "BlockLoad", "BlockStore", "BlockRadixSort", "WarpReduce", "WarpScan",
+    "LoadDirectBlocked", "LoadDirectStriped", "StoreDirectBlocked", "StoreDirectStriped",
+    "BlockReduceAlgorithm", "BlockScanAlgorithm", "BlockLoadAlgorithm", "BlockStoreAlgorithm",
+    "BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY", "BLOCK_REDUCE_RAKING", "BLOCK_REDUCE_WARP_REDUCTIONS",
+    "BLOCK_SCAN_RAKING", "BLOCK_SCAN_RAKING_MEMOIZE", "BLOCK_SCAN_WARP_SCANS",
+    "BLOCK_LOAD_DIRECT", "BLOCK_LOAD_STRIPED", "BLOCK_LOAD_VECTORIZE", "BLOCK_LOAD_TRANSPOSE",
+    "BLOCK_LOAD_WARP_TRANSPOSE", "BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED",
+    "BLOCK_STORE_DIRECT", "BLOCK_STORE_STRIPED", "BLOCK_STORE_VECTORIZE", "BLOCK_STORE_TRANSPOSE",
+    "BLOCK_STORE_WARP_TRANSPOSE", "BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED",
+    "Sum", "Max", "Min", "ArgMin", "ArgMax", "Equality", "Inequality", "KeyValuePair", "DoubleBuffer",
+    "CachingDeviceAllocator", "NullType",
+})  # fmt: skip
+_MEMBER = re.compile(rb"::\s*(?P<name>[A-Za-z_]\w*)")
+# how far past a name its qualifier is read (cub::DeviceSegmentedRadixSort)
+_AFTER = 48
 _HEADERS: dict[str, tuple[str, str]] = {
     "cooperative_groups.h": ("cooperative groups", "the CPU runtime has no cooperative_groups"),
     "mma.h": ("warp matrix (WMMA)", "tensor-core fragments are not emulated"),
@@ -92,7 +113,7 @@ def unsupported(text: str) -> list[Unsupported]:
             elif name == "cpu.name":
                 library_guarded = _under_library_test(node, source)
                 _name(node_text, line, add if not library_guarded else _without_libraries(add),
-                      source[node.end_byte : node.end_byte + 16].lstrip())
+                      source[node.end_byte : node.end_byte + _AFTER].lstrip())
             elif name == "cpu.launch.config" and _in_device_function(source, node):
                 add("dynamic parallelism", line, "a kernel launched from device code")
             elif name == "cpu.macro_body":
@@ -156,6 +177,11 @@ def _include(path: str, line: int, add: _Add) -> None:
         return
     m = _INCLUDE.match(path)
     stem = m["stem"].lower() if m else ""
+    if stem in _CUB_NAMESPACES and path.startswith(f"{stem}/"):
+        # the runtime's CUB has these headers (libraries.provides above); not this one
+        library = libraries.LIBRARIES[stem]
+        add(f"library: {library}", line, f"#include <{path}>: not in the CPU runtime's {library}")
+        return
     for key, library in libraries.LIBRARIES.items():
         if stem.startswith(key) and (stem == key or key not in ("cub", "npp")):
             partly = libraries.implemented(library)
@@ -170,6 +196,12 @@ def _name(name: str, line: int, add: _Add, after: bytes) -> None:
     if name in ("texture", "surface") and after.startswith(b"<"):
         add("textures" if name == "texture" else "surfaces", line,
             f"{name}<...> references (removed in CUDA 12) are not emulated by the CPU runtime")
+        return
+    if name in _CUB_NAMESPACES and after.startswith(b"::"):
+        member = _MEMBER.match(after)
+        if member is None or member["name"].decode() not in _CUB_NAMES:
+            what = f"{name}::{member['name'].decode()}" if member else f"{name}::"
+            add(f"library: {libraries.LIBRARIES[name]}", line, f"{what} is not executed by the CPU runtime's {libraries.LIBRARIES[name]}")
         return
     if name in _NAMESPACE_LIBRARY and after.startswith(b"::"):
         add(f"library: {libraries.LIBRARIES[name]}", line, f"{name}:: has no CPU implementation here")
@@ -199,7 +231,7 @@ def _macro(body: str, first_line: int, add: _Add) -> None:
     # a string in the body is text (a message naming the library), not a use of a name
     body = _STRING.sub(lambda m: " " * len(m.group()), body)
     for m in _TOKEN.finditer(body):
-        after = body[m.end() : m.end() + 16].lstrip().encode()
+        after = body[m.end() : m.end() + _AFTER].lstrip().encode()
         _name(m.group(), first_line + body.count("\n", 0, m.start()), add, after)
 
 

@@ -21,7 +21,7 @@ PROGRAMS: list[tuple[str, int]] = [
     ("warp_aggregate_32.cu", 32), ("warp_aggregate_32.cu", 64), ("block_scan.cu", 32), ("histogram.cu", 32),
     ("matmul_tiled.cu", 32), ("matmul_tiled.hip", 32), ("matmul_off_by_one.hip", 32), ("stencil.cu", 32),
     ("dynamic_shared.cu", 32), ("constant_mem.cu", 32), ("printf_kernel.cu", 32), ("divergent_barrier.cu", 32),
-    ("mixed_collectives.cu", 32), ("intrinsics.cu", 32),
+    ("mixed_collectives.cu", 32), ("intrinsics.cu", 32), ("cub_coverage.cu", 32),
 ]  # fmt: skip
 
 

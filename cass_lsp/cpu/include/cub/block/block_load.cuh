@@ -1,0 +1,3 @@
+// CPU runtime replacement for <cub/block/block_load.cuh> (all of the runtime's CUB: cass_cpu/cub.hpp).
+#pragma once
+#include <cass_cpu/cub.hpp>

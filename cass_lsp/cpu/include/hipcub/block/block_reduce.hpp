@@ -1,0 +1,4 @@
+// CPU runtime replacement for <hipcub/block/block_reduce.hpp>: hipcub:: is the runtime's CUB (cass_cpu/cub.hpp).
+#pragma once
+#include <cass_cpu/cub.hpp>
+namespace hipcub = cub;
