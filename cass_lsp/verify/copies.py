@@ -15,13 +15,13 @@ from __future__ import annotations
 import math
 import re
 import struct
-from collections.abc import Iterator, Set
+from collections.abc import Callable, Iterator, Set
 
 import msgspec
 
 from cass_lsp.verify.compare import CompareMode, numbers_close
 
-FORMAT = 1
+FORMAT = 2
 """The record's format and comparison: part of a run's key, so a verdict reached without them is not reused."""
 ENV_FD = "CASS_CPU_COPY_RECORD_FD"
 ENV_CAP = "CASS_CPU_COPY_RECORD_CAP"
@@ -47,6 +47,8 @@ class Copy(msgspec.Struct, frozen=True):
     kernel: str
     """The last kernel launched with a pointer into that allocation ("-": none)."""
     data: bytes
+    thread: int = 1
+    """The host thread that made it, numbered in the order of the threads' first copies."""
 
     def describe(self) -> str:
         return f"copy {self.ordinal} (line {self.line})"
@@ -148,6 +150,7 @@ def parse(data: bytes) -> Record:
                 Copy(
                     ordinal, int(fields[b"line"]), fields[b"type"].decode(), int(fields[b"buffer"]), int(fields[b"offset"]),
                     int(fields[b"size"]), int(fields[b"at"]), fields[b"kernel"].decode(errors="replace"), data[at : at + size],
+                    int(fields.get(b"thread", b"1")),
                 )
             )
         except (KeyError, ValueError):
@@ -206,13 +209,47 @@ def _comparable(expected: Copy, actual: Copy) -> str | None:
     return None
 
 
+def _threaded(*records: Record) -> bool:
+    """Whether copies came from several host threads: their order across threads is the scheduler's."""
+    return any(len({c.thread for c in r.copies}) > 1 for r in records)
+
+
+def _paired(reference: list[Copy], other: list[Copy], agree: Callable[[Copy, Copy], bool]) -> list[Copy]:
+    """``other`` reordered so that each copy stands against the copy of ``reference`` it agrees with:
+    the first unused one of the same shape (element type and size; the call site's line is the
+    translation's own) whose elements agree, else the first unused one of that shape, so a copy
+    that agrees with none is still compared and named."""
+    unused = list(other)
+    paired: list[Copy] = []
+    for want in reference:
+        site = [c for c in unused if (c.type, len(c.data)) == (want.type, len(want.data))]
+        match = next((c for c in site if agree(want, c)), site[0] if site else None)
+        if match is None:
+            break
+        unused.remove(match)
+        paired.append(match)
+    return paired + unused
+
+
+def _agree(mode: CompareMode, rel_tol: float, abs_tol: float) -> Callable[[Copy, Copy], bool]:
+    def agree(a: Copy, b: Copy) -> bool:
+        try:
+            return first_difference(a, b, mode=mode, rel_tol=rel_tol, abs_tol=abs_tol) is None
+        except ValueError:
+            return a.data == b.data
+
+    return agree
+
+
 def varying(first: Record, second: Record, *, mode: CompareMode, rel_tol: float, abs_tol: float) -> set[int] | str:
     """The copies (ordinals) that differ between two runs of the original, or why the runs' records
-    cannot be matched copy for copy."""
+    cannot be matched copy for copy. Copies made by several host threads are matched by content
+    within each call site, not by order."""
     if len(first.copies) != len(second.copies):
         return f"the original made {len(first.copies)} and then {len(second.copies)} device-to-host copies in two runs"
     moving: set[int] = set()
-    for a, b in zip(first.copies, second.copies, strict=True):
+    seconds = _paired(first.copies, second.copies, _agree(mode, rel_tol, abs_tol)) if _threaded(first, second) else second.copies
+    for a, b in zip(first.copies, seconds, strict=True):
         if _comparable(a, b) is not None:
             return f"{a.describe()} is not the same in two runs of the original"
         try:
@@ -248,7 +285,13 @@ def compare(
         )
         return Outcome(None, 0, tuple(notes))
     compared, unjudged = 0, 0
-    for expected, actual in zip(original.copies, translation.copies, strict=False):
+    translated = translation.copies
+    if _threaded(original, translation):
+        translated = _paired(original.copies, translation.copies, _agree(mode, rel_tol, abs_tol))
+        threads = max(len({c.thread for c in r.copies}) for r in (original, translation))
+        notes.append(f"{threads} host threads made copies: each was compared with its counterpart of the same"
+                     " shape by content, not by the threads' order")
+    for expected, actual in zip(original.copies, translated, strict=False):
         why = _comparable(expected, actual)
         if why is not None:
             notes.append(f"copies not compared from {expected.describe()} on: {why}")

@@ -8,9 +8,10 @@ import struct
 from cass_lsp.verify import copies
 
 
-def _copy(ordinal: int, values: list[float], type_: str = "float", fmt: str = "f", line: int = 40) -> bytes:
+def _copy(ordinal: int, values: list[float], type_: str = "float", fmt: str = "f", line: int = 40, thread: int = 1) -> bytes:
     data = struct.pack(f"={len(values)}{fmt}", *values)
-    header = f"copy {ordinal} line={line} bytes={len(data)} type={type_} buffer=2 offset=0 size={len(data)} at=31 kernel=relax\n"
+    header = (f"copy {ordinal} line={line} bytes={len(data)} type={type_} buffer=2 offset=0 size={len(data)} at=31"
+              f" kernel=relax thread={thread}\n")
     return header.encode() + data
 
 
@@ -70,3 +71,23 @@ def test_copies_that_vary_between_runs_of_the_original_are_left_out() -> None:
     outcome = copies.compare(first, copies.parse(_copy(1, [1.0]) + _copy(2, [0.5])), skip=moving)
     assert outcome.difference is None
     assert "1 copy varies between runs of the original and was not compared" in outcome.describe()
+
+
+def test_copies_of_several_host_threads_are_matched_by_content_not_by_their_order() -> None:
+    # cuda-samples' simpleCallback: one host thread per workload copies its results back; which
+    # thread copies first is the scheduler's choice, and it was failed as "copy 1 differs"
+    def threads(order: list[int], bump: int = 0) -> copies.Record:
+        return copies.parse(b"".join(_copy(n + 1, [float(w + 1), float(w + 2 + (bump if w == 2 else 0))], "float",
+                                           line=106, thread=n + 1) for n, w in enumerate(order)))
+
+    original, again = threads([0, 1, 2]), threads([0, 1, 2])
+    assert copies.varying(original, again, mode="numeric", rel_tol=1e-5, abs_tol=1e-8) == set()
+    outcome = copies.compare(original, threads([2, 0, 1]))
+    assert outcome.difference is None and outcome.compared == 3
+    assert "3 host threads made copies" in outcome.describe()
+    # a wrong element is still found, whatever order the threads ran in
+    wrong = copies.compare(original, threads([1, 2, 0], bump=1)).difference
+    assert wrong is not None and (wrong.copy.ordinal, wrong.element, wrong.expected, wrong.actual) == (3, 1, "4", "5")
+    # one host thread: the order is the program's, and a swap is a difference
+    single = copies.parse(_copy(1, [1.0]) + _copy(2, [2.0]))
+    assert copies.compare(single, copies.parse(_copy(1, [2.0]) + _copy(2, [1.0]))).difference is not None

@@ -3,11 +3,12 @@
 //
 // Only when CASS_CPU_COPY_RECORD_FD names a file descriptor the runner opened: each device-to-host
 // copy appends a header line
-//   copy <ordinal> line=<L> bytes=<N> type=<T> elem=<E> buffer=<B> offset=<O> size=<S> at=<A> kernel=<K>
+//   copy <ordinal> line=<L> bytes=<N> type=<T> elem=<E> buffer=<B> offset=<O> size=<S> at=<A> kernel=<K> thread=<H>
 // and then its N bytes. <T> is the host destination's element type (float, double, int32, ...) or
 // "bytes" when the call site's pointer type does not tell; <B> is the source allocation's ordinal
 // (0: not a device allocation), <S> its size and <A> the line of its allocation; <K> the last kernel
-// launched with a pointer into it. CASS_CPU_COPY_RECORD_CAP bounds the bytes written: the copy that
+// launched with a pointer into it; <H> numbers the host threads in the order of their first copy (the
+// order of copies from several threads is theirs, not the program's). CASS_CPU_COPY_RECORD_CAP bounds the bytes written: the copy that
 // would pass it is written as "cap <ordinal> line=<L> bytes=<N> limit=<cap>" and nothing follows.
 #pragma once
 #include <cstddef>
@@ -38,6 +39,7 @@ struct State {
   int fd = -1;
   unsigned long long cap = 0, written = 0;
   unsigned copies = 0;
+  unsigned threads = 0;
   bool full = false;
   State() {
     const char* fd_text = std::getenv("CASS_CPU_COPY_RECORD_FD");
@@ -161,6 +163,8 @@ inline void copied(const void* src, std::size_t width, std::size_t pitch, std::s
   std::lock_guard<std::mutex> hold(s.mutex);
   if (s.full) return;
   unsigned ordinal = ++s.copies;
+  static thread_local unsigned thread = 0;
+  if (thread == 0) thread = ++s.threads;
   std::size_t n = width * rows;
   char header[512];
   auto it = holding(s, src);
@@ -171,11 +175,11 @@ inline void copied(const void* src, std::size_t width, std::size_t pitch, std::s
     s.full = true;
     rows = 0;
   } else {
-    length = std::snprintf(header, sizeof header, "copy %u line=%d bytes=%zu type=%s buffer=%u offset=%zu size=%zu at=%d kernel=%s\n",
+    length = std::snprintf(header, sizeof header, "copy %u line=%d bytes=%zu type=%s buffer=%u offset=%zu size=%zu at=%d kernel=%s thread=%u\n",
                            ordinal, line, n, type, known ? it->second.ordinal : 0u,
                            known ? static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(src) - it->first) : 0,
                            known ? it->second.size : 0, known ? it->second.line : 0,
-                           known && it->second.kernel != nullptr ? it->second.kernel : "-");
+                           known && it->second.kernel != nullptr ? it->second.kernel : "-", thread);
   }
   bool whole = length >= 0 && write_all(s.fd, header, static_cast<std::size_t>(length));
   for (std::size_t r = 0; whole && r < rows; ++r) whole = write_all(s.fd, static_cast<const char*>(src) + r * pitch, width);
