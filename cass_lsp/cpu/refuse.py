@@ -42,7 +42,6 @@ _NAME_LIBRARY = re.compile(r"^(?P<lib>cublas|cufft|curand|cusparse|cusolver|cudn
                            re.I)
 _NAMESPACE_LIBRARY = frozenset({"thrust", "cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
 _HEADERS: dict[str, tuple[str, str]] = {
-    "cooperative_groups.h": ("cooperative groups", "the CPU runtime has no cooperative_groups"),
     "mma.h": ("warp matrix (WMMA)", "tensor-core fragments are not emulated"),
     "cuda_bf16.h": ("bfloat16", "__nv_bfloat16 is not in the CPU runtime"),
     "cuda_fp8.h": ("fp8", "fp8 types are not in the CPU runtime"),
@@ -62,9 +61,12 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
      "surfaces", "surface objects are not emulated"),
     (re.compile(r"^(?:(?:cuda|hip)Graph\w*|(?:cuda|hip)StreamBeginCapture\w*|(?:cuda|hip)StreamEndCapture)$"),
      "graphs", "CUDA/HIP graphs are not emulated"),
-    (re.compile(r"^(?:this_grid|grid_group|this_multi_grid|multi_grid_group|(?:cuda|hip)LaunchCooperativeKernel\w*)$"),
-     "grid-wide synchronization", "cooperative launches and grid sync are not emulated"),
-    (re.compile(r"^cooperative_groups$"), "cooperative groups", "the CPU runtime has no cooperative_groups"),
+    # (cass_cpu/cg.hpp runs blocks, tiles, coalesced groups, the grid, reduce and the scans)
+    (re.compile(r"^(?:this_multi_grid|multi_grid_group|(?:cuda|hip)LaunchCooperativeKernelMultiDevice)$"),
+     "multi-device cooperative launch", "one device: a multi-grid has nothing to span"),
+    (re.compile(r"^(?:labeled_partition|binary_partition|memcpy_async|this_cluster|cluster_group|block_tile_memory|"
+                r"reduce_update_async|reduce_store_async|invoke_one|invoke_one_broadcast)$"),
+     "cooperative groups", "this cooperative_groups function is not executed by the CPU runtime"),
     (re.compile(r"^(?:cu|hip)(?:Module\w+|LaunchKernel|LinkCreate\w*|LinkAdd\w*|LinkComplete|ModuleLaunchKernel)$"),
      "driver-API modules", "loading PTX/cubin/code objects and cuLaunchKernel cannot run on a CPU"),
     (re.compile(r"^(?:wmma|nvcuda|__hmma\w*|__imma\w*|__bmma\w*)$"), "warp matrix (WMMA)",

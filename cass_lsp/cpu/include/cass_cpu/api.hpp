@@ -282,6 +282,7 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->surfaceAlignment = 512;
   p->multiProcessorCount = static_cast<int>(::cass::detail::worker_count());
   p->deviceOverlap = p->concurrentKernels = 1;
+  p->cooperativeLaunch = 1;  // coop.hpp: every block of a cooperative grid is resident at once
   p->asyncEngineCount = 2;
   p->computeMode = 0;  // cudaComputeModeDefault
   p->maxTexture1D = 131072;
@@ -519,7 +520,7 @@ inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, F) {
 }
 template <class F>
 inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, F, int block_size, size_t) {
-  *n = block_size > 0 ? (2048 / block_size > 0 ? 2048 / block_size : 1) : 0;
+  *n = ::cass::detail::blocks_per_sm(block_size);
   return cudaSuccess;
 }
 template <class F>
@@ -801,9 +802,11 @@ namespace cass {
 namespace detail {
 template <class... P, size_t... I>
 inline cudaError_t launch_packed(void (*f)(P...), dim3 g, dim3 b, void** args, size_t shmem,
-                                 std::index_sequence<I...>) {
+                                 std::index_sequence<I...>, bool cooperative = false) {
   t_last_error = 0;
-  ::cass::launch("cudaLaunchKernel", g, b, shmem)([&] { f(*static_cast<std::remove_reference_t<P>*>(args[I])...); });
+  Launcher launcher = ::cass::launch(cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel", g, b, shmem);
+  launcher.cooperative = cooperative;
+  launcher([&] { f(*static_cast<std::remove_reference_t<P>*>(args[I])...); });
   return static_cast<cudaError_t>(t_last_error);
 }
 }  // namespace detail
@@ -817,7 +820,18 @@ inline cudaError_t cudaLaunchKernel(void (*f)(P...), dim3 g, dim3 b, void** args
 inline cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, size_t = 0, cudaStream_t = nullptr) {
   ::cass::detail::cannot_run("cudaLaunchKernel through an untyped (void*) kernel pointer");
 }
-template <class... A>
-inline cudaError_t cudaLaunchCooperativeKernel(A...) {
-  ::cass::detail::cannot_run("cooperative launch (grid-wide synchronization)");
+// As on a GPU, a cooperative grid must fit on the device at once: at most the occupancy
+// calculator's blocks per multiprocessor times multiProcessorCount, or cudaErrorCooperativeLaunchTooLarge.
+// (rewrite.py drops the usual `(void*)` cast of the kernel, which would lose its parameter types.)
+template <class... P>
+inline cudaError_t cudaLaunchCooperativeKernel(void (*f)(P...), dim3 g, dim3 b, void** args, size_t shmem = 0,
+                                               cudaStream_t = nullptr) {
+  if (::cass::detail::sticky() != cudaSuccess) return ::cass::detail::sticky();
+  const unsigned long long blocks = 1ull * g.x * g.y * g.z;
+  if (blocks > ::cass::detail::cooperative_grid_limit(b.x * b.y * b.z))
+    return ::cass::detail::fail(cudaErrorCooperativeLaunchTooLarge);
+  return ::cass::detail::launch_packed(f, g, b, args, shmem, std::index_sequence_for<P...>{}, true);
+}
+inline cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t = 0, cudaStream_t = nullptr) {
+  ::cass::detail::cannot_run("cudaLaunchCooperativeKernel through an untyped (void*) kernel pointer");
 }

@@ -8,6 +8,7 @@
 #include "types.hpp"
 #include "math.hpp"
 #include "sched.hpp"
+#include "coop.hpp"
 #include "device.hpp"
 #include "ptx.hpp"
 #include "api.hpp"

@@ -221,7 +221,9 @@ inline void release_barrier(Block& b) {
 }
 
 // __syncthreads: returns how many arriving threads had pred != 0 (and via *arrived how many arrived).
-inline unsigned block_barrier(int pred, unsigned* arrived = nullptr) {
+// grid.sync() passes on_all_arrived (coop.hpp): the block's last thread to arrive runs it, on its
+// fiber, before the barrier opens, so the whole block waits at the grid barrier.
+inline unsigned block_barrier(int pred, unsigned* arrived = nullptr, void (*on_all_arrived)() = nullptr) {
   Fiber* f = t_fiber;
   Block& b = *f->block;
   settle(b);
@@ -233,6 +235,7 @@ inline unsigned block_barrier(int pred, unsigned* arrived = nullptr) {
   ++b.bar_arrived[p];
   CASS_CPU_COUNT(b.worker->stats.thread_barriers);
   if (++b.at_barrier == b.live) {
+    if (on_all_arrived != nullptr) on_all_arrived();
     release_barrier(b);
   } else {
     f->state = State::AtBarrier;
@@ -528,6 +531,10 @@ inline bool reversed_for(const char* launch_name) {
   return false;
 }
 
+// Lanes waiting in coalesced_threads() (coop.hpp) learn who joined them only when no thread of
+// the block can run on: this releases them and says whether it did.
+inline bool (*g_release_stalled)(Block&) = nullptr;
+
 inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear) {
   const unsigned n = L.block.x * L.block.y * L.block.z;
   const unsigned nwarps = (n + CASS_CPU_WARP_SIZE - 1) / CASS_CPU_WARP_SIZE;
@@ -580,7 +587,7 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
       ctx_switch(b.sched, f.ctx);
       ran = true;
     }
-    if (!ran && !b.aborted) deadlock(b, nullptr, "no thread can make progress (threads wait at different barriers or collectives)");
+    if (!ran && !b.aborted && (g_release_stalled == nullptr || !g_release_stalled(b))) deadlock(b, nullptr, "no thread can make progress (threads wait at different barriers or collectives)");
   }
   t_fiber = nullptr;
   CASS_CPU_COUNT(wk.stats.blocks);
@@ -698,6 +705,9 @@ inline void execute(const LaunchBase& L) {
   pthread_mutex_unlock(&p.mu);
 }
 
+// A cooperative launch (cudaLaunchCooperativeKernel): every block resident at once, for grid.sync().
+inline void execute_cooperative(const LaunchBase& L);  // coop.hpp
+
 template <class Body, class Params>
 struct Launch : LaunchBase {
   Body* body;
@@ -725,6 +735,7 @@ struct Launcher {
   const char* name;
   dim3 grid, block;
   std::size_t shmem;
+  bool cooperative = false;
 
   template <class F, class... A>
   void operator()(F&& body, A&&... args) const {
@@ -751,7 +762,10 @@ struct Launcher {
       return;
     }
     std::apply([&](const auto&... stored) { ::cass::record::launched(name, stored...); }, params);
-    execute(L);
+    if (cooperative)
+      execute_cooperative(L);
+    else
+      execute(L);
   }
 };
 
