@@ -59,8 +59,12 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
      "textures", "texture objects and references are not emulated"),
     (re.compile(r"^(?:surf(?:1D|2D|3D|Cubemap)\w*|(?:cuda|hip)(?:Create|Destroy)SurfaceObject|(?:cuda|hip)SurfaceObject_t)$"),
      "surfaces", "surface objects are not emulated"),
-    (re.compile(r"^(?:(?:cuda|hip)Graph\w*|(?:cuda|hip)StreamBeginCapture\w*|(?:cuda|hip)StreamEndCapture)$"),
-     "graphs", "CUDA/HIP graphs are not emulated"),
+    # (cass_cpu/graph.hpp runs stream capture and graphs of empty, host, 1-D memcpy and memset nodes)
+    (re.compile(r"^(?:cuda|hip)(?!Graph(?:_t|Exec_t|Node_t|Create|Destroy|GetNodes|Add(?:Empty|Host|Memset)Node|"
+                r"AddMemcpyNode1D|AddDependencies|Instantiate|InstantiateWithFlags|InstantiateFlag\w+|ExecDestroy|"
+                r"Launch)$)Graph\w+$|^(?:cuda|hip)(?:StreamBeginCaptureToGraph|StreamGetCaptureInfo\w*|"
+                r"StreamUpdateCaptureDependencies\w*|ThreadExchangeStreamCaptureMode|UserObject\w*)$"),
+     "graphs", "this graph function is not executed by the CPU runtime"),
     # (cass_cpu/cg.hpp runs blocks, tiles, coalesced groups, the grid, reduce and the scans)
     (re.compile(r"^(?:this_multi_grid|multi_grid_group|(?:cuda|hip)LaunchCooperativeKernelMultiDevice)$"),
      "multi-device cooperative launch", "one device: a multi-grid has nothing to span"),

@@ -103,9 +103,20 @@ inline void grid_sync() {
   block_barrier(0, nullptr, &grid_arrive);
 }
 
+[[noreturn]] inline void no_room_for_grid(const LaunchBase& L, unsigned blocks) {
+  const unsigned long long threads = 1ull * blocks * L.block.x * L.block.y * L.block.z;
+  char what[512];
+  std::snprintf(what, sizeof what,
+                "kernel %s: a cooperative launch keeps all %u blocks resident, and the fiber stacks of their %llu "
+                "threads need %llu MiB of address space (%zu KiB each, CASS_CPU_STACK_KB), more than the "
+                "address-space limit leaves (in verification cass.verification.limits.memoryMb)",
+                L.name, blocks, threads, threads * (stack_bytes() + StackPool::kGuard) >> 20, stack_bytes() / 1024);
+  cannot_run(what);
+}
+
 inline void run_crew_block(Worker& wk, Crew& c, unsigned me) {
   const LaunchBase& L = *c.job;
-  if (!prepare(wk, L)) no_room_for_stacks(L);
+  if (!prepare(wk, L)) no_room_for_grid(L, c.total);
   pthread_mutex_lock(&c.mu);
   wait_turn(c, me);
   pthread_mutex_unlock(&c.mu);

@@ -12,3 +12,4 @@
 #include "device.hpp"
 #include "ptx.hpp"
 #include "api.hpp"
+#include "graph.hpp"

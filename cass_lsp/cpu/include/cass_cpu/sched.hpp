@@ -19,6 +19,7 @@
 // exited while others wait, or no fiber can run) ends the program with CASS_CPU_EXIT_DEADLOCK.
 #pragma once
 #include <cstring>
+#include <functional>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -707,6 +708,9 @@ inline void execute(const LaunchBase& L) {
 
 // A cooperative launch (cudaLaunchCooperativeKernel): every block resident at once, for grid.sync().
 inline void execute_cooperative(const LaunchBase& L);  // coop.hpp
+// Stream capture (graph.hpp): work for a stream that is capturing becomes a node of its graph.
+inline bool capturing(const void* stream);
+inline void capture(const void* stream, std::function<void()> work);
 
 template <class Body, class Params>
 struct Launch : LaunchBase {
@@ -735,6 +739,7 @@ struct Launcher {
   const char* name;
   dim3 grid, block;
   std::size_t shmem;
+  const void* stream = nullptr;
   bool cooperative = false;
 
   template <class F, class... A>
@@ -742,6 +747,12 @@ struct Launcher {
     using Body = std::remove_reference_t<F>;
     using Params = std::tuple<std::decay_t<A>...>;
     Params params(std::forward<A>(args)...);
+    if (stream != nullptr && capturing(stream)) {  // a graph node: launched again at each cudaGraphLaunch
+      Launcher replay = *this;
+      replay.stream = nullptr;
+      capture(stream, [replay, body, params] { std::apply([&](const auto&... a) { replay(body, a...); }, params); });
+      return;
+    }
     Launch<Body, Params> L;
     L.run_thread = &Launch<Body, Params>::run;
     L.run_plain = &plain_loop<Launch<Body, Params>>;
@@ -813,8 +824,8 @@ inline const int g_watchdog_installed = install_watchdog();
 }  // namespace detail
 
 inline detail::Launcher launch(const char* name, dim3 grid, dim3 block, std::size_t shmem = 0,
-                               const void* /*stream*/ = nullptr) {
-  return detail::Launcher{name, grid, block, shmem};
+                               const void* stream = nullptr) {
+  return detail::Launcher{name, grid, block, shmem, stream};
 }
 
 inline void* dynamic_shared() { return detail::t_dyn_shared; }
