@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 
 from cass_lsp.core import proc
-from cass_lsp.cpu.build import build
+from cass_lsp.cpu import prepare_source
+from cass_lsp.cpu.build import build, build_program
 from tests.cpu.conftest import need_gxx
 
 PROGRAM = Path(__file__).parent / "coop" / "grid_norm"
@@ -58,18 +59,62 @@ def test_tile_reductions_and_a_grid_barrier_verify_against_the_rule_translation(
     assert "original and translation agree (exit 0, 4 line(s) of output" in _stage(report, "run")["message"]
 
 
-@pytest.mark.parametrize("barrier", ["grid.sync();", "tile.sync();"])
-def test_a_translation_without_a_barrier_fails(tmp_path: Path, barrier: str) -> None:
-    program = tmp_path / "grid_norm"
+@pytest.fixture(scope="module")
+def translated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of grid_norm with its rule translation in hip/ (where ``--pattern hip/{stem}.hip`` finds it)."""
+    program = tmp_path_factory.mktemp("coop") / "grid_norm"
     shutil.copytree(PROGRAM, program)
     assert _cli("translate", "--rocm", "7.1", "--out-dir", program / "hip", program).returncode == 0
+    return program
+
+
+def _drop(program: Path, barrier: str) -> None:
     kernels = program / "hip" / "kernels.hip"
     text = kernels.read_text()
     assert text.count(barrier) == 1
     kernels.write_text(text.replace(barrier, ";"))
+
+
+def test_a_translation_without_its_grid_sync_fails(translated: Path, tmp_path: Path) -> None:
+    program = tmp_path / "grid_norm"
+    shutil.copytree(translated, program)
+    _drop(program, "grid.sync();")
     code, report = _verify(program, "--pattern", "hip/{stem}.hip")
     assert code != 0 and report["verdict"] == "failed", json.dumps(report, indent=1)
     assert _stage(report, "run")["outcome"] == "failed"
+
+
+@pytest.fixture(scope="module")
+def without_tile_sync(translated: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The translation with its tile.sync() dropped, built for the CPU runner as the run stage builds it
+    (a second verify would cost more than this suite may)."""
+    work = tmp_path_factory.mktemp("coop")
+    program = work / "grid_norm"
+    shutil.copytree(translated, program)
+    _drop(program, "tile.sync();")
+    units = []
+    for source in sorted((program / "hip").iterdir()):
+        prepared = work / (source.name + ".cpp" if source.suffix == ".hip" else source.name)
+        prepared.write_text(prepare_source(source.read_text()) if source.suffix == ".hip" else source.read_text())
+        if source.suffix == ".hip":
+            units.append(prepared)
+    units.sort(key=lambda unit: not unit.name.startswith("main"))
+    built = build_program(units, work / "without_tile_sync", hip=True)
+    assert built.ok, built.log
+    return built.exe
+
+
+@pytest.mark.parametrize("order", ["forward", "reverse"])
+def test_a_translation_without_its_tile_sync_computes_wrong_sums(without_tile_sync: str, order: str) -> None:
+    result = proc.run([without_tile_sync, "20000"], timeout=60, env={**os.environ, "CASS_CPU_ORDER": order})
+    out = result.stdout.decode()
+    assert result.returncode == 2 and out.startswith("block stats: 79 blocks, ") and "79 blocks, 0 wrong" not in out, out
+
+
+def test_a_cooperative_grid_larger_than_the_device_holds_is_refused_as_on_a_gpu(without_tile_sync: str) -> None:
+    result = proc.run([without_tile_sync, "20000", "100000"], timeout=60)
+    assert "cooperative launch of 100000 blocks" in result.stdout.decode()
+    assert "cudaErrorCooperativeLaunchTooLarge" in result.stdout.decode()
 
 
 @pytest.fixture(scope="module")

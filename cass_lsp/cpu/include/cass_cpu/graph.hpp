@@ -37,6 +37,9 @@ enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureM
 enum cudaStreamCaptureStatus { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1, cudaStreamCaptureStatusInvalidated = 2 };
 enum cudaGraphInstantiateFlags { cudaGraphInstantiateFlagAutoFreeOnLaunch = 1 };
 
+struct cudaGraphEdgeData {
+  unsigned char from_port, to_port, type, reserved[5];
+};
 struct cudaHostNodeParams {
   cudaHostFn_t fn;
   void* userData;
@@ -156,6 +159,14 @@ inline cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t g, 
 inline cudaError_t cudaGraphAddDependencies(cudaGraph_t, const cudaGraphNode_t* from, const cudaGraphNode_t* to, size_t n) {
   for (size_t i = 0; i < n; ++i) to[i]->deps.push_back(from[i]);
   return cudaSuccess;
+}
+// CUDA 13's form, with edge data: only default edges (programmatic ones order kernels' parts).
+inline cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                            const cudaGraphEdgeData* edges, size_t n) {
+  for (size_t i = 0; edges != nullptr && i < n; ++i)
+    if (edges[i].type != 0 || edges[i].from_port != 0 || edges[i].to_port != 0)
+      ::cass::detail::cannot_run("cudaGraphAddDependencies with programmatic edges: the CPU runtime runs default edges");
+  return cudaGraphAddDependencies(g, from, to, n);
 }
 inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t g, unsigned long long = 0) {
   std::vector<const CUgraphNode_st*> order;

@@ -42,7 +42,7 @@ int main(int argc, char** argv)
     CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
     std::printf("captured %zu nodes (capturing: %d); %d steps ran while capturing\n", nodes,
                 status == cudaStreamCaptureStatusActive, log.steps);
-    CHECK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
     for (int l = 0; l < launches; ++l) CHECK(cudaGraphLaunch(exec, stream));
     CHECK(cudaStreamSynchronize(stream));
 
@@ -81,9 +81,13 @@ int main(int argc, char** argv)
     CHECK(cudaGraphAddMemcpyNode1D(&copy, built, &set, 1, flags.data(), d_flags, flags_n * sizeof(int),
                                    cudaMemcpyDeviceToHost));
     CHECK(cudaGraphAddEmptyNode(&join, built, &copy, 1));
+#if CUDART_VERSION >= 13000
+    CHECK(cudaGraphAddDependencies(built, &join, &report, nullptr, 1));
+#else
     CHECK(cudaGraphAddDependencies(built, &join, &report, 1));
+#endif
     cudaGraphExec_t built_exec;
-    CHECK(cudaGraphInstantiate(&built_exec, built, nullptr, nullptr, 0));
+    CHECK(cudaGraphInstantiate(&built_exec, built, 0));
     CHECK(cudaGraphLaunch(built_exec, stream));
     CHECK(cudaStreamSynchronize(stream));
     std::printf("built graph: %d of %d flags set when checked\n", check.good, flags_n);
