@@ -78,7 +78,8 @@ inline void wait_turn(Crew& c, unsigned me) {
   while (c.turn != me && __atomic_load_n(&g_sticky_error, __ATOMIC_ACQUIRE) == 0) pthread_cond_wait(&c.changed, &c.mu);
 }
 
-// grid.sync(), run by the last thread of this block to reach it (block_barrier's on_all_arrived).
+// grid.sync(), run by the last thread of this block to reach it, before it opens the block's
+// barrier: the whole block waits at the grid barrier.
 inline void grid_arrive() {
   Crew& c = crew();
   const unsigned me = t_grid_position;
@@ -100,7 +101,13 @@ inline void grid_sync() {
   if (!in_cooperative_launch())
     cannot_run("grid.sync() in a kernel not launched with cudaLaunchCooperativeKernel/hipLaunchCooperativeKernel "
                "(on a GPU that is undefined behaviour)");
-  block_barrier(0, nullptr, &grid_arrive);
+  Block& b = *t_fiber->block;
+  settle(b);
+#ifndef CASS_CPU_EXITED_THREADS_ARRIVE
+  if (b.done != 0) deadlock(b, t_fiber, "grid.sync() reached after other threads of the block exited");
+#endif
+  if (b.at_barrier + 1 == b.live) grid_arrive();  // the last to arrive: the barrier below then opens at once
+  block_barrier(0);
 }
 
 [[noreturn]] inline void no_room_for_grid(const LaunchBase& L, unsigned blocks) {

@@ -222,9 +222,7 @@ inline void release_barrier(Block& b) {
 }
 
 // __syncthreads: returns how many arriving threads had pred != 0 (and via *arrived how many arrived).
-// grid.sync() passes on_all_arrived (coop.hpp): the block's last thread to arrive runs it, on its
-// fiber, before the barrier opens, so the whole block waits at the grid barrier.
-inline unsigned block_barrier(int pred, unsigned* arrived = nullptr, void (*on_all_arrived)() = nullptr) {
+inline unsigned block_barrier(int pred, unsigned* arrived = nullptr) {
   Fiber* f = t_fiber;
   Block& b = *f->block;
   settle(b);
@@ -236,7 +234,6 @@ inline unsigned block_barrier(int pred, unsigned* arrived = nullptr, void (*on_a
   ++b.bar_arrived[p];
   CASS_CPU_COUNT(b.worker->stats.thread_barriers);
   if (++b.at_barrier == b.live) {
-    if (on_all_arrived != nullptr) on_all_arrived();
     release_barrier(b);
   } else {
     f->state = State::AtBarrier;
@@ -588,7 +585,8 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
       ctx_switch(b.sched, f.ctx);
       ran = true;
     }
-    if (!ran && !b.aborted && (g_release_stalled == nullptr || !g_release_stalled(b))) deadlock(b, nullptr, "no thread can make progress (threads wait at different barriers or collectives)");
+    if (!ran && !b.aborted && (g_release_stalled == nullptr || !g_release_stalled(b)))
+      deadlock(b, nullptr, "no thread can make progress (threads wait at different barriers or collectives)");
   }
   t_fiber = nullptr;
   CASS_CPU_COUNT(wk.stats.blocks);
