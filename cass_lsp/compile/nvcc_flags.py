@@ -132,8 +132,10 @@ _SHELL = re.compile(r"[$`\\]")
 _SHELL_WHY = "nvcc runs its tools through a shell, which would expand it"
 _WERROR = re.compile(r"^-Werror(?:=.*)?$")
 _NVCC_KNOWS = re.compile(r"^(?:-O[0-3]?|-g|-w)$")
-_SKIPPED = {"-c", "-x", "-o", "--compile", "--output-file", "-M", "-MD", "-MMD", "-MF", "-MT", "-MQ"}
+_DEVICE_COMPILE = ("-dc", "--device-c")
+_SKIPPED = {"-c", "-x", "--x", "-o", "--compile", "--output-file", "-M", "-MD", "-MMD", "-MF", "-MT", "-MQ"}
 _SKIPPED_WITH_VALUE = {"-x", "-o", "--output-file", "-MF", "-MT", "-MQ", "--x"}
+_CUDA_LANGUAGES = ("cu", "cuda")
 _OPTIONS_FILE = {"--options-file", "-optf"}
 _RESPONSE_FILE_BYTES = 64 * 1024
 _RESPONSE_FILE_DEPTH = 2
@@ -154,6 +156,8 @@ class Flags:
     """Relocatable device code (``-rdc=true``): units call each other's device functions."""
     preprocessor: tuple[str, ...] = ()
     """The preprocessor and language-standard options alone, as nvcc takes them (listings use these)."""
+    cuda_source: bool = False
+    """``-x cu``: the unit is CUDA whatever its suffix (a Makefile's ``nvcc -x cu -dc v3.cpp``)."""
 
     def __add__(self, other: Flags) -> Flags:
         return Flags(
@@ -163,6 +167,7 @@ class Flags:
             self.dropped + other.dropped,
             self.rdc or other.rdc,
             self.preprocessor + other.preprocessor,
+            self.cuda_source or other.cuda_source,
         )
 
 
@@ -177,6 +182,7 @@ def split(arguments: Sequence[str], directory: str | None = None, project: str |
     dropped: list[str] = []
     preprocessor: list[str] = []
     rdc = False
+    cuda_source = False
     arguments = list(arguments)
     # how many response files deep each argument came from
     depths = [0] * len(arguments)
@@ -239,8 +245,9 @@ def split(arguments: Sequence[str], directory: str | None = None, project: str |
                 dropped.append(f"-std={value}: not a language standard")
             continue
         rdc_match = _RDC.match(arg)
-        if rdc_match:
-            on = (rdc_match.group("value") or "true").lower() in ("true", "1", "yes")
+        if rdc_match or arg in _DEVICE_COMPILE:
+            # -dc is -rdc=true -c; verification chooses what to compile and link itself
+            on = rdc_match is None or (rdc_match.group("value") or "true").lower() in ("true", "1", "yes")
             nvcc.append(f"-rdc={'true' if on else 'false'}")
             if on:
                 rdc = True
@@ -295,7 +302,10 @@ def split(arguments: Sequence[str], directory: str | None = None, project: str |
             continue
         if arg in _SKIPPED or name in _SKIPPED:
             if arg in _SKIPPED_WITH_VALUE and i < len(arguments):
+                cuda_source = cuda_source or (name in ("-x", "--x") and arguments[i] in _CUDA_LANGUAGES)
                 i += 1
+            elif name in ("-x", "--x") and "=" in arg:
+                cuda_source = cuda_source or arg.split("=", 1)[1] in _CUDA_LANGUAGES
             continue
         if arg.lower().endswith(COMMAND_UNIT_SUFFIXES) and not arg.startswith("-"):
             continue  # an input file
@@ -311,7 +321,7 @@ def split(arguments: Sequence[str], directory: str | None = None, project: str |
             continue
         why = _LOADS_CODE_WHY if _LOADS_CODE.match(arg) else "not a flag verification knows to be safe and meaningful"
         dropped.append(f"{arg}: {why}")
-    return Flags(tuple(nvcc), tuple(clang), tuple(gxx), tuple(dropped), rdc, tuple(preprocessor))
+    return Flags(tuple(nvcc), tuple(clang), tuple(gxx), tuple(dropped), rdc, tuple(preprocessor), cuda_source)
 
 
 def _sub_tool(arg: str) -> tuple[str, str | None] | None:
@@ -374,6 +384,17 @@ def _read_response_file(path: str, directory: str | None, project: str | None, d
     if len(data) > _RESPONSE_FILE_BYTES:
         raise ValueError(f"larger than {_RESPONSE_FILE_BYTES // 1024} KiB")
     return shlex.split(data.decode("utf-8", "surrogateescape"))
+
+
+def nvcc_unit_flags(flags: Flags) -> tuple[str, ...]:
+    """nvcc's flags for one unit, led by ``-x cu`` where the build compiles it as CUDA whatever its
+    suffix (nvcc would hand a ``.cpp`` to the host compiler)."""
+    return ("-x", "cu", *flags.nvcc) if flags.cuda_source else flags.nvcc
+
+
+def declares_cuda(nvcc_arguments: Sequence[str]) -> bool:
+    """Whether nvcc's ``nvcc_arguments`` (as :func:`nvcc_unit_flags` writes them) compile as CUDA."""
+    return tuple(nvcc_arguments[:2]) == ("-x", "cu")
 
 
 def from_user(nvcc_args: Iterable[str] = (), hip_args: Iterable[str] = (), cpu_args: Iterable[str] = ()) -> Flags:

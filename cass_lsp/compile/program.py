@@ -235,12 +235,16 @@ def data_files(program: Program, ignore: Iterable[str] = ()) -> tuple[list[Path]
             if data_source(path, root) is None:
                 outside.append(str(path.relative_to(root)))
                 continue
-            if not path.is_file():
+            try:
+                # a file other programs write and remove (a folder such as /tmp) may go meanwhile
+                size = path.stat().st_size if path.is_file() else None
+            except OSError:
+                size = None
+            if size is None:
                 continue
             if len(taken) >= DATA_LIMIT_FILES:
                 # a program at the top of a large tree: every verification would walk all of it
                 return taken, _data_note([limit], outside)
-            size = path.stat().st_size
             if total + size > DATA_LIMIT_BYTES:
                 notes = [limit]
                 continue

@@ -68,8 +68,9 @@ def command(source_path: Path, prepared: Path, exe: Path, *, hip: bool, warp_siz
         # page, so an overflow lands in the guard and is reported instead of corrupting a neighbour.
         "-fstack-clash-protection",
         "-I", str(_INCLUDE_DIR), "-I", str(source_path.parent), *defines,
-        # nvcc includes the runtime implicitly; many .cu files never include cuda_runtime.h.
-        "-include", "cass_cpu/hip_api.hpp" if hip else "cass_cpu/runtime.hpp",
+        # nvcc includes cuda_runtime.h implicitly; many .cu files never include it, and headers such
+        # as cuda-samples' helper_cuda.h test its include guard
+        "-include", "cass_cpu/hip_api.hpp" if hip else "cuda_runtime.h",
         *raised_standard(extra_args)[0],
         "-x", "c++", str(prepared), *map(str, more_units), "-o", str(exe),
     ]  # fmt: skip

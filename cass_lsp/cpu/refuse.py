@@ -6,8 +6,10 @@ which the grammar leaves as text, are scanned by pattern.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import msgspec
 import tree_sitter
@@ -15,6 +17,7 @@ import tree_sitter
 from cass_lsp.cpu import ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
+from cass_lsp.translate import tables
 
 _QUERY = "cpu_source"
 _Add = Callable[[str, int, str], None]  # records one finding: construct, 0-based line, detail
@@ -40,25 +43,30 @@ _INCLUDE = re.compile(r"^(?:hip/|rocm/)?(?P<stem>[A-Za-z]+)")
 _NAME_LIBRARY = re.compile(r"^(?P<lib>cublas|cufft|curand|cusparse|cusolver|cudnn|cutensor|nccl|nvrtc|nvml|hipblas|hipfft|"
                            r"hiprand|hipsparse|hipsolver|rocblas|rocfft|rocrand|rocsparse|rocsolver|miopen|rccl|hiprtc)",
                            re.I)
+# The runtime's own headers: a library header there (curand.h) is the CPU implementation of that library.
+_RUNTIME_INCLUDE = Path(__file__).resolve().parent / "include"
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _NAMESPACE_LIBRARY = frozenset({"thrust", "cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
 _HEADERS: dict[str, tuple[str, str]] = {
     "mma.h": ("warp matrix (WMMA)", "tensor-core fragments are not emulated"),
-    "cuda_bf16.h": ("bfloat16", "__nv_bfloat16 is not in the CPU runtime"),
     "cuda_fp8.h": ("fp8", "fp8 types are not in the CPU runtime"),
-    "hip_bf16.h": ("bfloat16", "hip_bfloat16 is not in the CPU runtime"),
-    "texture_fetch_functions.h": ("textures", "texture fetches are not emulated"),
-    "surface_functions.h": ("surfaces", "surface reads/writes are not emulated"),
+    "hip_fp8.h": ("fp8", "fp8 types are not in the CPU runtime"),
     "cuda_texture_types.h": ("textures", "texture references are not emulated"),
 }
 
 _RULES: list[tuple[re.Pattern[str], str, str]] = [
-    (re.compile(r"^(?:tex(?:1D|2D|3D|Cubemap)\w*|(?:cuda|hip)(?:Bind|Unbind)Texture\w*|(?:cuda|hip)(?:Create|Destroy)"
-                r"TextureObject|(?:cuda|hip)TextureObject_t|(?:cuda|hip)(?:GetTextureReference|CreateChannelDesc|"
-                r"MallocArray|Malloc3DArray|MallocMipmappedArray|FreeArray|Memcpy\w*Array\w*)|(?:cuda|hip)Array(?:_t)?|"
-                r"cudaResourceDesc|cudaTextureDesc|hipResourceDesc|hipTextureDesc)$"),
-     "textures", "texture objects and references are not emulated"),
-    (re.compile(r"^(?:surf(?:1D|2D|3D|Cubemap)\w*|(?:cuda|hip)(?:Create|Destroy)SurfaceObject|(?:cuda|hip)SurfaceObject_t)$"),
-     "surfaces", "surface objects are not emulated"),
+    # Texture and surface objects over arrays, linear and pitched memory are in the runtime
+    # (cass_cpu/tex.hpp); what is not is refused by name.
+    (re.compile(r"^(?:(?:cuda|hip)(?:Bind|Unbind)Texture\w*|(?:cuda|hip)GetTextureReference|(?:cuda|hip)"
+                r"GetTextureAlignmentOffset|hipTexRef\w*|textureReference|(?:cuda|hip)(?:Bind|Unbind)Surface\w*|"
+                r"(?:cuda|hip)GetSurfaceReference|surfaceReference)$"),
+     "textures", "texture and surface references (removed in CUDA 12) are not emulated by the CPU runtime"),
+    (re.compile(r"^(?:texCubemap\w*|tex[123]D(?:Layered)?(?:Lod|Grad)|tex2Dgather|(?:cuda|hip)(?:Malloc|Free)"
+                r"MipmappedArray|(?:cuda|hip)GetMipmappedArrayLevel|(?:cuda|hip)Memcpy(?:2D)?ArrayToArray\w*|"
+                r"(?:cuda|hip)ResourceViewDesc|(?:cuda|hip)GetTextureObjectResourceViewDesc|"
+                r"(?:cuda|hip)Memcpy(?:To|From)ArrayAsync)$"),
+     "textures", "not executed by the CPU runtime (cubemaps, mipmaps, gathers, resource views, array-to-array copies)"),
+    (re.compile(r"^(?:surfCubemap\w*|surf[123]DLayered\w*)$"), "surfaces", "not executed by the CPU runtime"),
     # (cass_cpu/graph.hpp runs stream capture and graphs of empty, host, 1-D memcpy and memset nodes)
     (re.compile(r"^(?:cuda|hip)(?!Graph(?:_t|Exec_t|Node_t|Create|Destroy|GetNodes|Add(?:Empty|Host|Memset)Node|"
                 r"AddMemcpyNode1D|AddDependencies|Instantiate|InstantiateWithFlags|InstantiateFlag\w+|ExecDestroy|"
@@ -77,10 +85,9 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
      "tensor-core fragments are not emulated"),
     (re.compile(r"^(?:__builtin_amdgcn_\w+|__builtin_nvvm_\w+|__nvvm_\w+|__ockl_\w+|__ocml_\w+|__builtin_ptx_\w+)$"),
      "target builtins", "GPU-specific compiler builtins have no CPU equivalent"),
-    (re.compile(r"^(?:__nv_bfloat16\w*|__nv_fp8\w*|hip_bfloat16|__hip_bfloat16\w*)$"), "bfloat16/fp8",
-     "these types are not in the CPU runtime"),
+    (re.compile(r"^(?:__nv_fp8\w*|__hip_fp8\w*)$"), "fp8", "fp8 types are not in the CPU runtime"),
     # (peer access is in it: one device, which has no peer)
-    (re.compile(r"^(?:cuda|hip)(?:Ipc\w+|Malloc3D|Memcpy3D\w*)$"),
+    (re.compile(r"^(?:cuda|hip)(?:Ipc\w+|Memcpy3DPeer\w*)$"),
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),
 ]
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
@@ -163,11 +170,15 @@ def _include(path: str, line: int, add: _Add) -> None:
         construct, detail = _HEADERS[base]
         add(construct, line, f"#include <{path}>: {detail}")
         return
+    if ".." not in path and (_RUNTIME_INCLUDE / path).is_file():
+        return
     m = _INCLUDE.match(path)
     stem = m["stem"].lower() if m else ""
     for key, library in _LIBRARIES.items():
         if stem.startswith(key) and (stem == key or key not in ("cub", "npp")):
-            add(f"library: {library}", line, f"#include <{path}>: {library} has no CPU implementation here")
+            partly = library in _implemented_names().values()
+            add(f"library: {library}", line, f"#include <{path}>: the CPU runtime does not have this {library} header"
+                if partly else f"#include <{path}>: {library} has no CPU implementation here")
             return
     if path.startswith("cuda/"):
         add("library: libcu++", line, f"#include <{path}>: cuda::std is not in the CPU runtime")
@@ -175,7 +186,8 @@ def _include(path: str, line: int, add: _Add) -> None:
 
 def _name(name: str, line: int, add: _Add, after: bytes) -> None:
     if name in ("texture", "surface") and after.startswith(b"<"):
-        add("textures" if name == "texture" else "surfaces", line, f"{name}<...> references are not emulated")
+        add("textures" if name == "texture" else "surfaces", line,
+            f"{name}<...> references (removed in CUDA 12) are not emulated by the CPU runtime")
         return
     if name in _NAMESPACE_LIBRARY and after.startswith(b"::"):
         add(f"library: {_LIBRARIES[name]}", line, f"{name}:: has no CPU implementation here")
@@ -186,12 +198,41 @@ def _name(name: str, line: int, add: _Add, after: bytes) -> None:
     m = _NAME_LIBRARY.match(name)
     if m:
         library = _LIBRARIES[m["lib"].lower()]
-        add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
+        implemented = _implemented_names()
+        if library not in implemented.values():
+            add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
+        elif name not in implemented and name in _library_names():  # a program's own CURAND_CHECK is not cuRAND's
+            add(f"library: {library}", line, f"{name}: the CPU runtime does not execute this {library} name")
         return
     for pattern, construct, detail in _RULES:
         if pattern.match(name):
             add(construct, line, f"{name}: {detail}")
             return
+
+
+@functools.cache
+def _implemented_names() -> dict[str, str]:
+    """The library names the runtime's headers define (cass_cpu/curand.hpp's curand_init), each with
+    its library: what a library's CPU implementation leaves out is not there, so it stays refused."""
+    names: dict[str, str] = {}
+    for header in sorted(_RUNTIME_INCLUDE.rglob("*.h*")):
+        text = _COMMENT.sub(" ", header.read_text(encoding="utf-8"))
+        for token in _TOKEN.findall(text):
+            m = _NAME_LIBRARY.match(token)
+            if m:
+                names[token] = _LIBRARIES[m["lib"].lower()]
+    return names
+
+
+@functools.cache
+def _library_names() -> frozenset[str]:
+    """Every CUDA, HIP and ROCm library name the API tables know."""
+    names: set[str] = set()
+    for cuda in tables.names():
+        row = tables.row(cuda)
+        if row is not None:
+            names.update(n for n in (row.cuda, row.hip, row.alt) if n)
+    return frozenset(names)
 
 
 def _macro(body: str, first_line: int, add: _Add) -> None:

@@ -220,6 +220,22 @@ def _inside(relative: str) -> bool:
     return bool(relative) and not path.is_absolute() and ".." not in path.parts
 
 
+def _copy_data(data: list[Path], root: Path, work: Path) -> None:
+    """The program's data files into its run folder; CannotRun when one went since the plan (the
+    runs of the two sides would not read the same files)."""
+    for path in data:
+        # checked again: a link changed since the plan must not lead outside the folder now
+        source = program_module.data_source(path, root)
+        if source is None:
+            continue
+        copy = work / path.relative_to(root)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            shutil.copy2(source, copy)
+        except FileNotFoundError:
+            raise CannotRun(f"the data file {path.relative_to(root)} was removed during verification") from None
+
+
 def _script_argv(script: list[str], work: Path) -> list[str]:
     """The argv that runs ``script`` in the run folder ``work``: its shell by its absolute path."""
     if script[0] in command.SHELLS:
@@ -356,15 +372,6 @@ class _StageRun:
         builder = plan.original_builder if side == "original" else plan.translation_builder
         with contextlib.ExitStack() as stack:
             work = stack.enter_context(sandbox.fresh_workdir())
-            root = Path(plan.inputs.program.root)
-            for data in plan.data:
-                # checked again: a link changed since the plan must not lead outside the folder now
-                source = program_module.data_source(data, root)
-                if source is None:
-                    continue
-                copy = work / data.relative_to(root)
-                copy.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(source, copy)
             program = work / (settings.program_path or _exe_name(exe.name, plan))
             stdin = settings.stdin.encode() if settings.stdin is not None else None
             limits = _limits(settings, plan.runner)
@@ -372,6 +379,7 @@ class _StageRun:
             cap = _record_cap(limits)
             record_env = {copies.ENV_FD: str(record.fileno()), copies.ENV_CAP: str(cap)} if record is not None else {}
             try:
+                _copy_data(plan.data, Path(plan.inputs.program.root), work)
                 if program.is_dir():
                     raise CannotRun(f"the run folder holds a folder {settings.program_path}, where the program goes")
                 program.parent.mkdir(parents=True, exist_ok=True)

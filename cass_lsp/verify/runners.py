@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Literal
 
 from cass_lsp import toolchains
+from cass_lsp.compile import nvcc_flags
 from cass_lsp.compile import program as program_module
 from cass_lsp.compile.nvcc_flags import Flags
 from cass_lsp.compile.program import Side
@@ -82,7 +83,7 @@ class Builder:
         if self.name == "cpu":
             return flags.gxx
         # the nvidia runner builds the HIP side with nvcc too, through the HIP-on-NVIDIA header
-        return flags.clang if self.name == "amd" else flags.nvcc
+        return flags.clang if self.name == "amd" else nvcc_flags.nvcc_unit_flags(flags)
 
     def build(
         self,

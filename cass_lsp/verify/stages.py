@@ -180,7 +180,7 @@ class CompilePlan:
         for index, (unit, flags) in enumerate(zip(built.units, self.unit_flags, strict=True)):
             mapped = built.mapped_flags(flags)
             if self.name == "original":
-                if unit.suffix.lower() == ".cu":
+                if unit.suffix.lower() == ".cu" or nvcc_flags.declares_cuda(flags):
                     out.append([*self.prefix, "--ptx", *mapped, "-o", f"{root}/unit{index}.ptx", str(unit)])
                 else:  # a host unit: nvcc hands it to the host compiler
                     out.append([*self.prefix, "-c", *mapped, "-o", f"{root}/unit{index}.o", str(unit)])
@@ -198,7 +198,7 @@ def plan_original(inputs: Inputs, resolved: ResolvedSettings) -> CompilePlan:
     nv = toolchains.nvcc_invocation(settings.nvidia_arch)
     user = user_flags(resolved)
     flags = [inputs.program.flags(unit, user) for unit in inputs.program.units]
-    return _plan("original", settings.nvidia_arch, inputs, None, nv, tuple(tuple(f.nvcc) for f in flags), flags)
+    return _plan("original", settings.nvidia_arch, inputs, None, nv, tuple(nvcc_flags.nvcc_unit_flags(f) for f in flags), flags)
 
 
 def plan_translation(inputs: Inputs, resolved: ResolvedSettings, arch: str) -> CompilePlan:

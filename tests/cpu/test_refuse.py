@@ -18,8 +18,10 @@ def _constructs(text: str) -> list[tuple[str, int]]:
          "inline assembly", 1),
         ('#define TANH(y, x) asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x))\n', "inline assembly", 0),
         ("texture<float, 1> tex;\n__global__ void k(float* o) { o[0] = tex1Dfetch(tex, 0); }\n", "textures", 0),
-        ("__global__ void k(cudaTextureObject_t t, float* o) { o[0] = tex2D<float>(t, 0, 0); }\n", "textures", 0),
-        ("__global__ void k(cudaSurfaceObject_t s) { surf2Dwrite(1.0f, s, 0, 0); }\n", "surfaces", 0),
+        ("void f(float* d, size_t pitch) {\n  cudaBindTexture2D(0, tex, d, desc, 64, 64, pitch);\n}\n", "textures", 1),
+        ("__global__ void k(cudaTextureObject_t t, float* o) { o[0] = tex2DLod<float>(t, 0, 0, 1); }\n", "textures", 0),
+        ("void f(cudaMipmappedArray_t* m) { cudaMallocMipmappedArray(m, &desc, extent, 4); }\n", "textures", 0),
+        ("__global__ void k(cudaSurfaceObject_t s) { surfCubemapwrite(1.0f, s, 0, 0, 0); }\n", "surfaces", 0),
         ("void f(cudaGraph_t g, cudaKernelNodeParams* p) {\n  cudaGraphAddKernelNode(&n, g, 0, 0, p);\n}\n",
          "graphs", 1),
         ("void f(hipGraphExec_t e, hipGraph_t g) { hipGraphExecUpdate(e, g, 0, 0); }\n", "graphs", 0),
@@ -31,7 +33,10 @@ def _constructs(text: str) -> list[tuple[str, int]]:
         ("__global__ void child() {}\n__global__ void parent() {\n  child<<<1, 1>>>();\n}\n", "dynamic parallelism", 2),
         ("#include <cublas_v2.h>\n", "library: cuBLAS", 0),
         ("#include <cufft.h>\n", "library: cuFFT", 0),
-        ("#include <curand_kernel.h>\n", "library: cuRAND", 0),
+        ("#include <curand_mtgp32_host.h>\n", "library: cuRAND", 0),
+        ("__global__ void k(curandState* s, unsigned* o) { o[0] = curand_poisson(s, 4.0); }\n", "library: cuRAND", 0),
+        ("void f(hiprandGenerator_t g) { hiprandCreateGenerator(&g, HIPRAND_RNG_QUASI_SOBOL32); }\n",
+         "library: hipRAND", 0),
         ("#include <hipblas/hipblas.h>\n", "library: hipBLAS", 0),
         ("#include <rocblas/rocblas.h>\n", "library: rocBLAS", 0),
         ("#include <thrust/device_vector.h>\n", "library: Thrust", 0),
@@ -40,6 +45,8 @@ def _constructs(text: str) -> list[tuple[str, int]]:
         ("void f() { cuModuleLoad(&m, \"k.ptx\"); }\n", "driver-API modules", 0),
         ("__global__ void k(float* x) { x[0] = __builtin_amdgcn_readfirstlane(1); }\n", "target builtins", 0),
         ("#include <mma.h>\n", "warp matrix (WMMA)", 0),
+        ("#include <cuda_fp8.h>\n", "fp8", 0),
+        ("__global__ void k(__nv_fp8_e4m3* x) { x[0] = __nv_fp8_e4m3(1.0f); }\n", "fp8", 0),
         ("void f() { cudaLaunchKernel((void*)k, 1, 1, args, 0, 0); }\n", "untyped kernel launch", 0),
         ("void f(cudaIpcMemHandle_t* h, void* p) { cudaIpcGetMemHandle(h, p); }\n", "multi-process/3-D memory API", 0),
     ],
@@ -80,6 +87,29 @@ void f(cudaStream_t s, hipStream_t h, cudaGraph_t g, cudaGraphExec_t e, cudaGrap
     assert unsupported(text) == []
 
 
+def test_texture_and_surface_objects_are_supported() -> None:
+    text = """\
+#include <cuda_runtime.h>
+__global__ void k(cudaTextureObject_t t, cudaSurfaceObject_t s, float* o) {
+  o[0] = tex2D<float>(t, 0.5f, 0.5f) + tex1Dfetch<float>(t, 0) + tex3D<float>(t, 0, 0, 0);
+  surf2Dwrite(o[0], s, 0, 0);
+}
+void f(cudaArray_t a, cudaChannelFormatDesc* d, cudaMemcpy3DParms* p) {
+  cudaMallocArray(&a, d, 64, 64);
+  cudaMemcpy3D(p);
+  cudaFreeArray(a);
+}
+"""
+    assert unsupported(text) == []
+
+
+def test_bfloat16_is_supported_on_both_sides() -> None:
+    cuda = "#include <cuda_bf16.h>\n__global__ void k(__nv_bfloat16* x) { x[0] = __hadd(x[0], __float2bfloat16(1.f)); }\n"
+    hip = "#include <hip/hip_bf16.h>\n__global__ void k(__hip_bfloat16* x) { x[0] = __hadd(x[0], x[1]); }\n"
+    legacy = "#include <hip/hip_bfloat16.h>\n__global__ void k(hip_bfloat16* x) { x[0] = x[0] + x[1]; }\n"
+    assert unsupported(cuda) == unsupported(hip) == unsupported(legacy) == []
+
+
 def test_plain_kernel_is_supported() -> None:
     text = """\
 #include <cuda_runtime.h>
@@ -101,6 +131,27 @@ def test_result_type() -> None:
     assert "PTX" in found[0].detail
 
 
+def test_the_curand_the_runtime_executes_is_not_refused_and_the_rest_is_by_name() -> None:
+    text = """\
+#include <curand.h>
+#include <hiprand/hiprand_kernel.h>
+#define CURAND_CHECK(x) do { if ((x) != CURAND_STATUS_SUCCESS) printf("cuRAND error %d\\n", x); } while (0)
+__global__ void k(hiprandStatePhilox4_32_10_t* s, float4* o) { o[0] = hiprand_normal4(s); }
+void f(curandGenerator_t g, double* d) {
+  CURAND_CHECK(curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_LEGACY));
+  CURAND_CHECK(curandGenerateNormalDouble(g, d, 64, 0.0, 1.0));
+}
+"""
+    found = unsupported(text)
+    assert [(u.construct, u.line) for u in found] == [("library: cuRAND", 5)]
+    name, _, why = found[0].detail.partition(": ")  # one finding a line: either name of the line
+    assert name in {"curandSetGeneratorOrdering", "CURAND_ORDERING_PSEUDO_LEGACY"}
+    assert why == "the CPU runtime does not execute this cuRAND name"
+    assert unsupported("#include <hiprand.h>\n#include <rocrand/rocrand_kernel.h>\n") == []  # the older spelling too
+    (header,) = unsupported("#include <rocrand/rocrand_mtgp32_11213.h>\n")
+    assert header.detail == "#include <rocrand/rocrand_mtgp32_11213.h>: the CPU runtime does not have this rocRAND header"
+
+
 def test_peer_access_runs_on_the_one_emulated_device() -> None:
     text = """\
 void copy(float* dst, const float* src, size_t n) {
@@ -119,6 +170,6 @@ def test_library_names_tested_by_the_preprocessor_or_behind_its_test_are_not_use
     """helper_cuda.h has a cuBLAS section behind #ifdef CUBLAS_API_H_: present only when cublas_v2.h
     is included, which is refused on its own; the #else branch and an #ifndef body are not exempt."""
     text = ("#include <cstdio>\n#ifdef CUBLAS_API_H_\nconst char* f(cublasStatus_t s);\n#else\n"
-            "void g() { cublasCreate(0); }\n#endif\n#ifndef CURAND_H_\nvoid h(curandState* s);\n#endif\n"
+            "void g() { cublasCreate(0); }\n#endif\n#ifndef CURAND_H_\nvoid h(curandStateSobol32* s);\n#endif\n"
             "#if defined(_CUFFT_H_) && X\nint k(cufftHandle h);\n#endif\n")
     assert _constructs(text) == [("library: cuBLAS", 4), ("library: cuRAND", 7)]

@@ -113,6 +113,7 @@ def test_names_left_to_the_program(built: Built) -> None:
     assert v["user_atomic_max"] == "63"  # the program's own atomicMax(float*), which CUDA does not declare
     assert v["reference_index"] == "69"  # host parameters named blockIdx, blockDim, threadIdx
     assert v["names"] == "2,3"  # globals named half and local
+    assert v["int_limits"] == "2147483647,4294967295,-9223372036854775808"  # <climits> without including it
     # (and the program builds with its own __lane_id, which CUDA does not declare either)
 
 
@@ -145,6 +146,8 @@ def test_half_conversions_and_math(built: Built) -> None:
     assert v["h2other"] == "0,-1,1"
     assert v["math"] == "3,2,-2,2,8,3,0.25,-1"
     assert v["fma"] == "1,0"
+    assert v["pair_sum"] == "3.5625"  # 0.25 + 0.5 and 1.5625 + 1.25, each exact in half
+    assert v["runtime_guard"] == "1"  # cuda_runtime.h included implicitly, as nvcc does
 
 
 def test_device_attributes_properties_errors_and_vectors(built: Built) -> None:

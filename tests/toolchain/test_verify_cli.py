@@ -12,6 +12,7 @@ import pytest
 from cass_lsp.cli import main as cli
 from cass_lsp.verify import runners
 from cass_lsp.verify.engine import Report
+from tests.toolchain import programs
 
 ORIGINAL = """#include <cstdio>
 #include <cuda_runtime.h>
@@ -56,8 +57,7 @@ LEFTOVER_PTX = TRANSLATION.replace(
 
 
 def verify(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    code = cli.main(["verify", "--rocm", "7.1", *argv])
-    return code, capsys.readouterr().out
+    return programs.verify(capsys, *argv, cache=True)
 
 
 @pytest.fixture

@@ -14,20 +14,12 @@ import pytest
 
 from cass_lsp.cli import main as cli
 from cass_lsp.compile import program as program_module
-
-PROGRAM = Path(__file__).parent / "programs" / "ops_app"
-
-
-def verify(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    code = cli.main(["verify", "--rocm", "7.1", "--no-cache", *argv])
-    return code, capsys.readouterr().out
+from tests.toolchain.programs import copied, verify
 
 
 @pytest.fixture
 def program(tmp_path: Path) -> Path:
-    copy = tmp_path / "ops_app"
-    shutil.copytree(PROGRAM, copy)
-    return copy
+    return copied("ops_app", tmp_path)
 
 
 def test_a_program_of_several_units_with_timing_lines_and_an_input_file_is_verified(

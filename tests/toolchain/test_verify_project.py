@@ -4,7 +4,8 @@ cmake, make, nvcc, clang-19 and the CPU runtime.
 cmake_heat (tests/corpus/projects/cmake_heat) is a CMake library of two kernel units shared by an
 app, which reads a plate from the project's data folder and prints a timing line, and a test program
 ctest runs once per kernel; its flags (a compile definition the header requires) come only from the
-build. make_rdc is a Makefile of separately compiled units.
+build. make_rdc is a Makefile of separately compiled units; make_xcu compiles its .cpp units as CUDA
+(`nvcc -x cu -dc`).
 """
 
 from __future__ import annotations
@@ -108,6 +109,21 @@ def test_a_makefile_project_runs_the_named_command() -> None:
     units = report["program"]["units"]
     assert {Path(u["original"]).name for u in units} == {"main.cu", "forces.cu", "integrate.cu"}
     assert all("-rdc=true" in u["arguments"] for u in units)  # the Makefile's flags, separate compilation
+
+
+def test_cpp_units_a_makefile_compiles_as_cuda_are_compiled_as_cuda() -> None:
+    """make_xcu: `%.o: %.cpp` with `nvcc -x cu -dc` (NVIDIA's separate-compilation sample has this
+    shape); verify once handed those units to the host compiler: "could not verify: the original
+    does not compile" at `__host__ __device__`."""
+    run = "./particles 2000 10"
+    code, reports, stderr = _verify(HERE / "make_xcu", "--build-system", "make", "--run", run, "--runner", "cpu")
+    assert code == 0, stderr + json.dumps(reports, indent=1)
+    (report,) = reports
+    assert report["verdict"] == "passed", report["summary"]
+    units = report["program"]["units"]
+    assert {Path(u["original"]).name for u in units} == {"main.cpp", "particle.cpp", "vec3.cpp"}
+    original = next(s for s in report["stages"] if s["name"] == "original")
+    assert original["outcome"] == "passed", original["message"]
 
 
 def test_an_original_build_that_cannot_configure_here_is_could_not_verify() -> None:

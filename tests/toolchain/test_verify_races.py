@@ -5,26 +5,17 @@ reverse order shows the race; the verdict names the kernel and its line."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from cass_lsp.cli import main as cli
-
-PROGRAM = Path(__file__).parent / "programs" / "diff_app"
-
-
-def verify(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    code = cli.main(["verify", "--rocm", "7.1", "--no-cache", *argv])
-    return code, capsys.readouterr().out
+from tests.toolchain.programs import copied, verify
 
 
 @pytest.fixture
 def program(tmp_path: Path) -> Path:
-    copy = tmp_path / "diff_app"
-    shutil.copytree(PROGRAM, copy)
-    return copy
+    return copied("diff_app", tmp_path)
 
 
 def test_a_port_that_drops_a_barrier_before_a_lower_index_read_fails_as_a_race(

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cass_lsp.compile import nvcc_flags
 from cass_lsp.compile.nvcc_flags import Flags, split
 
 
@@ -200,3 +201,16 @@ def test_special_files_are_never_read_as_response_files(tmp_path: Path) -> None:
     flags = done[0]
     assert _refused(flags, "@fifo.rsp", "not a regular file") and _refused(flags, "@folder.rsp", "not a regular file")
     assert _refused(flags, "@/dev/stdin", f"outside the project {tmp_path}"), flags.dropped
+
+
+def test_a_unit_compiled_as_cuda_whatever_its_suffix_keeps_its_language_and_dc_is_separate_compilation() -> None:
+    # a Makefile's `%.o: %.cpp` rule: nvcc -x cu -dc (NVIDIA's separate-compilation sample)
+    flags = nvcc_flags.split(["-x", "cu", "-arch=sm_20", "-I.", "-dc", "v3.cpp", "-o", "v3.o"], "/src")
+    assert flags.cuda_source and flags.rdc and not flags.dropped
+    assert nvcc_flags.nvcc_unit_flags(flags) == ("-x", "cu", "-I/src", "-rdc=true")
+    assert flags.clang == ("-I/src", "-fgpu-rdc")
+    assert nvcc_flags.declares_cuda(nvcc_flags.nvcc_unit_flags(flags))
+    assert nvcc_flags.split(["--x=cu", "-c", "a.cpp"]).cuda_source
+    assert nvcc_flags.split(["--device-c", "a.cu"]).rdc
+    host = nvcc_flags.split(["-x", "c++", "-c", "a.cpp"])
+    assert not host.cuda_source and nvcc_flags.nvcc_unit_flags(host) == ()

@@ -321,3 +321,23 @@ def test_run_lines_as_makefiles_write_them(line: str, words: tuple[str, ...], en
 def test_run_lines_that_need_a_shell_are_refused(line: str, why: str) -> None:
     with pytest.raises(ValueError, match=re.escape(why)):
         run_command.parse(line)
+
+
+def test_a_data_file_removed_while_the_folder_is_walked_is_left_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a program in a folder other programs write to (/tmp): a file may go between the walk's look
+    # at it and its size; that once made the verdict "could not verify: cannot read .../pid"
+    (tmp_path / "main.cu").write_text("int main() { return 0; }\n")
+    (tmp_path / "input.txt").write_text("8\n")
+    (tmp_path / "job.pid").write_text("42\n")
+    real_is_file = Path.is_file
+
+    def is_file_then_removed(path: Path) -> bool:
+        found = real_is_file(path)
+        if path.name == "job.pid":
+            path.unlink()  # the other program removes it right after
+        return found
+
+    monkeypatch.setattr(Path, "is_file", is_file_then_removed)
+    program = Program(str(tmp_path), (Unit(str(tmp_path / "main.cu")),), "one file")
+    taken, note = program_module.data_files(program)
+    assert taken == [tmp_path / "input.txt"] and note is None

@@ -244,6 +244,8 @@ int main() {
   char2 c2 = make_char2(-1, 1);
   printf("vectors=%g,%d,%zu,%zu\n", f4.x + f4.w, c2.x, sizeof(double2), alignof(float4));
   printf("names=%d,%d\n", half, local);
+  // no <climits> here: nvcc's headers bring it, and real programs rely on that
+  printf("int_limits=%d,%u,%lld\n", INT_MAX, UINT_MAX, LLONG_MIN);
   cudaFree(c);
   cudaFree(best);
   cudaFree(d);

@@ -11,6 +11,7 @@ struct Halves {
   short h2s_ru;
   float math[8];
   float sat, relu;
+  float pair_sum;
 };
 
 __global__ void convert(Halves* o) {
@@ -40,6 +41,9 @@ __global__ void convert(Halves* o) {
   o->math[7] = __low2float(h2floor(__floats2half2_rn(1.5f, -1.5f))) + __high2float(h2floor(__floats2half2_rn(1.5f, -1.5f)));
   o->sat = __half2float(__hfma_sat(x, x, x));
   o->relu = __half2float(__hfma_relu(__hneg(x), x, x));
+  half2 pair(0.5f, 1.25f);  // the constructor from two halves, each converted from float (cuda-samples' fp16ScalarProduct)
+  pair = pair * pair + pair;
+  o->pair_sum = __low2float(pair) + __high2float(pair);
 }
 
 int main() {
@@ -54,6 +58,10 @@ int main() {
   printf("math=%g,%g,%g,%g,%g,%g,%g,%g\n", o->math[0], o->math[1], o->math[2], o->math[3], o->math[4], o->math[5],
          o->math[6], o->math[7]);
   printf("fma=%g,%g\n", o->sat, o->relu);
+  printf("pair_sum=%g\n", o->pair_sum);
+#ifdef __CUDA_RUNTIME_H__  // nvcc includes cuda_runtime.h in every unit: helper_cuda.h tests its guard
+  printf("runtime_guard=1\n");
+#endif
   cudaFree(o);
   return 0;
 }

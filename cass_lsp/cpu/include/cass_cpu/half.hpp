@@ -22,6 +22,8 @@ struct __half {
 using half = __half;
 struct __attribute__((aligned(4))) __half2 {
   __half x, y;
+  __half2() = default;  // trivial, as __half's
+  __half2(const __half& a, const __half& b) : x(a), y(b) {}  // CUDA's: `half2 value(0.f, 0.f)` converts each
 };
 using half2 = __half2;
 typedef unsigned short __half_raw_bits;

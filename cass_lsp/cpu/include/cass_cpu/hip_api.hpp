@@ -66,3 +66,6 @@ inline hipError_t hipMemsetD8(void* p, unsigned char value, size_t count) { retu
 #define hipGridDim_x (gridDim.x)
 #define hipGridDim_y (gridDim.y)
 #define hipGridDim_z (gridDim.z)
+#define make_hipExtent make_cudaExtent
+#define make_hipPos make_cudaPos
+#define make_hipPitchedPtr make_cudaPitchedPtr

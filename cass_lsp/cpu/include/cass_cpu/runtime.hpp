@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdio>
 #include <cstdlib>
+#include <climits>  // nvcc's headers bring INT_MAX and friends to every unit; real code relies on it
 
 #include "config.hpp"
 #include "types.hpp"
@@ -12,4 +13,5 @@
 #include "device.hpp"
 #include "ptx.hpp"
 #include "api.hpp"
+#include "tex.hpp"
 #include "graph.hpp"
