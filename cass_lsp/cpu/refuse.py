@@ -51,7 +51,6 @@ _MEMBER = re.compile(rb"::\s*(?P<name>[A-Za-z_]\w*)")
 # how far past a name its qualifier is read (cub::DeviceSegmentedRadixSort)
 _AFTER = 48
 _HEADERS: dict[str, tuple[str, str]] = {
-    "cooperative_groups.h": ("cooperative groups", "the CPU runtime has no cooperative_groups"),
     "mma.h": ("warp matrix (WMMA)", "tensor-core fragments are not emulated"),
     "cuda_fp8.h": ("fp8", "fp8 types are not in the CPU runtime"),
     "hip_fp8.h": ("fp8", "fp8 types are not in the CPU runtime"),
@@ -71,11 +70,18 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
                 r"(?:cuda|hip)Memcpy(?:To|From)ArrayAsync)$"),
      "textures", "not executed by the CPU runtime (cubemaps, mipmaps, gathers, resource views, array-to-array copies)"),
     (re.compile(r"^(?:surfCubemap\w*|surf[123]DLayered\w*)$"), "surfaces", "not executed by the CPU runtime"),
-    (re.compile(r"^(?:(?:cuda|hip)Graph\w*|(?:cuda|hip)StreamBeginCapture\w*|(?:cuda|hip)StreamEndCapture)$"),
-     "graphs", "CUDA/HIP graphs are not emulated"),
-    (re.compile(r"^(?:this_grid|grid_group|this_multi_grid|multi_grid_group|(?:cuda|hip)LaunchCooperativeKernel\w*)$"),
-     "grid-wide synchronization", "cooperative launches and grid sync are not emulated"),
-    (re.compile(r"^cooperative_groups$"), "cooperative groups", "the CPU runtime has no cooperative_groups"),
+    # (cass_cpu/graph.hpp runs stream capture and graphs of empty, host, 1-D memcpy and memset nodes)
+    (re.compile(r"^(?:cuda|hip)(?!Graph(?:_t|Exec_t|Node_t|Create|Destroy|GetNodes|Add(?:Empty|Host|Memset)Node|"
+                r"AddMemcpyNode1D|AddDependencies|Instantiate|InstantiateWithFlags|InstantiateFlag\w+|ExecDestroy|"
+                r"Launch)$)Graph\w+$|^(?:cuda|hip)(?:StreamBeginCaptureToGraph|StreamGetCaptureInfo\w*|"
+                r"StreamUpdateCaptureDependencies\w*|ThreadExchangeStreamCaptureMode|UserObject\w*)$"),
+     "graphs", "this graph function is not executed by the CPU runtime"),
+    # (cass_cpu/cg.hpp runs blocks, tiles, coalesced groups, the grid, reduce and the scans)
+    (re.compile(r"^(?:this_multi_grid|multi_grid_group|(?:cuda|hip)LaunchCooperativeKernelMultiDevice)$"),
+     "multi-device cooperative launch", "one device: a multi-grid has nothing to span"),
+    (re.compile(r"^(?:labeled_partition|binary_partition|memcpy_async|this_cluster|cluster_group|block_tile_memory|"
+                r"reduce_update_async|reduce_store_async|invoke_one|invoke_one_broadcast)$"),
+     "cooperative groups", "this cooperative_groups function is not executed by the CPU runtime"),
     (re.compile(r"^(?:cu|hip)(?:Module\w+|LaunchKernel|LinkCreate\w*|LinkAdd\w*|LinkComplete|ModuleLaunchKernel)$"),
      "driver-API modules", "loading PTX/cubin/code objects and cuLaunchKernel cannot run on a CPU"),
     (re.compile(r"^(?:wmma|nvcuda|__hmma\w*|__imma\w*|__bmma\w*)$"), "warp matrix (WMMA)",

@@ -12,6 +12,8 @@
   ``static __shared__`` gets ``thread_local`` in place of ``__shared__`` (the headers define
   ``__shared__`` as ``static thread_local``, which ``static`` would duplicate).
 * ``asm("...")`` (inline PTX) becomes calls of ``cass_cpu/ptx.hpp``'s helpers (:mod:`cass_lsp.cpu.ptx`).
+* ``cudaLaunchCooperativeKernel((void*)k, ...)`` (and HIP's) loses the cast, the usual spelling of
+  the call: through a ``void*`` the runtime could not know how to read the kernel's arguments.
 
 Every edit keeps the newlines of the text it replaces, so the output has the user's line numbers
 (compile errors map back without a line table).
@@ -35,6 +37,8 @@ _ATTRIBUTE = re.compile(r"__align__\s*\((?:[^()]|\([^()]*\))*\)|__attribute__\s*
 _DYNAMIC = re.compile(r"^(?P<type>.+?)\s*\b(?P<name>[A-Za-z_]\w*)\s*\[\s*\](?P<dims>(?:\s*\[[^\]]*\])*)\s*;$", re.S)
 _MACRO_LAUNCH = re.compile(r"(?P<kernel>[A-Za-z_][\w:]*(?:\s*<[^<>;()]*>)?)\s*<<<(?P<config>.*?)>>>\s*\(", re.S)
 
+_COOPERATIVE_CAST = re.compile(rb"\b(?:cuda|hip)LaunchCooperativeKernel\s*\(\s*(?P<cast>\(\s*(?:const\s+)?void\s*\*\s*\))")
+
 _NULL_ARGUMENT = "::cass::NullArgument{}"
 _BRACED = "initializer_list"
 
@@ -56,6 +60,7 @@ def prepare_source(text: str) -> str:
         elif "cpu.asm" in match:
             edits.extend(_inline_ptx(source, match["cpu.asm"][0]))
     edits.extend(_shared_declarations(source, tree.root_node))
+    edits.extend((m.start("cast"), m.end("cast"), _keep_lines(m["cast"].decode(), "")) for m in _COOPERATIVE_CAST.finditer(source))
     return _apply(source, edits).decode("utf-8")
 
 

@@ -22,7 +22,8 @@ def test_cpu_runtime_maps_only_what_it_defines() -> None:
     assert cpu["hipMalloc"] == "cudaMalloc"
     assert cpu["hipErrorAssert"] == "cudaErrorAssert"
     assert cpu["hipDeviceAttributeComputeMode"] == "cudaDevAttrComputeMode"
-    assert "hipGraphCreate" not in cpu  # graphs are not in the CPU runtime
+    assert cpu["hipGraphCreate"] == "cudaGraphCreate"  # graph.hpp defines it
+    assert "hipGraphAddKernelNode" not in cpu  # which it does not
     assert "hipInit" not in cpu and "hipHostMalloc" not in cpu  # hip_api.hpp defines them itself
 
 

@@ -20,23 +20,18 @@ from cass_lsp.verify.stages import StageResult
 from tests.corpus.manifest import PROGRAMS_DIR
 
 AGREE = [
-    "api_macros.cu", "arch_dispatch_sum.cu", "attention_scores_cublas.cu", "cufft_convolution.cu", "curand_monte_carlo_pi.cu",
-    "curand_philox_host.cu", "atomics_float_minmax.cu", "block_scan_dynamic_smem.cu", "constant_memory_fir.cu",
-    "cusparse_spmv.cu",
-    "cub_block_reduce.cu",
-    "device_query.cu", "fp16_axpy.cu", "histogram_atomics.cu", "host_device_color.cu", "inline_ptx_bits.cu",
-    "kmeans_step.cu", "launch_bounds_stencil.cu", "managed_memory_graph.cu", "math_intrinsics.cu", "nbody_main.cu",
-    "register_legacy_kernels.cu", "stream_pipeline.cu", "surface_object_life.cu", "templated_kernels.cu",
-    "texture_object_blur.cu", "transpose_tiled.cu",
-    "vector_add_checked.cu", "warp_per_row_spmv.cu", "warp_reduce_sum.cu", "warp_scan_shfl.cu",
-    "warp_vote_compact.cu", "zero_copy_callbacks.cu",
+    "api_macros.cu", "arch_dispatch_sum.cu", "atomics_float_minmax.cu", "attention_scores_cublas.cu",
+    "block_scan_dynamic_smem.cu", "cg_grid_sync.cu", "cg_tiled_reduce.cu", "constant_memory_fir.cu", "cub_block_reduce.cu",
+    "cufft_convolution.cu", "curand_monte_carlo_pi.cu", "curand_philox_host.cu", "cusparse_spmv.cu",
+    "device_query.cu", "fp16_axpy.cu", "graph_capture.cu", "histogram_atomics.cu", "host_device_color.cu",
+    "inline_ptx_bits.cu", "kmeans_step.cu", "launch_bounds_stencil.cu", "managed_memory_graph.cu", "math_intrinsics.cu",
+    "nbody_main.cu", "register_legacy_kernels.cu", "stream_pipeline.cu", "surface_object_life.cu",
+    "templated_kernels.cu", "texture_object_blur.cu", "transpose_tiled.cu", "vector_add_checked.cu",
+    "warp_per_row_spmv.cu", "warp_reduce_sum.cu", "warp_scan_shfl.cu", "warp_vote_compact.cu", "zero_copy_callbacks.cu",
 ]  # fmt: skip
 # refused before building: the construct, as the refusal names it
 REFUSED = {
-    "cg_grid_sync.cu": "cooperative groups",
-    "cg_tiled_reduce.cu": "cooperative groups",
     "dynamic_parallelism_quadtree.cu": "dynamic parallelism",
-    "graph_capture.cu": "graphs",
     "thrust_stats.cu": "library: Thrust",
 }
 # programs a side of which does not build, found by the compiler: could not verify, never a pass.

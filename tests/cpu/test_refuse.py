@@ -22,11 +22,14 @@ def _constructs(text: str) -> list[tuple[str, int]]:
         ("__global__ void k(cudaTextureObject_t t, float* o) { o[0] = tex2DLod<float>(t, 0, 0, 1); }\n", "textures", 0),
         ("void f(cudaMipmappedArray_t* m) { cudaMallocMipmappedArray(m, &desc, extent, 4); }\n", "textures", 0),
         ("__global__ void k(cudaSurfaceObject_t s) { surfCubemapwrite(1.0f, s, 0, 0, 0); }\n", "surfaces", 0),
-        ("void f() {\n  cudaGraph_t g;\n  cudaGraphCreate(&g, 0);\n}\n", "graphs", 1),
-        ("void f(hipStream_t s) { hipStreamBeginCapture(s, hipStreamCaptureModeGlobal); }\n", "graphs", 0),
-        ("#include <cooperative_groups.h>\n", "cooperative groups", 0),
-        ("__global__ void k() {\n  auto g = cooperative_groups::this_grid();\n  g.sync();\n}\n",
-         "grid-wide synchronization", 1),
+        ("void f(cudaGraph_t g, cudaKernelNodeParams* p) {\n  cudaGraphAddKernelNode(&n, g, 0, 0, p);\n}\n",
+         "graphs", 1),
+        ("void f(hipGraphExec_t e, hipGraph_t g) { hipGraphExecUpdate(e, g, 0, 0); }\n", "graphs", 0),
+        ("void f(cudaStream_t s) { cudaStreamGetCaptureInfo(s, &status, &id); }\n", "graphs", 0),
+        ("__global__ void k() {\n  auto g = cooperative_groups::this_multi_grid();\n  g.sync();\n}\n",
+         "multi-device cooperative launch", 1),
+        ("__global__ void k(int* d, int* s) {\n  cg::memcpy_async(cg::this_thread_block(), d, s, 4);\n}\n",
+         "cooperative groups", 1),
         ("__global__ void child() {}\n__global__ void parent() {\n  child<<<1, 1>>>();\n}\n", "dynamic parallelism", 2),
         ("#include <cublasLt.h>\n", "library: cuBLAS", 0),
         ("#include <cufftXt.h>\n", "library: cuFFT", 0),
@@ -50,6 +53,38 @@ def _constructs(text: str) -> list[tuple[str, int]]:
 )
 def test_detected(text: str, construct: str, line: int) -> None:
     assert (construct, line) in _constructs(text)
+
+
+def test_cooperative_groups_and_grid_sync_are_supported() -> None:
+    text = """\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(float* x) {
+  cg::grid_group grid = cg::this_grid();
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  x[grid.thread_rank()] = tile.shfl_down(x[grid.thread_rank()], 1);
+  grid.sync();
+}
+void f(float* x) { cudaLaunchCooperativeKernel((void*)k, 2, 64, (void**)&x, 0, 0); }
+"""
+    assert unsupported(text) == []
+
+
+def test_stream_capture_and_the_graph_nodes_the_runtime_runs_are_supported() -> None:
+    text = """\
+void f(cudaStream_t s, hipStream_t h, cudaGraph_t g, cudaGraphExec_t e, cudaGraphNode_t n, cudaHostNodeParams* p) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamEndCapture(s, &g);
+  hipStreamBeginCapture(h, hipStreamCaptureModeGlobal);
+  cudaGraphAddHostNode(&n, g, nullptr, 0, p);
+  cudaGraphAddDependencies(g, &n, &n, 1);
+  cudaGraphInstantiate(&e, g, 0);
+  hipGraphLaunch(e, h);
+  cudaGraphExecDestroy(e);
+  cudaGraphDestroy(g);
+}
+"""
+    assert unsupported(text) == []
 
 
 def test_texture_and_surface_objects_are_supported() -> None:

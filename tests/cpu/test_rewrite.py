@@ -96,3 +96,8 @@ def test_header_templates_lambdas_and_macros() -> None:
     assert lines[7].strip() == '::cass::launch("tick", 1, 1)(' + body.replace("{k}", "tick") + ");"
     assert lines[8].strip() == '::cass::launch("tick", 1, 1)(' + body.replace("{k}", "tick") + "/* nothing */);"
     assert lines[9].strip() == '::cass::launch("pair", 1, 1)([&] { pair(d, {1, 2}); });'  # no type to store {1, 2} by
+
+
+def test_the_void_cast_of_a_cooperative_launch_is_dropped() -> None:
+    text = "e = cudaLaunchCooperativeKernel((void*)k, g, b, args, 0, s);\nhipLaunchCooperativeKernel(\n  (const void *)k, g, b, a);\n"
+    assert prepare_source(text) == "e = cudaLaunchCooperativeKernel(k, g, b, args, 0, s);\nhipLaunchCooperativeKernel(\n  k, g, b, a);\n"

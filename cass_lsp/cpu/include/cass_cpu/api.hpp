@@ -23,11 +23,14 @@ enum cudaMemcpyKind {
   cudaMemcpyDefault = 4,
 };
 
+struct CUgraph_st;
 struct CUstream_st {
   int flags;
+  CUgraph_st* capture = nullptr;  // the graph this stream's work goes into while it captures (graph.hpp)
 };
 struct CUevent_st {
   double ms;
+  bool captured = false;  // recorded on a capturing stream: a capture across streams (refused)
 };
 typedef CUstream_st* cudaStream_t;
 typedef CUevent_st* cudaEvent_t;
@@ -282,6 +285,7 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->surfaceAlignment = 512;
   p->multiProcessorCount = static_cast<int>(::cass::detail::worker_count());
   p->deviceOverlap = p->concurrentKernels = 1;
+  p->cooperativeLaunch = 1;  // coop.hpp: every block of a cooperative grid is resident at once
   p->asyncEngineCount = 2;
   p->computeMode = 0;  // cudaComputeModeDefault
   p->maxTexture1D = 131072;
@@ -519,7 +523,7 @@ inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, F) {
 }
 template <class F>
 inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, F, int block_size, size_t) {
-  *n = block_size > 0 ? (2048 / block_size > 0 ? 2048 / block_size : 1) : 0;
+  *n = ::cass::detail::blocks_per_sm(block_size);
   return cudaSuccess;
 }
 template <class F>
@@ -644,12 +648,17 @@ inline cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* sr
   return cudaMemcpyPeer(dst, dst_device, src, src_device, n);
 }
 inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind k = cudaMemcpyDefault,
-                                   cudaStream_t = nullptr, int line = __builtin_LINE()) {
+                                   cudaStream_t s = nullptr, int line = __builtin_LINE()) {
+  if (::cass::detail::capturing(s))
+    return ::cass::detail::capture(s, [=] { ::cass::detail::copy(dst, src, n, k, "bytes", line); }), cudaSuccess;
   return ::cass::detail::copy(dst, src, n, k, "bytes", line);
 }
 template <class D>
 inline cudaError_t cudaMemcpyAsync(D* dst, const void* src, size_t n, cudaMemcpyKind k = cudaMemcpyDefault,
-                                   cudaStream_t = nullptr, int line = __builtin_LINE()) {
+                                   cudaStream_t s = nullptr, int line = __builtin_LINE()) {
+  if (::cass::detail::capturing(s))
+    return ::cass::detail::capture(s, [=] { ::cass::detail::copy(dst, src, n, k, ::cass::record::type_of<D>(), line); }),
+           cudaSuccess;
   return ::cass::detail::copy(dst, src, n, k, ::cass::record::type_of<D>(), line);
 }
 namespace cass {
@@ -679,7 +688,10 @@ inline cudaError_t cudaMemset(void* p, int value, size_t n) {
   std::memset(p, value, n);
   return cudaSuccess;
 }
-inline cudaError_t cudaMemsetAsync(void* p, int value, size_t n, cudaStream_t = nullptr) { return cudaMemset(p, value, n); }
+inline cudaError_t cudaMemsetAsync(void* p, int value, size_t n, cudaStream_t s = nullptr) {
+  if (::cass::detail::capturing(s)) return ::cass::detail::capture(s, [=] { cudaMemset(p, value, n); }), cudaSuccess;
+  return cudaMemset(p, value, n);
+}
 inline cudaError_t cudaMemset2D(void* p, size_t pitch, int value, size_t width, size_t height) {
   for (size_t r = 0; r < height; ++r) std::memset(static_cast<char*>(p) + r * pitch, value, width);
   return cudaSuccess;
@@ -754,8 +766,14 @@ inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void*, size_t = 0, uns
 }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return ::cass::detail::sticky(); }
 inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
-inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) { return cudaSuccess; }
-inline cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* data) {
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned = 0) {
+  if (e != nullptr && e->captured && !::cass::detail::capturing(s))
+    ::cass::detail::cannot_run("stream capture across streams (cudaStreamWaitEvent on an event recorded while "
+                               "capturing): the CPU runtime captures one stream into a graph");
+  return cudaSuccess;
+}
+inline cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void* data) {
+  if (::cass::detail::capturing(s)) return ::cass::detail::capture(s, [=] { fn(data); }), cudaSuccess;
   fn(data);
   return cudaSuccess;
 }
@@ -780,7 +798,8 @@ inline cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned* flags) {
   *flags = s != nullptr && s != cudaStreamLegacy && s != cudaStreamPerThread ? static_cast<unsigned>(s->flags) : 0u;
   return cudaSuccess;
 }
-inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) {
+inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = nullptr) {
+  e->captured = ::cass::detail::capturing(s);
   e->ms = ::cass::detail::now_ms();
   return cudaSuccess;
 }
@@ -800,24 +819,39 @@ inline cudaError_t cudaProfilerStop() { return cudaSuccess; }
 namespace cass {
 namespace detail {
 template <class... P, size_t... I>
-inline cudaError_t launch_packed(void (*f)(P...), dim3 g, dim3 b, void** args, size_t shmem,
-                                 std::index_sequence<I...>) {
+inline cudaError_t launch_packed(void (*f)(P...), dim3 g, dim3 b, void** args, size_t shmem, cudaStream_t stream,
+                                 std::index_sequence<I...>, bool cooperative = false) {
   t_last_error = 0;
-  ::cass::launch("cudaLaunchKernel", g, b, shmem)([&] { f(*static_cast<std::remove_reference_t<P>*>(args[I])...); });
+  Launcher launcher =
+      ::cass::launch(cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel", g, b, shmem, stream);
+  launcher.cooperative = cooperative;
+  // The values are stored with the launch, as <<<>>>'s are (a captured launch outlives args[]).
+  launcher([f](auto&... a) { f(a...); }, *static_cast<std::remove_reference_t<P>*>(args[I])...);
   return static_cast<cudaError_t>(t_last_error);
 }
 }  // namespace detail
 }  // namespace cass
 template <class... P>
 inline cudaError_t cudaLaunchKernel(void (*f)(P...), dim3 g, dim3 b, void** args, size_t shmem = 0,
-                                    cudaStream_t = nullptr) {
-  return ::cass::detail::launch_packed(f, g, b, args, shmem, std::index_sequence_for<P...>{});
+                                    cudaStream_t stream = nullptr) {
+  return ::cass::detail::launch_packed(f, g, b, args, shmem, stream, std::index_sequence_for<P...>{});
 }
 // Through an untyped pointer the parameter types are lost, and with them how to read args[].
 inline cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, size_t = 0, cudaStream_t = nullptr) {
   ::cass::detail::cannot_run("cudaLaunchKernel through an untyped (void*) kernel pointer");
 }
-template <class... A>
-inline cudaError_t cudaLaunchCooperativeKernel(A...) {
-  ::cass::detail::cannot_run("cooperative launch (grid-wide synchronization)");
+// As on a GPU, a cooperative grid must fit on the device at once: at most the occupancy
+// calculator's blocks per multiprocessor times multiProcessorCount, or cudaErrorCooperativeLaunchTooLarge.
+// (rewrite.py drops the usual `(void*)` cast of the kernel, which would lose its parameter types.)
+template <class... P>
+inline cudaError_t cudaLaunchCooperativeKernel(void (*f)(P...), dim3 g, dim3 b, void** args, size_t shmem = 0,
+                                               cudaStream_t stream = nullptr) {
+  if (::cass::detail::sticky() != cudaSuccess) return ::cass::detail::sticky();
+  const unsigned long long blocks = 1ull * g.x * g.y * g.z;
+  if (blocks > ::cass::detail::cooperative_grid_limit(b.x * b.y * b.z))
+    return ::cass::detail::fail(cudaErrorCooperativeLaunchTooLarge);
+  return ::cass::detail::launch_packed(f, g, b, args, shmem, stream, std::index_sequence_for<P...>{}, true);
+}
+inline cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t = 0, cudaStream_t = nullptr) {
+  ::cass::detail::cannot_run("cudaLaunchCooperativeKernel through an untyped (void*) kernel pointer");
 }

@@ -19,6 +19,7 @@
 // exited while others wait, or no fiber can run) ends the program with CASS_CPU_EXIT_DEADLOCK.
 #pragma once
 #include <cstring>
+#include <functional>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -528,6 +529,10 @@ inline bool reversed_for(const char* launch_name) {
   return false;
 }
 
+// Lanes waiting in coalesced_threads() (coop.hpp) learn who joined them only when no thread of
+// the block can run on: this releases them and says whether it did.
+inline bool (*g_release_stalled)(Block&) = nullptr;
+
 inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear) {
   const unsigned n = L.block.x * L.block.y * L.block.z;
   const unsigned nwarps = (n + CASS_CPU_WARP_SIZE - 1) / CASS_CPU_WARP_SIZE;
@@ -580,7 +585,8 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
       ctx_switch(b.sched, f.ctx);
       ran = true;
     }
-    if (!ran && !b.aborted) deadlock(b, nullptr, "no thread can make progress (threads wait at different barriers or collectives)");
+    if (!ran && !b.aborted && (g_release_stalled == nullptr || !g_release_stalled(b)))
+      deadlock(b, nullptr, "no thread can make progress (threads wait at different barriers or collectives)");
   }
   t_fiber = nullptr;
   CASS_CPU_COUNT(wk.stats.blocks);
@@ -698,6 +704,12 @@ inline void execute(const LaunchBase& L) {
   pthread_mutex_unlock(&p.mu);
 }
 
+// A cooperative launch (cudaLaunchCooperativeKernel): every block resident at once, for grid.sync().
+inline void execute_cooperative(const LaunchBase& L);  // coop.hpp
+// Stream capture (graph.hpp): work for a stream that is capturing becomes a node of its graph.
+inline bool capturing(const void* stream);
+inline void capture(const void* stream, std::function<void()> work);
+
 template <class Body, class Params>
 struct Launch : LaunchBase {
   Body* body;
@@ -725,12 +737,20 @@ struct Launcher {
   const char* name;
   dim3 grid, block;
   std::size_t shmem;
+  const void* stream = nullptr;
+  bool cooperative = false;
 
   template <class F, class... A>
   void operator()(F&& body, A&&... args) const {
     using Body = std::remove_reference_t<F>;
     using Params = std::tuple<std::decay_t<A>...>;
     Params params(std::forward<A>(args)...);
+    if (stream != nullptr && capturing(stream)) {  // a graph node: launched again at each cudaGraphLaunch
+      Launcher replay = *this;
+      replay.stream = nullptr;
+      capture(stream, [replay, body, params] { std::apply([&](const auto&... a) { replay(body, a...); }, params); });
+      return;
+    }
     Launch<Body, Params> L;
     L.run_thread = &Launch<Body, Params>::run;
     L.run_plain = &plain_loop<Launch<Body, Params>>;
@@ -751,7 +771,10 @@ struct Launcher {
       return;
     }
     std::apply([&](const auto&... stored) { ::cass::record::launched(name, stored...); }, params);
-    execute(L);
+    if (cooperative)
+      execute_cooperative(L);
+    else
+      execute(L);
   }
 };
 
@@ -799,8 +822,8 @@ inline const int g_watchdog_installed = install_watchdog();
 }  // namespace detail
 
 inline detail::Launcher launch(const char* name, dim3 grid, dim3 block, std::size_t shmem = 0,
-                               const void* /*stream*/ = nullptr) {
-  return detail::Launcher{name, grid, block, shmem};
+                               const void* stream = nullptr) {
+  return detail::Launcher{name, grid, block, shmem, stream};
 }
 
 inline void* dynamic_shared() { return detail::t_dyn_shared; }
