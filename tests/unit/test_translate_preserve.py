@@ -84,6 +84,7 @@ def test_translation_never_changes_bytes_outside_its_edits(parts: list[str], pro
 
 # What a range's translation may edit outside it: the HIP runtime include, a #define'd lane mask, a
 # mask variable's type.
+COMPAT_HELPER = "// cass: compatibility helper"
 NEEDED_OUTSIDE_A_RANGE = {"#include <hip/hip_runtime.h>\n", "#include <hip/hip_runtime.h>\r\n",
                           "0xffffffffffffffffull", "unsigned long long"}
 
@@ -98,7 +99,9 @@ def test_byte_range_keeps_edits_inside_the_range_but_what_its_code_needs(parts: 
     result = translate(source, data.draw(st.sampled_from(PROFILES)), byte_range=(lo, hi))
     check_edits(source, result)
     outside = [e.new_text for e in result.edits if not lo <= e.start_byte <= e.end_byte <= hi]
-    assert set(outside) <= NEEDED_OUTSIDE_A_RANGE
+    # a compatibility helper the range's code calls goes where helpers go, before the first use
+    # (`#ifdef __CUDA_ARCH__` run into the next fragment reads as a value of it: CASS_CUDA_ARCH's helper)
+    assert {text for text in outside if not text.startswith(COMPAT_HELPER)} <= NEEDED_OUTSIDE_A_RANGE
 
 
 def test_bom_crlf_tabs_and_non_ascii_survive() -> None:
