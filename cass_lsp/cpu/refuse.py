@@ -12,6 +12,7 @@ from collections.abc import Callable
 import msgspec
 import tree_sitter
 
+from cass_lsp.core.wheels import cccl_include_dir
 from cass_lsp.cpu import ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
@@ -40,7 +41,7 @@ _INCLUDE = re.compile(r"^(?:hip/|rocm/)?(?P<stem>[A-Za-z]+)")
 _NAME_LIBRARY = re.compile(r"^(?P<lib>cublas|cufft|curand|cusparse|cusolver|cudnn|cutensor|nccl|nvrtc|nvml|hipblas|hipfft|"
                            r"hiprand|hipsparse|hipsolver|rocblas|rocfft|rocrand|rocsparse|rocsolver|miopen|rccl|hiprtc)",
                            re.I)
-_NAMESPACE_LIBRARY = frozenset({"thrust", "cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
+_NAMESPACE_LIBRARY = frozenset({"cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
 _HEADERS: dict[str, tuple[str, str]] = {
     "cooperative_groups.h": ("cooperative groups", "the CPU runtime has no cooperative_groups"),
     "mma.h": ("warp matrix (WMMA)", "tensor-core fragments are not emulated"),
@@ -77,6 +78,13 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"^(?:cuda|hip)(?:Ipc\w+|Malloc3D|Memcpy3D\w*)$"),
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),
 ]
+# Thrust runs on its own C++ device system (cpu/include/cass_cpu/thrust_config.hpp): of the GPU backends'
+# own API only the policies that mean "the device" are mapped (cass_cpu/thrust_policy.hpp).
+_THRUST_SCOPE = re.compile(rb"\bthrust\s*::\s*(?:system\s*::\s*)?$")
+_THRUST_BACKENDS = frozenset({"cuda", "hip", "cuda_cub", "hip_rocprim", "omp", "tbb"})
+_THRUST_POLICIES = frozenset({"par", "par_nosync"})
+_THRUST_POLICY_HEADERS = frozenset({"thrust/system/cuda/execution_policy.h", "thrust/system/hip/execution_policy.h"})
+_MEMBER = re.compile(rb"^::\s*(?P<name>\w+)")
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
 _UNTYPED_LAUNCH = re.compile(r"\b(?:cuda|hip)LaunchKernel\s*\(\s*\(\s*(?:const\s+)?void\s*\*\s*\)")
 _DEVICE_FUNCTION = re.compile(r"\b(?:__global__|__device__)\b")
@@ -102,7 +110,7 @@ def unsupported(text: str) -> list[Unsupported]:
             elif name == "cpu.name":
                 library_guarded = _under_library_test(node, source)
                 _name(node_text, line, add if not library_guarded else _without_libraries(add),
-                      source[node.end_byte : node.end_byte + 16].lstrip())
+                      source[node.end_byte : node.end_byte + 16].lstrip(), source[max(0, node.start_byte - 24) : node.start_byte])
             elif name == "cpu.launch.config" and _in_device_function(source, node):
                 add("dynamic parallelism", line, "a kernel launched from device code")
             elif name == "cpu.macro_body":
@@ -159,6 +167,9 @@ def _include(path: str, line: int, add: _Add) -> None:
         return
     m = _INCLUDE.match(path)
     stem = m["stem"].lower() if m else ""
+    if stem == "thrust":
+        _thrust_include(path, line, add)
+        return
     for key, library in _LIBRARIES.items():
         if stem.startswith(key) and (stem == key or key not in ("cub", "npp")):
             add(f"library: {library}", line, f"#include <{path}>: {library} has no CPU implementation here")
@@ -167,7 +178,31 @@ def _include(path: str, line: int, add: _Add) -> None:
         add("library: libcu++", line, f"#include <{path}>: cuda::std is not in the CPU runtime")
 
 
-def _name(name: str, line: int, add: _Add, after: bytes) -> None:
+def _thrust_include(path: str, line: int, add: _Add) -> None:
+    if cccl_include_dir() is None:
+        add("library: Thrust", line, f"#include <{path}>: the CPU runtime compiles Thrust from the nvidia-cuda-cccl "
+            "wheel's headers, which are not installed (pip install 'cass-lsp[nvidia]')")
+    elif path.startswith("thrust/system/") and not path.startswith("thrust/system/cpp/") and (
+        path.count("/") > 2 and path not in _THRUST_POLICY_HEADERS
+    ):
+        add("library: Thrust", line, f"#include <{path}>: Thrust's GPU and threaded backends are not executed by the "
+            "CPU runtime (it runs Thrust's C++ device system)")
+
+
+def _thrust_backend(name: str, line: int, add: _Add, after: bytes) -> None:
+    member = _MEMBER.match(after)
+    if name in ("cuda", "hip") and member is not None and member["name"].decode() in _THRUST_POLICIES:
+        return
+    what = f"thrust::{name}::{member['name'].decode()}" if member else f"thrust::{name}"
+    add("library: Thrust", line, f"{what} is not executed by the CPU runtime (it runs Thrust's C++ device system, "
+        f"where only thrust::{name}::par and par_nosync have a meaning)" if name in ("cuda", "hip") else
+        f"{what} is not executed by the CPU runtime (it runs Thrust's C++ device system)")
+
+
+def _name(name: str, line: int, add: _Add, after: bytes, before: bytes = b"") -> None:
+    if name in _THRUST_BACKENDS and _THRUST_SCOPE.search(before):
+        _thrust_backend(name, line, add, after)
+        return
     if name in ("texture", "surface") and after.startswith(b"<"):
         add("textures" if name == "texture" else "surfaces", line, f"{name}<...> references are not emulated")
         return
@@ -195,7 +230,8 @@ def _macro(body: str, first_line: int, add: _Add) -> None:
         add("inline assembly", first_line + why.line, _asm_detail(why))
     for m in _TOKEN.finditer(body):
         after = body[m.end() : m.end() + 16].lstrip().encode()
-        _name(m.group(), first_line + body.count("\n", 0, m.start()), add, after)
+        before = body[max(0, m.start() - 24) : m.start()].encode()
+        _name(m.group(), first_line + body.count("\n", 0, m.start()), add, after, before)
 
 
 def _asm(source: bytes, node: tree_sitter.Node, add: _Add) -> None:

@@ -1,0 +1,21 @@
+// thrust::cuda::par / par_nosync and rocThrust's thrust::hip::par / par_nosync as Thrust's device
+// system policy. Streams are in order and synchronous on the CPU runtime (a launch runs before it
+// returns), so an algorithm ``.on(stream)`` runs where the stream would have run it.
+#pragma once
+#include <thrust/execution_policy.h>
+
+THRUST_NAMESPACE_BEGIN
+namespace cass_cpu {
+struct stream_policy : thrust::detail::device_t {
+  stream_policy on(cudaStream_t) const { return *this; }
+};
+}  // namespace cass_cpu
+namespace cuda {
+inline constexpr cass_cpu::stream_policy par{};
+inline constexpr cass_cpu::stream_policy par_nosync{};
+}  // namespace cuda
+namespace hip {
+inline constexpr cass_cpu::stream_policy par{};
+inline constexpr cass_cpu::stream_policy par_nosync{};
+}  // namespace hip
+THRUST_NAMESPACE_END
