@@ -189,19 +189,20 @@ def _thrust_include(path: str, line: int, add: _Add) -> None:
             "CPU runtime (it runs Thrust's C++ device system)")
 
 
-def _thrust_backend(name: str, line: int, add: _Add, after: bytes) -> None:
+def _thrust_backend(name: str, line: int, add: _Add, after: bytes, scope: str) -> None:
     member = _MEMBER.match(after)
     if name in ("cuda", "hip") and member is not None and member["name"].decode() in _THRUST_POLICIES:
         return
-    what = f"thrust::{name}::{member['name'].decode()}" if member else f"thrust::{name}"
+    what = f"{scope}{name}::{member['name'].decode()}" if member else f"{scope}{name}"
     add("library: Thrust", line, f"{what} is not executed by the CPU runtime (it runs Thrust's C++ device system, "
         f"where only thrust::{name}::par and par_nosync have a meaning)" if name in ("cuda", "hip") else
         f"{what} is not executed by the CPU runtime (it runs Thrust's C++ device system)")
 
 
 def _name(name: str, line: int, add: _Add, after: bytes, before: bytes = b"") -> None:
-    if name in _THRUST_BACKENDS and _THRUST_SCOPE.search(before):
-        _thrust_backend(name, line, add, after)
+    scope = _THRUST_SCOPE.search(before)
+    if name in _THRUST_BACKENDS and scope is not None:
+        _thrust_backend(name, line, add, after, "thrust::system::" if b"system" in scope.group() else "thrust::")
         return
     if name in ("texture", "surface") and after.startswith(b"<"):
         add("textures" if name == "texture" else "surfaces", line, f"{name}<...> references are not emulated")

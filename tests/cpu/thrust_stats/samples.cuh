@@ -1,9 +1,8 @@
-// Sample statistics on the GPU with Thrust: the kernels and functors both units share.
+// Sample statistics on the GPU with Thrust: the functors and kernel launchers both units share.
 #pragma once
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
-#include <thrust/device_vector.h>
 
 #define CUDA_CHECK(call)                                                                    \
   do {                                                                                      \
@@ -42,6 +41,6 @@ struct Ramp {
   __host__ __device__ int operator()(int i) const { return (i * 3) % 7; }
 };
 
-// samples.cu
-void make_samples(thrust::device_vector<int>& out, unsigned seed, cudaStream_t stream);
-int count_distinct_sorted(const thrust::device_vector<int>& sorted, cudaStream_t stream);
+// samples.cu: kernel launchers on raw device pointers (a device_vector's, through raw_pointer_cast)
+void make_samples(int* out, int n, unsigned seed, cudaStream_t stream);
+void mark_run_starts(const int* sorted, int* starts, int n, cudaStream_t stream);

@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   CUDA_CHECK(cudaStreamCreate(&stream));
 
   thrust::device_vector<int> samples(n);
-  make_samples(samples, seed, stream);
+  make_samples(thrust::raw_pointer_cast(samples.data()), n, seed, stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
 
   long long sum = thrust::reduce(thrust::device, samples.begin(), samples.end(), 0LL);
@@ -48,7 +48,9 @@ int main(int argc, char** argv) {
                         cudaMemcpyDeviceToHost));
   std::printf("min %d %d max %d %d median %d\n", edges[0], edges[1], edges[2], edges[3], static_cast<int>(sorted[n / 2]));
   std::printf("first index %d %d %d %d\n", first_index[0], first_index[1], first_index[2], first_index[3]);
-  std::printf("distinct %d\n", count_distinct_sorted(sorted, stream));
+  thrust::device_vector<int> starts(n);
+  mark_run_starts(thrust::raw_pointer_cast(sorted.data()), thrust::raw_pointer_cast(starts.data()), n, stream);
+  std::printf("distinct %d\n", thrust::reduce(thrust::cuda::par.on(stream), starts.begin(), starts.end(), 0));
 
   thrust::device_vector<int> descending = samples;
   thrust::sort(thrust::cuda::par.on(stream), descending.begin(), descending.end(), thrust::greater<int>());

@@ -10,6 +10,8 @@ struct stream_policy : thrust::detail::device_t {
   stream_policy on(cudaStream_t) const { return *this; }
 };
 }  // namespace cass_cpu
+// thrust::cuda (thrust::hip) is an alias of thrust::system::cuda (hip), as in CCCL and rocThrust.
+namespace system {
 namespace cuda {
 inline constexpr cass_cpu::stream_policy par{};
 inline constexpr cass_cpu::stream_policy par_nosync{};
@@ -18,4 +20,7 @@ namespace hip {
 inline constexpr cass_cpu::stream_policy par{};
 inline constexpr cass_cpu::stream_policy par_nosync{};
 }  // namespace hip
+}  // namespace system
+namespace cuda = system::cuda;
+namespace hip = system::hip;
 THRUST_NAMESPACE_END
