@@ -5,13 +5,14 @@ on raw_pointer_cast pointers of device_vectors, __host__ __device__ functors) th
 scans and transforms samples with Thrust on a stream (``thrust::cuda::par.on``), a sample count
 from argv.
 
-Its rule translation (rocThrust's ``thrust::hip::par``) verifies, with the values the program prints
-checked against the same statistics computed here; a translation that sorts the other way fails.
+The program checks what Thrust computed against the same statistics computed on the host without
+Thrust (std::stable_sort, std::accumulate, the samples' hash) and exits 1 where they differ, so a
+pass says Thrust's results were right, not only equal on both sides. Its rule translation
+(rocThrust's ``thrust::hip::par``) verifies; a translation that sorts the other way fails.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import shutil
 import sys
@@ -24,9 +25,7 @@ from cass_lsp.core import proc
 
 PROGRAM = Path(__file__).parent / "thrust_stats"
 SAMPLES = 1 << 18
-_SEED = 12345  # the program's default
 _TIMEOUT_S = 1200.0
-_MASK = 0xFFFFFFFF
 
 
 def _cli(*args: str | Path) -> proc.ProcResult:
@@ -44,31 +43,6 @@ def _verify(folder: Path, *more: str) -> tuple[int, dict[str, Any], str]:
 
 def _stage(report: dict[str, Any], name: str) -> dict[str, Any]:
     return next(s for s in report["stages"] if s["name"] == name)
-
-
-def _expected_output(n: int, seed: int) -> str:
-    """The program's lines, computed without Thrust or the runtime."""
-
-    def mix(x: int) -> int:
-        x ^= x >> 16
-        x = (x * 0x45D9F3B) & _MASK
-        return x ^ (x >> 16)
-
-    samples = [mix(((i * 2654435761) & _MASK) ^ seed) % 1000 for i in range(n)]
-    order = sorted(range(n), key=lambda i: (samples[i], i))  # stable: equal samples keep their order
-    ordered = [samples[i] for i in order]
-    scan = list(itertools.accumulate(ordered))
-    half = n // 2
-    return "".join([
-        f"n {n} sum {sum(samples)} squares {sum(v * v for v in samples)} high {sum(v >= 500 for v in samples)}\n",
-        f"min {ordered[0]} {ordered[1]} max {ordered[-2]} {ordered[-1]} median {ordered[half]}\n",
-        "first index {} {} {} {}\n".format(*order[:4]),
-        f"distinct {len(set(samples))}\n",
-        "top {} {} {}\n".format(*ordered[::-1][:3]),
-        f"scan mid {scan[half]} last {scan[-1]} exclusive last {scan[-1] - ordered[-1]}\n",
-        f"centred {sum(v - 500 for v in samples)} ramp {sum(i * 3 % 7 for i in range(n))}\n",
-        f"buffer {sum(samples[:half]) + 3 * (n - half)}\n",
-    ])  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -94,17 +68,14 @@ def test_a_thrust_program_and_its_rule_translation_run_on_the_cpu_and_agree(runs
     code, report, stderr = runs["rules"]
     assert code == 0 and report["verdict"] == "passed", stderr + json.dumps(report, indent=1)
     run = _stage(report, "run")
-    assert run["outcome"] == "passed" and "8 line(s) of output" in run["message"], run
+    assert run["outcome"] == "passed" and "9 line(s) of output" in run["message"], run
     assert {Path(u["original"]).name for u in report["program"]["units"]} == {"stats.cu", "samples.cu"}
-
-
-def test_the_statistics_thrust_computed_are_the_right_ones(runs: dict[str, Any]) -> None:
-    _, report, _ = runs["rules"]
-    assert _stage(report, "run")["output"] == _expected_output(SAMPLES, _SEED)
 
 
 def test_a_port_that_sorts_the_other_way_fails_on_the_line_it_changes(runs: dict[str, Any]) -> None:
     code, report, stderr = runs["wrong"]
     assert code != 0 and report["verdict"] == "failed", stderr + json.dumps(report, indent=1)
     run = _stage(report, "run")
-    assert run["outcome"] == "failed" and "top" in json.dumps(run["mismatch"]), run
+    # its own check of the top samples exits 1 too: either difference names the defect
+    assert run["outcome"] == "failed", run
+    assert "'top 0 0 0'" in run["message"] or "exit code" in run["message"], run

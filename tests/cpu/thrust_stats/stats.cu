@@ -15,7 +15,18 @@
 #include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
 
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
 #include "samples.cuh"
+
+// The statistics again on the host, without Thrust: the run fails where they differ.
+static bool check(const char* what, long long got, long long expected) {
+  if (got == expected) return true;
+  std::fprintf(stderr, "FAILED %s: got %lld, expected %lld\n", what, got, expected);
+  return false;
+}
 
 int main(int argc, char** argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : (1 << 20);
@@ -85,5 +96,26 @@ int main(int argc, char** argv) {
   std::printf("buffer %lld\n", buffer_sum);
   CUDA_CHECK(cudaFree(raw));
   CUDA_CHECK(cudaStreamDestroy(stream));
-  return 0;
+
+  std::vector<int> host(n);
+  CUDA_CHECK(cudaMemcpy(host.data(), thrust::raw_pointer_cast(samples.data()), n * sizeof(int), cudaMemcpyDeviceToHost));
+  bool ok = true;
+  for (int i = 0; i < n && ok; ++i)
+    ok = check("sample", host[i], static_cast<int>(mix(static_cast<unsigned>(i) * 2654435761u ^ seed) % SAMPLE_RANGE));
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return host[a] < host[b]; });
+  long long expected_squares = 0, running = 0, expected_centred = 0;
+  for (int v : host) expected_squares += static_cast<long long>(v) * v, expected_centred += v - SAMPLE_RANGE / 2;
+  for (int i = 0; i <= n / 2; ++i) running += host[order[i]];
+  ok = ok && check("sum", sum, std::accumulate(host.begin(), host.end(), 0LL)) &&
+       check("squares", squares, expected_squares) &&
+       check("high", high, std::count_if(host.begin(), host.end(), [](int v) { return v >= SAMPLE_RANGE / 2; })) &&
+       check("median", sorted[n / 2], host[order[n / 2]]) && check("first index", first_index[3], order[3]) &&
+       check("top", descending[0], *std::max_element(host.begin(), host.end())) &&
+       check("scan", inclusive[n / 2], running) && check("exclusive scan", exclusive[n - 1], sum - host[order[n - 1]]) &&
+       check("centred", thrust::reduce(centred.begin(), centred.end(), 0LL), expected_centred) &&
+       check("buffer", buffer_sum, std::accumulate(host.begin(), host.begin() + n / 2, 0LL) + 3LL * (n - n / 2));
+  std::printf("%s\n", ok ? "PASSED" : "FAILED");
+  return ok ? 0 : 1;
 }
