@@ -66,6 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--compare", choices=["numeric", "exact", "exit-code"], default="numeric", help="how runs are compared (default numeric)"
     )
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds each program may run (default 20)")
+    parser.add_argument("--compile-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help="seconds each compile may take (default 120; a Thrust unit takes long on a busy machine)")
     project = parser.add_argument_group("projects (--project)")
     project.add_argument("--project", action="store_true", help="PATH is a project: verify the programs its CMake or make build makes")
     project.add_argument("--translation", metavar="DIR", help="the translated tree (translate --out-dir); default: rule translations")
@@ -94,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         "compare": args.compare,
         "commandBuildsFor": args.build_for,
         "limits": {"timeoutSeconds": args.timeout},
+        "compileTimeoutSeconds": args.compile_timeout,
     }
     if args.command:
         verification["command"] = args.command

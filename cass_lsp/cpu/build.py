@@ -16,6 +16,7 @@ import msgspec
 
 from cass_lsp.core import proc
 from cass_lsp.core import settings as config
+from cass_lsp.core.wheels import cccl_include_dir
 from cass_lsp.cpu import libraries
 from cass_lsp.cpu.rewrite import prepare_source
 
@@ -71,7 +72,7 @@ def command(source_path: Path, prepared: Path, exe: Path, *, hip: bool, warp_siz
         # A frame larger than the guard below a fiber's stack (a big local array) is probed page by
         # page, so an overflow lands in the guard and is reported instead of corrupting a neighbour.
         "-fstack-clash-protection",
-        "-I", str(_INCLUDE_DIR), "-I", str(source_path.parent), *defines,
+        "-I", str(_INCLUDE_DIR), "-I", str(source_path.parent), *_library_includes(), *defines,
         # nvcc includes cuda_runtime.h implicitly; many .cu files never include it, and headers such
         # as cuda-samples' helper_cuda.h test its include guard
         "-include", "cass_cpu/hip_api.hpp" if hip else "cuda_runtime.h",
@@ -87,6 +88,13 @@ def library_link_flags(units: Sequence[Path]) -> list[str]:
     root = Path(os.path.commonpath([u.parent for u in units]))
     files = {*units, *(p for p in root.rglob("*") if p.suffix.lower() in _SOURCE_SUFFIXES and p.is_file())}
     return libraries.link_flags(p.read_text(encoding="utf-8", errors="replace") for p in sorted(files))
+
+
+def _library_includes() -> list[str]:
+    """CCCL's headers, for Thrust (and rocThrust's same-named headers): after the runtime's, whose
+    ``thrust/`` shadows configure them (``cass_cpu/thrust_config.hpp``)."""
+    cccl = cccl_include_dir()
+    return ["-isystem", str(cccl)] if cccl is not None else []
 
 
 def raised_standard(arguments: Sequence[str]) -> tuple[list[str], str | None]:
@@ -199,6 +207,9 @@ def toolchain_version(cxx: str = _DEFAULT_CXX) -> str:
         if header.is_file():
             digest.update(header.relative_to(_INCLUDE_DIR).as_posix().encode())
             digest.update(header.read_bytes())
+    cccl = cccl_include_dir()
+    if cccl is not None:  # Thrust's version is part of what a program using it was built with
+        digest.update((cccl / "thrust" / "version.h").read_bytes())
     return f"{_compiler_version(cxx)}; cass-cpu {digest.hexdigest()[:16]}"
 
 

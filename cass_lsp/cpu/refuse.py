@@ -12,6 +12,7 @@ from collections.abc import Callable
 import msgspec
 import tree_sitter
 
+from cass_lsp.core.wheels import cccl_include_dir
 from cass_lsp.cpu import libraries, ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
@@ -28,7 +29,7 @@ class Unsupported(msgspec.Struct, frozen=True):
 
 # First path component or file stem of an #include -> library key.
 _INCLUDE = re.compile(r"^(?:hip/|rocm/)?(?P<stem>[A-Za-z]+)")
-_NAMESPACE_LIBRARY = frozenset({"thrust", "cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
+_NAMESPACE_LIBRARY = frozenset({"cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
 # What the runtime's CUB (cass_cpu/cub/) executes, for cub:: and hipcub:: alike; any other member of
 # the namespace is refused by name, and so is a header of theirs the runtime does not have.
 _CUB_NAMESPACES = frozenset({"cub", "hipcub"})
@@ -93,6 +94,12 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"^(?:cuda|hip)(?:Ipc\w+|Memcpy3DPeer\w*)$"),
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),
 ]
+# Thrust runs on its own C++ device system (cpu/include/cass_cpu/thrust_config.hpp): of the GPU backends'
+# own API only the policies that mean "the device" are mapped (cass_cpu/thrust_policy.hpp).
+_THRUST_SCOPE = re.compile(rb"\bthrust\s*::\s*(?:system\s*::\s*)?$")
+_THRUST_BACKENDS = frozenset({"cuda", "hip", "cuda_cub", "hip_rocprim", "omp", "tbb"})
+_THRUST_POLICIES = frozenset({"par", "par_nosync"})
+_THRUST_POLICY_HEADERS = frozenset({"thrust/system/cuda/execution_policy.h", "thrust/system/hip/execution_policy.h"})
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
 _STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 _UNTYPED_LAUNCH = re.compile(r"\b(?:cuda|hip)LaunchKernel\s*\(\s*\(\s*(?:const\s+)?void\s*\*\s*\)")
@@ -119,7 +126,7 @@ def unsupported(text: str) -> list[Unsupported]:
             elif name == "cpu.name":
                 library_guarded = _under_library_test(node, source)
                 _name(node_text, line, add if not library_guarded else _without_libraries(add),
-                      source[node.end_byte : node.end_byte + _AFTER].lstrip())
+                      source[node.end_byte : node.end_byte + _AFTER].lstrip(), source[max(0, node.start_byte - 24) : node.start_byte])
             elif name == "cpu.launch.config" and _in_device_function(source, node):
                 add("dynamic parallelism", line, "a kernel launched from device code")
             elif name == "cpu.macro_body":
@@ -188,6 +195,9 @@ def _include(path: str, line: int, add: _Add) -> None:
         library = libraries.LIBRARIES[stem]
         add(f"library: {library}", line, f"#include <{path}>: not in the CPU runtime's {library}")
         return
+    if stem == "thrust":
+        _thrust_include(path, line, add)
+        return
     for key, library in libraries.LIBRARIES.items():
         if stem.startswith(key) and (stem == key or key not in ("cub", "npp")):
             partly = libraries.implemented(library)
@@ -198,7 +208,32 @@ def _include(path: str, line: int, add: _Add) -> None:
         add("library: libcu++", line, f"#include <{path}>: cuda::std is not in the CPU runtime")
 
 
-def _name(name: str, line: int, add: _Add, after: bytes) -> None:
+def _thrust_include(path: str, line: int, add: _Add) -> None:
+    if cccl_include_dir() is None:
+        add("library: Thrust", line, f"#include <{path}>: the CPU runtime compiles Thrust from the nvidia-cuda-cccl "
+            "wheel's headers, which are not installed (pip install 'cass-lsp[nvidia]')")
+    elif path.startswith("thrust/system/") and not path.startswith("thrust/system/cpp/") and (
+        path.count("/") > 2 and path not in _THRUST_POLICY_HEADERS
+    ):
+        add("library: Thrust", line, f"#include <{path}>: Thrust's GPU and threaded backends are not executed by the "
+            "CPU runtime (it runs Thrust's C++ device system)")
+
+
+def _thrust_backend(name: str, line: int, add: _Add, after: bytes, scope: str) -> None:
+    member = _MEMBER.match(after)
+    if name in ("cuda", "hip") and member is not None and member["name"].decode() in _THRUST_POLICIES:
+        return
+    what = f"{scope}{name}::{member['name'].decode()}" if member else f"{scope}{name}"
+    add("library: Thrust", line, f"{what} is not executed by the CPU runtime (it runs Thrust's C++ device system, "
+        f"where only thrust::{name}::par and par_nosync have a meaning)" if name in ("cuda", "hip") else
+        f"{what} is not executed by the CPU runtime (it runs Thrust's C++ device system)")
+
+
+def _name(name: str, line: int, add: _Add, after: bytes, before: bytes = b"") -> None:
+    scope = _THRUST_SCOPE.search(before)
+    if name in _THRUST_BACKENDS and scope is not None:
+        _thrust_backend(name, line, add, after, "thrust::system::" if b"system" in scope.group() else "thrust::")
+        return
     if name in ("texture", "surface") and after.startswith(b"<"):
         add("textures" if name == "texture" else "surfaces", line,
             f"{name}<...> references (removed in CUDA 12) are not emulated by the CPU runtime")
@@ -238,7 +273,8 @@ def _macro(body: str, first_line: int, add: _Add) -> None:
     body = _STRING.sub(lambda m: " " * len(m.group()), body)
     for m in _TOKEN.finditer(body):
         after = body[m.end() : m.end() + _AFTER].lstrip().encode()
-        _name(m.group(), first_line + body.count("\n", 0, m.start()), add, after)
+        before = body[max(0, m.start() - 24) : m.start()].encode()
+        _name(m.group(), first_line + body.count("\n", 0, m.start()), add, after, before)
 
 
 def _asm(source: bytes, node: tree_sitter.Node, add: _Add) -> None:

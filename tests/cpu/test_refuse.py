@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cass_lsp.cpu import Unsupported, libraries, unsupported
+from cass_lsp.cpu import Unsupported, libraries, refuse, unsupported
 
 
 def _constructs(text: str) -> list[tuple[str, int]]:
@@ -39,8 +39,12 @@ def _constructs(text: str) -> list[tuple[str, int]]:
          "library: hipRAND", 0),
         ("#include <hipblaslt/hipblaslt.h>\n", "library: hipBLAS", 0),
         ("#include <rocblas/rocblas.h>\n", "library: rocBLAS", 0),
-        ("#include <thrust/device_vector.h>\n", "library: Thrust", 0),
-        ("void f() { thrust::sort(a, b); }\n", "library: Thrust", 0),
+        ("#include <thrust/system/cuda/memory_resource.h>\n", "library: Thrust", 0),
+        ("#include <thrust/system/omp/execution_policy.h>\n", "library: Thrust", 0),
+        ("using pinned = thrust::system::cuda::experimental::pinned_allocator<float>;\n", "library: Thrust", 0),
+        ("void f() {\n  thrust::cuda_cub::throw_on_error(cudaGetLastError(), \"sort\");\n}\n", "library: Thrust", 1),
+        ("void f(int* a, int* b) { thrust::sort(thrust::omp::par, a, b); }\n", "library: Thrust", 0),
+        ("#define POLICY thrust::cuda::par_async\n", "library: Thrust", 0),
         ("void f(cublasHandle_t h) {\n  cublasSrotg(h);\n}\n", "library: cuBLAS", 1),
         ("void f() { cuModuleLoad(&m, \"k.ptx\"); }\n", "driver-API modules", 0),
         ("__global__ void k(float* x) { x[0] = __builtin_amdgcn_readfirstlane(1); }\n", "target builtins", 0),
@@ -123,6 +127,31 @@ __global__ void k(float* texture, int n) {
 int main() { k<<<1, 256>>>(nullptr, 0); }
 """
     assert unsupported(text) == []
+
+
+def test_thrust_runs_on_its_cpp_device_system_with_the_gpu_backends_policies_mapped() -> None:
+    text = """\
+#include <thrust/device_vector.h>
+#include <thrust/sort.h>
+#include <thrust/system/cuda/execution_policy.h>
+#include <thrust/system/hip/execution_policy.h>
+#include <thrust/system/cpp/execution_policy.h>
+#include <thrust/system/error_code.h>
+#define ON(s) thrust::cuda::par_nosync.on(s)
+void f(thrust::device_vector<int>& v, cudaStream_t s) {
+  thrust::sort(thrust::cuda::par.on(s), v.begin(), v.end());
+  thrust::sort(thrust::hip::par.on(s), v.begin(), v.end());
+  thrust::sort(ON(s), v.begin(), v.end());
+  thrust::sort(thrust::device, v.begin(), v.end());
+}
+"""
+    assert unsupported(text) == []
+
+
+def test_thrust_is_refused_by_name_without_cccl_headers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(refuse, "cccl_include_dir", lambda: None)
+    (found,) = unsupported("#include <thrust/sort.h>\n")
+    assert found.construct == "library: Thrust" and "nvidia-cuda-cccl" in found.detail
 
 
 def test_result_type() -> None:
