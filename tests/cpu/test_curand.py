@@ -36,10 +36,10 @@ import pytest
 from cass_lsp.core import pairs, proc
 from cass_lsp.cpu import build
 from cass_lsp.services.settings import resolve_cli
+from cass_lsp.toolchains import cudalibs
 from cass_lsp.verify import engine
 from cass_lsp.verify import run as run_stage
 from cass_lsp.verify.stages import StageResult
-from tests.corpus.cuda_lib_headers import HeaderFetchError, ensure_library_headers
 from tests.cpu.conftest import RUN_TIMEOUT_S, need_gxx
 
 HERE = Path(__file__).parent / "curand"
@@ -241,10 +241,11 @@ def test_skipahead_and_the_host_apis_legacy_ordering(kat: dict[str, list[list[st
 
 
 def _curand_include() -> Path:
-    try:
-        return ensure_library_headers("curand")  # nvcc compiles the original against cuRAND's headers
-    except HeaderFetchError as exc:
-        pytest.fail(f"cuRAND headers unavailable: {exc}\nfetch them with: .venv/bin/python -m tests.corpus.cuda_lib_headers")
+    """Where nvcc finds cuRAND's headers for the original: the setup step every nvcc compile reads."""
+    found = cudalibs.include_dir()
+    if found is None:
+        pytest.fail("the CUDA library headers are not fetched: run cass-lsp setup --only cuda-libs")
+    return found
 
 
 def test_a_monte_carlo_program_on_both_curand_apis_verifies_against_its_rule_translation() -> None:

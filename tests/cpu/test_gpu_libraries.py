@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from cass_lsp.core import proc
-from tests.corpus.cuda_lib_headers import HeaderFetchError, ensure_library_headers
+from cass_lsp.toolchains import cudalibs
 
 HERE = Path(__file__).parent / "libraries"
 KERNELS = Path(__file__).parent / "kernels"
@@ -49,10 +49,10 @@ def _run_stage(reports: list[dict[str, Any]]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Verdict]:
-    try:
-        cublas, cufft = ensure_library_headers("cublas"), ensure_library_headers("cufft")
-    except HeaderFetchError as exc:
-        pytest.fail(f"CUDA library headers unavailable: {exc}\nfetch them with: .venv/bin/python -m tests.corpus.cuda_lib_headers")
+    headers = cudalibs.include_dir()  # nvcc compiles the originals against cuBLAS's and cuFFT's headers
+    if headers is None:
+        pytest.fail("the CUDA library headers are not fetched: run cass-lsp setup --only cuda-libs")
+    cublas = cufft = headers
     port = tmp_path_factory.mktemp("blas-port")
     translated = proc.run([sys.executable, "-m", "cass_lsp", "translate", "--out-dir", str(port), str(HERE / "blas_app")],
                           timeout=_TIMEOUT_S)

@@ -27,11 +27,10 @@ from tests.corpus.projects.projects import (
     translate_tree,
 )
 
-LUD = Project("make_lud", ("main.cu",), ("-O3", "-std=c++17", "-Xcompiler", "-Wall"), (), ("Makefile",))
+LUD = Project("make_lud", ("main.cu",), ("-O3", "-std=c++17", "-Xcompiler", "-Wall"), ("Makefile",))
 PATTERNS = Project("make_patterns", ("saxpy.cu", "reduce.cu", "histogram.cu", "bins.cu", "omp_stats.cu"),
-                   ("-O2", "-Iinclude", "-Xcompiler", "-Wall,-Wextra,-fopenmp"), (), ("Makefile",))
-INCLUDED = Project("cmake_included", ("src/main.cu",), ("-std=c++17", "-Iinclude", "-Ikernels"), (),
-                   ("CMakeLists.txt",))
+                   ("-O2", "-Iinclude", "-Xcompiler", "-Wall,-Wextra,-fopenmp"), ("Makefile",))
+INCLUDED = Project("cmake_included", ("src/main.cu",), ("-std=c++17", "-Iinclude", "-Ikernels"), ("CMakeLists.txt",))
 MODES = ("out-dir", "in-place")
 
 
