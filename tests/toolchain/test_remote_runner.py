@@ -302,10 +302,9 @@ def test_a_program_is_verified_on_the_host_end_to_end(server: Server, tmp_path: 
     from cass_lsp.core.pairs import Pair
     from cass_lsp.services import verification
     from cass_lsp.services.settings import resolve_cli
-    from tests.toolchain.test_verify_programs import PROGRAM as OPS_APP
+    from tests.toolchain.programs import copied
 
-    program = tmp_path / "ops_app"
-    shutil.copytree(OPS_APP, program)
+    program = copied("ops_app", tmp_path)
     remote_dir = tmp_path / "remote"
     remote_dir.mkdir()
     resolved = resolve_cli(
