@@ -16,6 +16,7 @@ import msgspec
 
 from cass_lsp.core import proc
 from cass_lsp.core import settings as config
+from cass_lsp.core.filekinds import COMMAND_UNIT_SUFFIXES, CUDA_HEADER_SUFFIX, HEADER_SUFFIXES
 from cass_lsp.core.wheels import cccl_include_dir
 from cass_lsp.cpu import libraries
 from cass_lsp.cpu.rewrite import prepare_source
@@ -28,7 +29,7 @@ _VERSION_TIMEOUT_S = 10.0
 # raised to it, and C++17's removals that old code still uses are let through where g++ allows it.
 _STANDARD = re.compile(r"^-std=(?P<dialect>c|gnu)\+\+(?P<year>98|03|0x|11|1y|14)$")
 _RAISED_STANDARD_FLAGS = ("-Wno-register",)
-_SOURCE_SUFFIXES = frozenset({".cu", ".cuh", ".hip", ".h", ".hh", ".hpp", ".hxx", ".inl", ".c", ".cc", ".cpp", ".cxx"})
+_SOURCE_SUFFIXES = frozenset({*COMMAND_UNIT_SUFFIXES, CUDA_HEADER_SUFFIX, *HEADER_SUFFIXES})
 
 
 class BuildResult(msgspec.Struct, frozen=True):
