@@ -133,12 +133,24 @@ def user_flags(resolved: ResolvedSettings) -> Flags:
 
 
 def program_digest(inputs: Inputs, side: Side) -> dict[str, str]:
-    """Every file the ``side`` of the program reads (units, translation files, local headers) → its
-    content digest: part of each key."""
+    """Every file the ``side`` of the program reads → its content digest: part of each key. The
+    original's side reads its units and their local headers; the translation's, the translation
+    files, the originals (a unit without a translation file is compiled as its rule translation)
+    and the headers its units reach."""
     program = inputs.program
-    files = {f: _text_digest(inputs.texts[f]) for f in program.files if f in inputs.texts}
+    read = program.files if side == "translation" else tuple(u.original for u in program.units)
+    files = {f: _text_digest(inputs.texts[f]) for f in read if f in inputs.texts}
     files.update({str(h): _file_digest(h) for h in program_module.headers(program, inputs.texts, side)})
     return files
+
+
+def _keyed_units(program: Program, side: Side) -> list[object]:
+    """The program's units as the ``side``'s keys name them: the original's compile never reads a
+    translation file, so a port edited (or first written) next to an unchanged original finds the
+    original's compile in the cache."""
+    if side == "original":
+        return [msgspec.to_builtins(msgspec.structs.replace(u, translation=None)) for u in program.units]
+    return [msgspec.to_builtins(u) for u in program.units]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -229,7 +241,7 @@ def _plan(
         SCHEMA,
         name,
         target,
-        [msgspec.to_builtins(u) for u in inputs.program.units],
+        _keyed_units(inputs.program, name),
         program_digest(inputs, name),
         msgspec.to_builtins(translate_to),
         fingerprint() if translate_to else "",
