@@ -1,14 +1,17 @@
-"""Builds the kernel corpus once per session, two compiles at a time (the test machine has 2 cores)."""
+"""Builds the kernel corpus once per session, two compiles at a time (the test machine has 2 cores);
+gives a module's ``cass-lsp verify`` runs a result cache of their own."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from cass_lsp.core import proc
+from cass_lsp.core.cache import default_dir
+from cass_lsp.core.dirs import CACHE_ENV
 from cass_lsp.cpu import BuildResult, available, build
 
 KERNELS = Path(__file__).parent / "kernels"
@@ -61,3 +64,20 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(one, PROGRAMS))
     return Corpus(dict(zip(PROGRAMS, results, strict=True)))
+
+
+@pytest.fixture(scope="module")
+def own_result_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A result cache of the module's own, empty at its start, for its ``cass-lsp verify`` processes
+    (they inherit the environment): a verify reuses the stages an earlier one of the module computed
+    (the keys are exact: a wrong port's verify reuses its original's nvcc compile), and nothing
+    another session left answers. The rest of the cache folder (the headers and toolchain files
+    setup fetched) is the real one's, linked."""
+    root = tmp_path_factory.mktemp("cache-root")
+    results = default_dir()
+    for entry in sorted(results.parent.iterdir()) if results.parent.is_dir() else ():
+        if entry != results:
+            (root / entry.name).symlink_to(entry)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(root))
+        yield

@@ -32,6 +32,7 @@ from tests.cpu.conftest import need_gxx
 PROGRAM = Path(__file__).parent / "coop" / "grid_norm"
 COLLECTIVES = Path(__file__).parent / "coop" / "tile_collectives.cu"
 _TIMEOUT_S = 900.0
+pytestmark = pytest.mark.usefixtures("own_result_cache")  # the mutant's verify reuses the original's nvcc compile
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -53,33 +54,34 @@ def _stage(report: dict[str, Any], name: str) -> dict[str, Any]:
     return next(s for s in report["stages"] if s["name"] == name)
 
 
-def test_tile_reductions_and_a_grid_barrier_verify_against_the_rule_translation() -> None:
-    code, report = _verify(PROGRAM)
-    assert code == 0 and report["verdict"] == "passed", json.dumps(report, indent=1)
-    assert "original and translation agree (exit 0, 4 line(s) of output" in _stage(report, "run")["message"]
-
-
 @pytest.fixture(scope="module")
 def translated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of grid_norm with its rule translation in hip/ (where ``--pattern hip/{stem}.hip`` finds it)."""
+    """A copy of grid_norm with its rule translation in hip/ (where ``--pattern hip/{stem}.hip`` finds it;
+    verified without a pattern, it is the rule translation's): the module verifies this one copy, so
+    its mutant's verify finds the original's compile in the module's cache."""
     program = tmp_path_factory.mktemp("coop") / "grid_norm"
     shutil.copytree(PROGRAM, program)
     assert _cli("translate", "--rocm", "7.1", "--out-dir", program / "hip", program).returncode == 0
     return program
 
 
-def _drop(program: Path, barrier: str) -> None:
-    kernels = program / "hip" / "kernels.hip"
+def test_tile_reductions_and_a_grid_barrier_verify_against_the_rule_translation(translated: Path) -> None:
+    code, report = _verify(translated)
+    assert code == 0 and report["verdict"] == "passed", json.dumps(report, indent=1)
+    assert "original and translation agree (exit 0, 4 line(s) of output" in _stage(report, "run")["message"]
+
+
+def _drop(translation: Path, barrier: str) -> None:
+    kernels = translation / "kernels.hip"
     text = kernels.read_text()
     assert text.count(barrier) == 1
     kernels.write_text(text.replace(barrier, ";"))
 
 
-def test_a_translation_without_its_grid_sync_fails(translated: Path, tmp_path: Path) -> None:
-    program = tmp_path / "grid_norm"
-    shutil.copytree(translated, program)
-    _drop(program, "grid.sync();")
-    code, report = _verify(program, "--pattern", "hip/{stem}.hip")
+def test_a_translation_without_its_grid_sync_fails(translated: Path) -> None:
+    shutil.copytree(translated / "hip", translated / "no_grid_sync")
+    _drop(translated / "no_grid_sync", "grid.sync();")
+    code, report = _verify(translated, "--pattern", "no_grid_sync/{stem}.hip")
     assert code != 0 and report["verdict"] == "failed", json.dumps(report, indent=1)
     assert _stage(report, "run")["outcome"] == "failed"
 
@@ -91,7 +93,7 @@ def without_tile_sync(translated: Path, tmp_path_factory: pytest.TempPathFactory
     work = tmp_path_factory.mktemp("coop")
     program = work / "grid_norm"
     shutil.copytree(translated, program)
-    _drop(program, "tile.sync();")
+    _drop(program / "hip", "tile.sync();")
     units = []
     for source in sorted((program / "hip").iterdir()):
         prepared = work / (source.name + ".cpp" if source.suffix == ".hip" else source.name)

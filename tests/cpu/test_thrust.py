@@ -26,6 +26,7 @@ from cass_lsp.core import proc
 PROGRAM = Path(__file__).parent / "thrust_stats"
 SAMPLES = 1 << 18
 _TIMEOUT_S = 1200.0
+pytestmark = pytest.mark.usefixtures("own_result_cache")  # a wrong port's verify reuses its original's nvcc compile
 
 
 def _cli(*args: str | Path) -> proc.ProcResult:
@@ -34,7 +35,7 @@ def _cli(*args: str | Path) -> proc.ProcResult:
 
 def _verify(folder: Path, *more: str) -> tuple[int, dict[str, Any], str]:
     # rocThrust is in the ROCm 5.2 profile's library headers (7.1's leaves it out: hiplibs.NOT_IN_PROFILE);
-    # the result cache is on, so the wrong port's run reuses the original's compile (its key is exact)
+    # the result cache is on (the module's own), so the wrong port's run reuses the original's compile
     result = _cli("verify", folder, "--runner", "cpu", "--rocm", "5.2", "--arg", str(SAMPLES), "--json",
                   "--compile-timeout", "900", *more)  # fmt: skip
     reports = json.loads(result.stdout) if result.stdout.strip() else []
@@ -76,6 +77,8 @@ def test_a_thrust_program_and_its_rule_translation_run_on_the_cpu_and_agree(runs
 def test_a_port_that_sorts_the_other_way_fails_on_the_line_it_changes(runs: dict[str, Any]) -> None:
     code, report, stderr = runs["wrong"]
     assert code != 0 and report["verdict"] == "failed", stderr + json.dumps(report, indent=1)
+    # the original's nvcc compile is the rule translation's verify's: a port is no part of its key
+    assert _stage(report, "original")["cached"] and not _stage(report, "translation")["cached"], report
     run = _stage(report, "run")
     # its own check of the top samples exits 1 too: either difference names the defect
     assert run["outcome"] == "failed", run
