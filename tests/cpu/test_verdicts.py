@@ -25,10 +25,12 @@ from cass_lsp.core import proc
 HERE = Path(__file__).parent / "verdicts"
 WALKS = HERE / "make_walks"
 _TIMEOUT_S = 900.0
+# the verifies of make_walks share its programs' compiles (montecarlo's three, histogram's two)
+pytestmark = pytest.mark.usefixtures("own_result_cache")
 
 
 def _verify(*args: str | Path) -> tuple[int, list[dict[str, Any]], str]:
-    argv = [sys.executable, "-m", "cass_lsp", "verify", "--rocm", "7.1", *map(str, args), "--json", "--no-cache"]
+    argv = [sys.executable, "-m", "cass_lsp", "verify", "--rocm", "7.1", *map(str, args), "--json"]
     result = proc.run(argv, timeout=_TIMEOUT_S)
     reports = json.loads(result.stdout) if result.stdout.strip() else []
     return result.returncode, reports, result.stderr.decode()
