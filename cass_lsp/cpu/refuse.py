@@ -13,7 +13,7 @@ import msgspec
 import tree_sitter
 
 from cass_lsp.core.wheels import cccl_include_dir
-from cass_lsp.cpu import libraries, ptx
+from cass_lsp.cpu import declared, libraries, ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
 
@@ -30,24 +30,9 @@ class Unsupported(msgspec.Struct, frozen=True):
 # First path component or file stem of an #include -> library key.
 _INCLUDE = re.compile(r"^(?:hip/|rocm/)?(?P<stem>[A-Za-z]+)")
 _NAMESPACE_LIBRARY = frozenset({"cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
-# What the runtime's CUB (cass_cpu/cub/) executes, for cub:: and hipcub:: alike; any other member of
-# the namespace is refused by name, and so is a header of theirs the runtime does not have.
+# The namespaces the runtime's CUB (cass_cpu/cub/) serves: a member it does not declare
+# (declared.cub_names) is refused by name, and so is a header of theirs the runtime does not have.
 _CUB_NAMESPACES = frozenset({"cub", "hipcub"})
-_CUB_NAMES = frozenset({
-    "DeviceRadixSort", "DeviceSegmentedRadixSort", "DeviceScan", "DeviceReduce", "DeviceSegmentedReduce",
-    "DeviceSelect", "DevicePartition", "DeviceHistogram", "DeviceRunLengthEncode",
-    "BlockReduce", "BlockScan", "BlockLoad", "BlockStore", "BlockRadixSort", "WarpReduce", "WarpScan",
-    "LoadDirectBlocked", "LoadDirectStriped", "StoreDirectBlocked", "StoreDirectStriped",
-    "BlockReduceAlgorithm", "BlockScanAlgorithm", "BlockLoadAlgorithm", "BlockStoreAlgorithm",
-    "BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY", "BLOCK_REDUCE_RAKING", "BLOCK_REDUCE_WARP_REDUCTIONS",
-    "BLOCK_SCAN_RAKING", "BLOCK_SCAN_RAKING_MEMOIZE", "BLOCK_SCAN_WARP_SCANS",
-    "BLOCK_LOAD_DIRECT", "BLOCK_LOAD_STRIPED", "BLOCK_LOAD_VECTORIZE", "BLOCK_LOAD_TRANSPOSE",
-    "BLOCK_LOAD_WARP_TRANSPOSE", "BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED",
-    "BLOCK_STORE_DIRECT", "BLOCK_STORE_STRIPED", "BLOCK_STORE_VECTORIZE", "BLOCK_STORE_TRANSPOSE",
-    "BLOCK_STORE_WARP_TRANSPOSE", "BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED",
-    "Sum", "Max", "Min", "ArgMin", "ArgMax", "Equality", "Inequality", "KeyValuePair", "DoubleBuffer",
-    "CachingDeviceAllocator", "NullType",
-})  # fmt: skip
 _MEMBER = re.compile(rb"::\s*(?P<name>[A-Za-z_]\w*)")
 # how far past a name its qualifier is read (cub::DeviceSegmentedRadixSort)
 _AFTER = 48
@@ -95,11 +80,12 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),
 ]
 # Thrust runs on its own C++ device system (cpu/include/cass_cpu/thrust_config.hpp): of the GPU backends'
-# own API only the policies that mean "the device" are mapped (cass_cpu/thrust_policy.hpp).
+# own API only the policies that mean "the device" are mapped (declared.thrust_policies).
 _THRUST_SCOPE = re.compile(rb"\bthrust\s*::\s*(?:system\s*::\s*)?$")
+# Thrust's GPU and threaded backends, which the runtime does not run: a fact of CCCL (cuda, cuda_cub,
+# omp, tbb) and rocThrust (hip, hip_rocprim), not of the runtime's headers, and rocThrust's are not
+# here to read, so they are listed.
 _THRUST_BACKENDS = frozenset({"cuda", "hip", "cuda_cub", "hip_rocprim", "omp", "tbb"})
-_THRUST_POLICIES = frozenset({"par", "par_nosync"})
-_THRUST_POLICY_HEADERS = frozenset({"thrust/system/cuda/execution_policy.h", "thrust/system/hip/execution_policy.h"})
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
 _STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 _UNTYPED_LAUNCH = re.compile(r"\b(?:cuda|hip)LaunchKernel\s*\(\s*\(\s*(?:const\s+)?void\s*\*\s*\)")
@@ -212,20 +198,21 @@ def _thrust_include(path: str, line: int, add: _Add) -> None:
     if cccl_include_dir() is None:
         add("library: Thrust", line, f"#include <{path}>: the CPU runtime compiles Thrust from the nvidia-cuda-cccl "
             "wheel's headers, which are not installed (pip install 'cass-lsp[nvidia]')")
-    elif path.startswith("thrust/system/") and not path.startswith("thrust/system/cpp/") and (
-        path.count("/") > 2 and path not in _THRUST_POLICY_HEADERS
-    ):
+    # (the runtime's own backend headers, thrust/system/cuda|hip/execution_policy.h, are answered by
+    # libraries.provides before this)
+    elif path.startswith("thrust/system/") and not path.startswith("thrust/system/cpp/") and path.count("/") > 2:
         add("library: Thrust", line, f"#include <{path}>: Thrust's GPU and threaded backends are not executed by the "
             "CPU runtime (it runs Thrust's C++ device system)")
 
 
 def _thrust_backend(name: str, line: int, add: _Add, after: bytes, scope: str) -> None:
     member = _MEMBER.match(after)
-    if name in ("cuda", "hip") and member is not None and member["name"].decode() in _THRUST_POLICIES:
+    policies = declared.thrust_policies(name)
+    if member is not None and member["name"].decode() in policies:
         return
     what = f"{scope}{name}::{member['name'].decode()}" if member else f"{scope}{name}"
     add("library: Thrust", line, f"{what} is not executed by the CPU runtime (it runs Thrust's C++ device system, "
-        f"where only thrust::{name}::par and par_nosync have a meaning)" if name in ("cuda", "hip") else
+        f"where only thrust::{name}::{' and '.join(sorted(policies))} have a meaning)" if policies else
         f"{what} is not executed by the CPU runtime (it runs Thrust's C++ device system)")
 
 
@@ -240,7 +227,7 @@ def _name(name: str, line: int, add: _Add, after: bytes, before: bytes = b"") ->
         return
     if name in _CUB_NAMESPACES and after.startswith(b"::"):
         member = _MEMBER.match(after)
-        if member is None or member["name"].decode() not in _CUB_NAMES:
+        if member is None or member["name"].decode() not in declared.cub_names():
             what = f"{name}::{member['name'].decode()}" if member else f"{name}::"
             add(f"library: {libraries.LIBRARIES[name]}", line, f"{what} is not executed by the CPU runtime's {libraries.LIBRARIES[name]}")
         return

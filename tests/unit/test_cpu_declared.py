@@ -1,0 +1,41 @@
+"""What the refusal scan lets through is what the CPU runtime's headers declare: CUB's names and the
+Thrust backend policies are read from the headers, not kept in a second list."""
+
+from __future__ import annotations
+
+from cass_lsp.cpu import declared, unsupported
+
+
+def test_a_namespace_member_is_what_its_body_declares_and_not_what_a_nested_one_does() -> None:
+    source = b"""
+namespace cub {
+struct DeviceNew { static int Run(); };
+template <class T, int N> class BlockNew {};
+enum Algorithm { ALGORITHM_A, ALGORITHM_B = 2 };
+template <class T> void LoadNew(T* items) { helper(items); }
+inline constexpr int kNew{};
+namespace detail { inline int hidden() { return 0; } struct Hidden {}; }
+}  // namespace cub
+namespace other { struct Elsewhere {}; }
+"""
+    assert declared.namespace_members(source, ("cub",)) == {
+        "DeviceNew", "BlockNew", "Algorithm", "ALGORITHM_A", "ALGORITHM_B", "LoadNew", "kNew"}
+    assert declared.namespace_members(source, ("cub", "detail")) == {"hidden", "Hidden"}
+
+
+def test_the_runtimes_cub_and_thrust_policies_are_read_from_its_headers() -> None:
+    names = declared.cub_names()
+    assert {"DeviceRadixSort", "BlockReduce", "WarpScan", "LoadDirectStriped", "BLOCK_LOAD_WARP_TRANSPOSE",
+            "KeyValuePair", "CachingDeviceAllocator", "NullType"} <= names
+    assert not names & {"detail", "radix_order", "sizing", "Slots"}
+    assert declared.thrust_policies("cuda") == declared.thrust_policies("hip") == {"par", "par_nosync"}
+    assert declared.thrust_policies("omp") == frozenset()
+
+
+def test_a_gpu_backends_other_names_are_refused_with_the_policies_the_runtime_maps() -> None:
+    found = unsupported("#define A thrust::cuda::par_async\n#define B thrust::omp::par\n#define C thrust::hip::par\n")
+    assert [(u.line, u.detail) for u in found] == [
+        (0, "thrust::cuda::par_async is not executed by the CPU runtime (it runs Thrust's C++ device system, "
+            "where only thrust::cuda::par and par_nosync have a meaning)"),
+        (1, "thrust::omp::par is not executed by the CPU runtime (it runs Thrust's C++ device system)"),
+    ]
