@@ -39,3 +39,21 @@ def test_a_gpu_backends_other_names_are_refused_with_the_policies_the_runtime_ma
             "where only thrust::cuda::par and par_nosync have a meaning)"),
         (1, "thrust::omp::par is not executed by the CPU runtime (it runs Thrust's C++ device system)"),
     ]
+
+
+def test_the_graph_names_let_through_are_those_the_runtime_declares() -> None:
+    """CUDA 13's cudaGraphAddDependencies takes cudaGraphEdgeData, which cass_cpu/graph.hpp declares:
+    it runs. An instantiate flag it does not declare is refused by name instead of failing the build."""
+    text = """\
+void f(cudaGraph_t g, cudaGraphNode_t* from, cudaGraphNode_t* to, hipGraph_t h, hipGraphExec_t e) {
+  cudaGraphEdgeData edges[1] = {};
+  cudaGraphAddDependencies(g, from, to, edges, 1);
+  hipGraphEdgeData hip_edges[1] = {};
+  hipGraphInstantiateWithFlags(&e, h, hipGraphInstantiateFlagAutoFreeOnLaunch);
+  hipGraphInstantiateWithFlags(&e, h, hipGraphInstantiateFlagUpload);
+}
+"""
+    assert [(u.construct, u.line, u.detail) for u in unsupported(text)] == [
+        ("graphs", 5, "hipGraphInstantiateFlagUpload: this graph function is not executed by the CPU runtime")]
+    assert {"cudaGraphEdgeData", "cudaGraphAddDependencies", "cudaGraph_t", "cudaStreamCaptureModeGlobal"} <= (
+        declared.graph_names())
