@@ -1,5 +1,5 @@
-"""What the refusal scan lets through is what the CPU runtime's headers declare: CUB's names and the
-Thrust backend policies are read from the headers, not kept in a second list."""
+"""What the refusal scan lets through is what the CPU runtime's headers declare: CUB's names, the
+Thrust backend policies and the graph API are read from the headers, not kept in a second list."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ namespace other { struct Elsewhere {}; }
     assert declared.namespace_members(source, ("cub",)) == {
         "DeviceNew", "BlockNew", "Algorithm", "ALGORITHM_A", "ALGORITHM_B", "LoadNew", "kNew"}
     assert declared.namespace_members(source, ("cub", "detail")) == {"hidden", "Hidden"}
+    file_scope = b"struct Graph { int n; };\ntypedef Graph* graph_t;\n#ifndef X\nint launch(graph_t g) { return 0; }\n#endif\n"
+    assert declared.namespace_members(file_scope, ()) == {"Graph", "graph_t", "launch"}
 
 
 def test_the_runtimes_cub_and_thrust_policies_are_read_from_its_headers() -> None:
