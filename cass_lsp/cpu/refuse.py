@@ -69,7 +69,9 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"^(?:labeled_partition|binary_partition|memcpy_async|this_cluster|cluster_group|block_tile_memory|"
                 r"reduce_update_async|reduce_store_async|invoke_one|invoke_one_broadcast)$"),
      "cooperative groups", "this cooperative_groups function is not executed by the CPU runtime"),
-    (re.compile(r"^(?:cu|hip)(?:Module\w+|LaunchKernel|LinkCreate\w*|LinkAdd\w*|LinkComplete|ModuleLaunchKernel)$"),
+    # (hipLaunchKernel is the runtime API's cudaLaunchKernel, which runs; cuLaunchKernel's HIP name is
+    # hipModuleLaunchKernel)
+    (re.compile(r"^(?:cu|hip)(?:Module\w+|LinkCreate\w*|LinkAdd\w*|LinkComplete)$|^cuLaunchKernel$"),
      "driver-API modules", "loading PTX/cubin/code objects and cuLaunchKernel cannot run on a CPU"),
     (re.compile(r"^(?:wmma|nvcuda|__hmma\w*|__imma\w*|__bmma\w*)$"), "warp matrix (WMMA)",
      "tensor-core fragments are not emulated"),

@@ -129,6 +129,15 @@ int main() { k<<<1, 256>>>(nullptr, 0); }
     assert unsupported(text) == []
 
 
+def test_a_typed_hip_launch_kernel_is_the_runtime_apis_and_the_driver_apis_launch_is_refused() -> None:
+    """hipLaunchKernel is cudaLaunchKernel's HIP name (it runs, typed); cuLaunchKernel's is
+    hipModuleLaunchKernel."""
+    assert unsupported("void f(void** a) { hipLaunchKernel(k, dim3(1), dim3(4), a, 0, 0); }\n") == []
+    text = "void f(CUfunction c, hipFunction_t h) {\n  cuLaunchKernel(c, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0);\n" \
+           "  hipModuleLaunchKernel(h, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0);\n}\n"
+    assert _constructs(text) == [("driver-API modules", 1), ("driver-API modules", 2)]
+
+
 def test_thrust_runs_on_its_cpp_device_system_with_the_gpu_backends_policies_mapped() -> None:
     text = """\
 #include <thrust/device_vector.h>

@@ -3,7 +3,9 @@ Thrust backend policies and the graph API are read from the headers, not kept in
 
 from __future__ import annotations
 
-from cass_lsp.cpu import declared, unsupported
+import re
+
+from cass_lsp.cpu import declared, hip_names, include_dir, refuse, unsupported
 
 
 def test_a_namespace_member_is_what_its_body_declares_and_not_what_a_nested_one_does() -> None:
@@ -59,3 +61,16 @@ void f(cudaGraph_t g, cudaGraphNode_t* from, cudaGraphNode_t* to, hipGraph_t h, 
         ("graphs", 5, "hipGraphInstantiateFlagUpload: this graph function is not executed by the CPU runtime")]
     assert {"cudaGraphEdgeData", "cudaGraphAddDependencies", "cudaGraph_t", "cudaStreamCaptureModeGlobal"} <= (
         declared.graph_names())
+
+
+def test_no_refusal_rule_refuses_a_name_the_runtime_declares() -> None:
+    """The rules that list what the runtime lacks drift when it gains a name: hipLaunchKernel,
+    cudaLaunchKernel's HIP name (cass_cpu/hip_names.hpp), was refused as the driver API's launch."""
+    names: set[str] = set()
+    for header in sorted(include_dir().rglob("*.h*")):
+        names |= declared.namespace_members(header.read_bytes(), ())
+    renames = re.findall(r"^#define (hip\w+) (cuda\w+)$", hip_names.CPU_HEADER.read_text(), re.M)
+    names |= {hip for hip, cuda in renames if cuda in names}
+    assert {"cudaLaunchKernel", "hipLaunchKernel", "cudaGraphLaunch", "hipMalloc"} <= names
+    refused = {name: construct for name in names for pattern, construct, _ in refuse._RULES if pattern.match(name)}
+    assert refused == {}
