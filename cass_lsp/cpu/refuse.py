@@ -170,6 +170,13 @@ def _include(path: str, line: int, add: _Add) -> None:
         construct, detail = _HEADERS[base]
         add(construct, line, f"#include <{path}>: {detail}")
         return
+    m = _INCLUDE.match(path)
+    stem = m["stem"].lower() if m else ""
+    if stem == "thrust" and cccl_include_dir() is None:
+        # the runtime's own Thrust headers too: they configure CCCL's, and include them
+        add("library: Thrust", line, f"#include <{path}>: the CPU runtime compiles Thrust from the nvidia-cuda-cccl "
+            "wheel's headers, which are not installed (pip install 'cass-lsp[nvidia]')")
+        return
     if libraries.provides(path):
         # the runtime's own header (curand.h, cublas_v2.h): what the library needs here to link
         provided = libraries.header_library(path)
@@ -177,8 +184,6 @@ def _include(path: str, line: int, add: _Add) -> None:
         if why is not None:
             add(f"library: {provided}", line, f"#include <{path}>: {why}")
         return
-    m = _INCLUDE.match(path)
-    stem = m["stem"].lower() if m else ""
     if stem in _CUB_NAMESPACES and path.startswith(f"{stem}/"):
         # the runtime's CUB has these headers (libraries.provides above); not this one
         library = libraries.LIBRARIES[stem]
@@ -198,12 +203,9 @@ def _include(path: str, line: int, add: _Add) -> None:
 
 
 def _thrust_include(path: str, line: int, add: _Add) -> None:
-    if cccl_include_dir() is None:
-        add("library: Thrust", line, f"#include <{path}>: the CPU runtime compiles Thrust from the nvidia-cuda-cccl "
-            "wheel's headers, which are not installed (pip install 'cass-lsp[nvidia]')")
     # (the runtime's own backend headers, thrust/system/cuda|hip/execution_policy.h, are answered by
     # libraries.provides before this)
-    elif path.startswith("thrust/system/") and not path.startswith("thrust/system/cpp/") and path.count("/") > 2:
+    if path.startswith("thrust/system/") and not path.startswith("thrust/system/cpp/") and path.count("/") > 2:
         add("library: Thrust", line, f"#include <{path}>: Thrust's GPU and threaded backends are not executed by the "
             "CPU runtime (it runs Thrust's C++ device system)")
 

@@ -161,6 +161,9 @@ def test_thrust_is_refused_by_name_without_cccl_headers(monkeypatch: pytest.Monk
     monkeypatch.setattr(refuse, "cccl_include_dir", lambda: None)
     (found,) = unsupported("#include <thrust/sort.h>\n")
     assert found.construct == "library: Thrust" and "nvidia-cuda-cccl" in found.detail
+    # the runtime's own Thrust headers (its policies) include CCCL's: refused alike
+    found = unsupported("#include <thrust/execution_policy.h>\n#include <thrust/system/cuda/execution_policy.h>\n")
+    assert [(u.line, u.construct) for u in found] == [(0, "library: Thrust"), (1, "library: Thrust")]
 
 
 def test_result_type() -> None:
