@@ -104,22 +104,25 @@ def unsupported(text: str) -> list[Unsupported]:
     def add(construct: str, line: int, detail: str) -> None:
         found.setdefault((construct, line), Unsupported(construct, line, detail))
 
-    for name, captured in syntax.captures(_QUERY, tree.root_node).items():
-        for node in captured:
-            line = node.start_point.row
-            node_text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-            if name == "cpu.include":
-                _include(node_text.strip('<>"'), line, add)
-            elif name == "cpu.asm":
-                _asm(source, node, add)
-            elif name == "cpu.name":
-                library_guarded = _under_library_test(node, source)
-                _name(node_text, line, add if not library_guarded else _without_libraries(add),
-                      source[node.end_byte : node.end_byte + _AFTER].lstrip(), source[max(0, node.start_byte - 24) : node.start_byte])
-            elif name == "cpu.launch.config" and _in_device_function(source, node):
-                add("dynamic parallelism", line, "a kernel launched from device code")
-            elif name == "cpu.macro_body":
-                _macro(node_text, line, add)
+    # in source order: the first finding of a construct on a line is the one kept, and a capture
+    # list's own order differs from one query run to the next
+    captures = [(node, name) for name, nodes_captured in syntax.captures(_QUERY, tree.root_node).items()
+                for node in nodes_captured]
+    for node, name in sorted(captures, key=lambda c: (c[0].start_byte, c[0].end_byte, c[1])):
+        line = node.start_point.row
+        node_text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        if name == "cpu.include":
+            _include(node_text.strip('<>"'), line, add)
+        elif name == "cpu.asm":
+            _asm(source, node, add)
+        elif name == "cpu.name":
+            library_guarded = _under_library_test(node, source)
+            _name(node_text, line, add if not library_guarded else _without_libraries(add),
+                  source[node.end_byte : node.end_byte + _AFTER].lstrip(), source[max(0, node.start_byte - 24) : node.start_byte])
+        elif name == "cpu.launch.config" and _in_device_function(source, node):
+            add("dynamic parallelism", line, "a kernel launched from device code")
+        elif name == "cpu.macro_body":
+            _macro(node_text, line, add)
     for m in _UNTYPED_LAUNCH.finditer(text):
         add("untyped kernel launch", text.count("\n", 0, m.start()),
             "cudaLaunchKernel/hipLaunchKernel through a void* loses the parameter types")
