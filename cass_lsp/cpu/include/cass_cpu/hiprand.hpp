@@ -13,11 +13,7 @@ typedef curandStatePhilox4_32_10_t hiprandStatePhilox4_32_10;
 typedef curandStateMRG32k3a_t hiprandStateMRG32k3a_t;
 typedef curandStateMRG32k3a_t hiprandStateMRG32k3a;
 
-template <typename State>
-__device__ inline void hiprand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
-                                    State* state) {
-  curand_init(seed, subsequence, offset, state);
-}
+CASS_RAND_INIT(hiprand_init)
 
 #define CASS_HIPRAND_DEVICE(hip_name, roc_name, cuda_name) CASS_RAND_FORWARD(hip_name, cuda_name)
 CASS_RAND_DEVICE_FUNCTIONS(CASS_HIPRAND_DEVICE)

@@ -60,6 +60,14 @@
     return cuda_name(state, args...);                                                                \
   }
 
+// curand_init under another library's name.
+#define CASS_RAND_INIT(name)                                                                            \
+  template <typename State>                                                                           \
+  __device__ inline void name(unsigned long long seed, unsigned long long subsequence, unsigned long long offset, \
+                              State* state) {                                                         \
+    curand_init(seed, subsequence, offset, state);                                                    \
+  }
+
 // A generator type under another library's numbers (hipRAND's and rocRAND's differ for Philox).
 #define CASS_RAND_CUDA_TYPE(RngType, PREFIX)                                                \
   inline curandRngType_t cuda_type(RngType type) {                                          \

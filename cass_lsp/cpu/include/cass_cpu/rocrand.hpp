@@ -13,11 +13,7 @@ typedef curandStatePhilox4_32_10_t philox4x32_10_engine;
 typedef curandStateMRG32k3a_t mrg32k3a_engine;
 }  // namespace rocrand_device
 
-template <typename State>
-__device__ inline void rocrand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
-                                    State* state) {
-  curand_init(seed, subsequence, offset, state);
-}
+CASS_RAND_INIT(rocrand_init)
 
 #define CASS_ROCRAND_DEVICE(hip_name, roc_name, cuda_name) CASS_RAND_FORWARD(roc_name, cuda_name)
 CASS_RAND_DEVICE_FUNCTIONS(CASS_ROCRAND_DEVICE)
