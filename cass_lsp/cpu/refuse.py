@@ -13,7 +13,7 @@ import msgspec
 import tree_sitter
 
 from cass_lsp.core.wheels import cccl_include_dir
-from cass_lsp.cpu import libraries, ptx
+from cass_lsp.cpu import declared, libraries, ptx
 from cass_lsp.syntax import nodes
 from cass_lsp.syntax import parsing as syntax
 
@@ -30,24 +30,9 @@ class Unsupported(msgspec.Struct, frozen=True):
 # First path component or file stem of an #include -> library key.
 _INCLUDE = re.compile(r"^(?:hip/|rocm/)?(?P<stem>[A-Za-z]+)")
 _NAMESPACE_LIBRARY = frozenset({"cub", "hipcub", "rocprim", "cutlass", "rocwmma"})
-# What the runtime's CUB (cass_cpu/cub/) executes, for cub:: and hipcub:: alike; any other member of
-# the namespace is refused by name, and so is a header of theirs the runtime does not have.
+# The namespaces the runtime's CUB (cass_cpu/cub/) serves: a member it does not declare
+# (declared.cub_names) is refused by name, and so is a header of theirs the runtime does not have.
 _CUB_NAMESPACES = frozenset({"cub", "hipcub"})
-_CUB_NAMES = frozenset({
-    "DeviceRadixSort", "DeviceSegmentedRadixSort", "DeviceScan", "DeviceReduce", "DeviceSegmentedReduce",
-    "DeviceSelect", "DevicePartition", "DeviceHistogram", "DeviceRunLengthEncode",
-    "BlockReduce", "BlockScan", "BlockLoad", "BlockStore", "BlockRadixSort", "WarpReduce", "WarpScan",
-    "LoadDirectBlocked", "LoadDirectStriped", "StoreDirectBlocked", "StoreDirectStriped",
-    "BlockReduceAlgorithm", "BlockScanAlgorithm", "BlockLoadAlgorithm", "BlockStoreAlgorithm",
-    "BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY", "BLOCK_REDUCE_RAKING", "BLOCK_REDUCE_WARP_REDUCTIONS",
-    "BLOCK_SCAN_RAKING", "BLOCK_SCAN_RAKING_MEMOIZE", "BLOCK_SCAN_WARP_SCANS",
-    "BLOCK_LOAD_DIRECT", "BLOCK_LOAD_STRIPED", "BLOCK_LOAD_VECTORIZE", "BLOCK_LOAD_TRANSPOSE",
-    "BLOCK_LOAD_WARP_TRANSPOSE", "BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED",
-    "BLOCK_STORE_DIRECT", "BLOCK_STORE_STRIPED", "BLOCK_STORE_VECTORIZE", "BLOCK_STORE_TRANSPOSE",
-    "BLOCK_STORE_WARP_TRANSPOSE", "BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED",
-    "Sum", "Max", "Min", "ArgMin", "ArgMax", "Equality", "Inequality", "KeyValuePair", "DoubleBuffer",
-    "CachingDeviceAllocator", "NullType",
-})  # fmt: skip
 _MEMBER = re.compile(rb"::\s*(?P<name>[A-Za-z_]\w*)")
 # how far past a name its qualifier is read (cub::DeviceSegmentedRadixSort)
 _AFTER = 48
@@ -58,6 +43,8 @@ _HEADERS: dict[str, tuple[str, str]] = {
     "cuda_texture_types.h": ("textures", "texture references are not emulated"),
 }
 
+_GRAPH_NAME = re.compile(r"^(?:cuda|hip)(?P<name>Graph\w+)$")
+_GRAPH_DETAIL = "this graph function is not executed by the CPU runtime"
 _RULES: list[tuple[re.Pattern[str], str, str]] = [
     # Texture and surface objects over arrays, linear and pitched memory are in the runtime
     # (cass_cpu/tex.hpp); what is not is refused by name.
@@ -71,19 +58,20 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
                 r"(?:cuda|hip)Memcpy(?:To|From)ArrayAsync)$"),
      "textures", "not executed by the CPU runtime (cubemaps, mipmaps, gathers, resource views, array-to-array copies)"),
     (re.compile(r"^(?:surfCubemap\w*|surf[123]DLayered\w*)$"), "surfaces", "not executed by the CPU runtime"),
-    # (cass_cpu/graph.hpp runs stream capture and graphs of empty, host, 1-D memcpy and memset nodes)
-    (re.compile(r"^(?:cuda|hip)(?!Graph(?:_t|Exec_t|Node_t|Create|Destroy|GetNodes|Add(?:Empty|Host|Memset)Node|"
-                r"AddMemcpyNode1D|AddDependencies|Instantiate|InstantiateWithFlags|InstantiateFlag\w+|ExecDestroy|"
-                r"Launch)$)Graph\w+$|^(?:cuda|hip)(?:StreamBeginCaptureToGraph|StreamGetCaptureInfo\w*|"
+    # (cass_cpu/graph.hpp runs stream capture and graphs of empty, host, 1-D memcpy and memset nodes:
+    # a graph name it does not declare is refused by _GRAPH_NAME; these are capture's other names)
+    (re.compile(r"^(?:cuda|hip)(?:StreamBeginCaptureToGraph|StreamGetCaptureInfo\w*|"
                 r"StreamUpdateCaptureDependencies\w*|ThreadExchangeStreamCaptureMode|UserObject\w*)$"),
-     "graphs", "this graph function is not executed by the CPU runtime"),
+     "graphs", _GRAPH_DETAIL),
     # (cass_cpu/cg.hpp runs blocks, tiles, coalesced groups, the grid, reduce and the scans)
     (re.compile(r"^(?:this_multi_grid|multi_grid_group|(?:cuda|hip)LaunchCooperativeKernelMultiDevice)$"),
      "multi-device cooperative launch", "one device: a multi-grid has nothing to span"),
     (re.compile(r"^(?:labeled_partition|binary_partition|memcpy_async|this_cluster|cluster_group|block_tile_memory|"
                 r"reduce_update_async|reduce_store_async|invoke_one|invoke_one_broadcast)$"),
      "cooperative groups", "this cooperative_groups function is not executed by the CPU runtime"),
-    (re.compile(r"^(?:cu|hip)(?:Module\w+|LaunchKernel|LinkCreate\w*|LinkAdd\w*|LinkComplete|ModuleLaunchKernel)$"),
+    # (hipLaunchKernel is the runtime API's cudaLaunchKernel, which runs; cuLaunchKernel's HIP name is
+    # hipModuleLaunchKernel)
+    (re.compile(r"^(?:cu|hip)(?:Module\w+|LinkCreate\w*|LinkAdd\w*|LinkComplete)$|^cuLaunchKernel$"),
      "driver-API modules", "loading PTX/cubin/code objects and cuLaunchKernel cannot run on a CPU"),
     (re.compile(r"^(?:wmma|nvcuda|__hmma\w*|__imma\w*|__bmma\w*)$"), "warp matrix (WMMA)",
      "tensor-core fragments are not emulated"),
@@ -95,11 +83,12 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),
 ]
 # Thrust runs on its own C++ device system (cpu/include/cass_cpu/thrust_config.hpp): of the GPU backends'
-# own API only the policies that mean "the device" are mapped (cass_cpu/thrust_policy.hpp).
+# own API only the policies that mean "the device" are mapped (declared.thrust_policies).
 _THRUST_SCOPE = re.compile(rb"\bthrust\s*::\s*(?:system\s*::\s*)?$")
+# Thrust's GPU and threaded backends, which the runtime does not run: a fact of CCCL (cuda, cuda_cub,
+# omp, tbb) and rocThrust (hip, hip_rocprim), not of the runtime's headers, and rocThrust's are not
+# here to read, so they are listed.
 _THRUST_BACKENDS = frozenset({"cuda", "hip", "cuda_cub", "hip_rocprim", "omp", "tbb"})
-_THRUST_POLICIES = frozenset({"par", "par_nosync"})
-_THRUST_POLICY_HEADERS = frozenset({"thrust/system/cuda/execution_policy.h", "thrust/system/hip/execution_policy.h"})
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
 _STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 _UNTYPED_LAUNCH = re.compile(r"\b(?:cuda|hip)LaunchKernel\s*\(\s*\(\s*(?:const\s+)?void\s*\*\s*\)")
@@ -115,22 +104,25 @@ def unsupported(text: str) -> list[Unsupported]:
     def add(construct: str, line: int, detail: str) -> None:
         found.setdefault((construct, line), Unsupported(construct, line, detail))
 
-    for name, captured in syntax.captures(_QUERY, tree.root_node).items():
-        for node in captured:
-            line = node.start_point.row
-            node_text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-            if name == "cpu.include":
-                _include(node_text.strip('<>"'), line, add)
-            elif name == "cpu.asm":
-                _asm(source, node, add)
-            elif name == "cpu.name":
-                library_guarded = _under_library_test(node, source)
-                _name(node_text, line, add if not library_guarded else _without_libraries(add),
-                      source[node.end_byte : node.end_byte + _AFTER].lstrip(), source[max(0, node.start_byte - 24) : node.start_byte])
-            elif name == "cpu.launch.config" and _in_device_function(source, node):
-                add("dynamic parallelism", line, "a kernel launched from device code")
-            elif name == "cpu.macro_body":
-                _macro(node_text, line, add)
+    # in source order: the first finding of a construct on a line is the one kept, and a capture
+    # list's own order differs from one query run to the next
+    captures = [(node, name) for name, nodes_captured in syntax.captures(_QUERY, tree.root_node).items()
+                for node in nodes_captured]
+    for node, name in sorted(captures, key=lambda c: (c[0].start_byte, c[0].end_byte, c[1])):
+        line = node.start_point.row
+        node_text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        if name == "cpu.include":
+            _include(node_text.strip('<>"'), line, add)
+        elif name == "cpu.asm":
+            _asm(source, node, add)
+        elif name == "cpu.name":
+            library_guarded = _under_library_test(node, source)
+            _name(node_text, line, add if not library_guarded else _without_libraries(add),
+                  source[node.end_byte : node.end_byte + _AFTER].lstrip(), source[max(0, node.start_byte - 24) : node.start_byte])
+        elif name == "cpu.launch.config" and _in_device_function(source, node):
+            add("dynamic parallelism", line, "a kernel launched from device code")
+        elif name == "cpu.macro_body":
+            _macro(node_text, line, add)
     for m in _UNTYPED_LAUNCH.finditer(text):
         add("untyped kernel launch", text.count("\n", 0, m.start()),
             "cudaLaunchKernel/hipLaunchKernel through a void* loses the parameter types")
@@ -181,6 +173,13 @@ def _include(path: str, line: int, add: _Add) -> None:
         construct, detail = _HEADERS[base]
         add(construct, line, f"#include <{path}>: {detail}")
         return
+    m = _INCLUDE.match(path)
+    stem = m["stem"].lower() if m else ""
+    if stem == "thrust" and cccl_include_dir() is None:
+        # the runtime's own Thrust headers too: they configure CCCL's, and include them
+        add("library: Thrust", line, f"#include <{path}>: the CPU runtime compiles Thrust from the nvidia-cuda-cccl "
+            "wheel's headers, which are not installed (pip install 'cass-lsp[nvidia]')")
+        return
     if libraries.provides(path):
         # the runtime's own header (curand.h, cublas_v2.h): what the library needs here to link
         provided = libraries.header_library(path)
@@ -188,8 +187,6 @@ def _include(path: str, line: int, add: _Add) -> None:
         if why is not None:
             add(f"library: {provided}", line, f"#include <{path}>: {why}")
         return
-    m = _INCLUDE.match(path)
-    stem = m["stem"].lower() if m else ""
     if stem in _CUB_NAMESPACES and path.startswith(f"{stem}/"):
         # the runtime's CUB has these headers (libraries.provides above); not this one
         library = libraries.LIBRARIES[stem]
@@ -209,23 +206,21 @@ def _include(path: str, line: int, add: _Add) -> None:
 
 
 def _thrust_include(path: str, line: int, add: _Add) -> None:
-    if cccl_include_dir() is None:
-        add("library: Thrust", line, f"#include <{path}>: the CPU runtime compiles Thrust from the nvidia-cuda-cccl "
-            "wheel's headers, which are not installed (pip install 'cass-lsp[nvidia]')")
-    elif path.startswith("thrust/system/") and not path.startswith("thrust/system/cpp/") and (
-        path.count("/") > 2 and path not in _THRUST_POLICY_HEADERS
-    ):
+    # (the runtime's own backend headers, thrust/system/cuda|hip/execution_policy.h, are answered by
+    # libraries.provides before this)
+    if path.startswith("thrust/system/") and not path.startswith("thrust/system/cpp/") and path.count("/") > 2:
         add("library: Thrust", line, f"#include <{path}>: Thrust's GPU and threaded backends are not executed by the "
             "CPU runtime (it runs Thrust's C++ device system)")
 
 
 def _thrust_backend(name: str, line: int, add: _Add, after: bytes, scope: str) -> None:
     member = _MEMBER.match(after)
-    if name in ("cuda", "hip") and member is not None and member["name"].decode() in _THRUST_POLICIES:
+    policies = declared.thrust_policies(name)
+    if member is not None and member["name"].decode() in policies:
         return
     what = f"{scope}{name}::{member['name'].decode()}" if member else f"{scope}{name}"
     add("library: Thrust", line, f"{what} is not executed by the CPU runtime (it runs Thrust's C++ device system, "
-        f"where only thrust::{name}::par and par_nosync have a meaning)" if name in ("cuda", "hip") else
+        f"where only thrust::{name}::{' and '.join(sorted(policies))} have a meaning)" if policies else
         f"{what} is not executed by the CPU runtime (it runs Thrust's C++ device system)")
 
 
@@ -240,7 +235,7 @@ def _name(name: str, line: int, add: _Add, after: bytes, before: bytes = b"") ->
         return
     if name in _CUB_NAMESPACES and after.startswith(b"::"):
         member = _MEMBER.match(after)
-        if member is None or member["name"].decode() not in _CUB_NAMES:
+        if member is None or member["name"].decode() not in declared.cub_names():
             what = f"{name}::{member['name'].decode()}" if member else f"{name}::"
             add(f"library: {libraries.LIBRARIES[name]}", line, f"{what} is not executed by the CPU runtime's {libraries.LIBRARIES[name]}")
         return
@@ -257,6 +252,10 @@ def _name(name: str, line: int, add: _Add, after: bytes, before: bytes = b"") ->
             add(f"library: {library}", line, f"{name}: {library} has no CPU implementation here")
         elif libraries.unexecuted(library, name):  # a program's own CURAND_CHECK is not cuRAND's
             add(f"library: {library}", line, f"{name}: the CPU runtime does not execute this {library} name")
+        return
+    graph = _GRAPH_NAME.match(name)
+    if graph is not None and f"cuda{graph['name']}" not in declared.graph_names():
+        add("graphs", line, f"{name}: {_GRAPH_DETAIL}")
         return
     for pattern, construct, detail in _RULES:
         if pattern.match(name):

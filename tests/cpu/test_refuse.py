@@ -129,6 +129,15 @@ int main() { k<<<1, 256>>>(nullptr, 0); }
     assert unsupported(text) == []
 
 
+def test_a_typed_hip_launch_kernel_is_the_runtime_apis_and_the_driver_apis_launch_is_refused() -> None:
+    """hipLaunchKernel is cudaLaunchKernel's HIP name (it runs, typed); cuLaunchKernel's is
+    hipModuleLaunchKernel."""
+    assert unsupported("void f(void** a) { hipLaunchKernel(k, dim3(1), dim3(4), a, 0, 0); }\n") == []
+    text = "void f(CUfunction c, hipFunction_t h) {\n  cuLaunchKernel(c, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0);\n" \
+           "  hipModuleLaunchKernel(h, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0);\n}\n"
+    assert _constructs(text) == [("driver-API modules", 1), ("driver-API modules", 2)]
+
+
 def test_thrust_runs_on_its_cpp_device_system_with_the_gpu_backends_policies_mapped() -> None:
     text = """\
 #include <thrust/device_vector.h>
@@ -152,6 +161,19 @@ def test_thrust_is_refused_by_name_without_cccl_headers(monkeypatch: pytest.Monk
     monkeypatch.setattr(refuse, "cccl_include_dir", lambda: None)
     (found,) = unsupported("#include <thrust/sort.h>\n")
     assert found.construct == "library: Thrust" and "nvidia-cuda-cccl" in found.detail
+    # the runtime's own Thrust headers (its policies) include CCCL's: refused alike
+    found = unsupported("#include <thrust/execution_policy.h>\n#include <thrust/system/cuda/execution_policy.h>\n")
+    assert [(u.line, u.construct) for u in found] == [(0, "library: Thrust"), (1, "library: Thrust")]
+
+
+def test_of_two_refused_names_on_a_line_the_first_is_named_every_time() -> None:
+    """The query's capture lists come back in an order that changes with the tree; the message must
+    not (it is the could-not-verify reason a user reads)."""
+    for padding in range(8):
+        text = ("void f(cusolverDnHandle_t h, float* a) {\n" + "  a[0] += a[1];\n" * padding
+                + "  cusolverStatus_t s = cusolverDnSpotrf(h, a);\n}\n")
+        (_, found) = unsupported(text)
+        assert found.detail == "cusolverStatus_t: cuSOLVER has no CPU implementation here", padding
 
 
 def test_result_type() -> None:

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "float16_ops.hpp"
 #include "math.hpp"
 #include "types.hpp"
 
@@ -80,21 +81,12 @@ struct __attribute__((aligned(4))) __nv_bfloat162 {
 };
 typedef __nv_bfloat162 nv_bfloat162;
 
-inline __nv_bfloat16 operator+(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __nv_bfloat16(float(a) + float(b)); }
-inline __nv_bfloat16 operator-(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __nv_bfloat16(float(a) - float(b)); }
-inline __nv_bfloat16 operator*(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __nv_bfloat16(float(a) * float(b)); }
-inline __nv_bfloat16 operator/(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __nv_bfloat16(float(a) / float(b)); }
+CASS_FLOAT16_OPERATORS(__nv_bfloat16)
 inline __nv_bfloat16 operator-(const __nv_bfloat16& a) {
   __nv_bfloat16 r;
   r.__x = static_cast<unsigned short>(a.__x ^ 0x8000u);
   return r;
 }
-inline bool operator==(const __nv_bfloat16& a, const __nv_bfloat16& b) { return float(a) == float(b); }
-inline bool operator!=(const __nv_bfloat16& a, const __nv_bfloat16& b) { return float(a) != float(b); }
-inline bool operator<(const __nv_bfloat16& a, const __nv_bfloat16& b) { return float(a) < float(b); }
-inline bool operator<=(const __nv_bfloat16& a, const __nv_bfloat16& b) { return float(a) <= float(b); }
-inline bool operator>(const __nv_bfloat16& a, const __nv_bfloat16& b) { return float(a) > float(b); }
-inline bool operator>=(const __nv_bfloat16& a, const __nv_bfloat16& b) { return float(a) >= float(b); }
 
 inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short u) {
   __nv_bfloat16 h;
@@ -122,29 +114,14 @@ inline __nv_bfloat16 __double2bfloat16(double d) { return __nv_bfloat16(d); }
   inline __nv_bfloat16 __ull2bfloat16_##mode(unsigned long long i) {                                            \
     return __ushort_as_bfloat16(::cass::detail::bf16_bits<M>(i));                                               \
   }                                                                                                             \
-  inline int __bfloat162int_##mode(__nv_bfloat16 h) { return ::cass::detail::to_integer<int, M>(float(h)); }     \
-  inline unsigned int __bfloat162uint_##mode(__nv_bfloat16 h) {                                                 \
-    return ::cass::detail::to_integer<unsigned int, M>(float(h));                                               \
-  }                                                                                                             \
-  inline short __bfloat162short_##mode(__nv_bfloat16 h) { return ::cass::detail::to_integer<short, M>(float(h)); } \
-  inline unsigned short __bfloat162ushort_##mode(__nv_bfloat16 h) {                                             \
-    return ::cass::detail::to_integer<unsigned short, M>(float(h));                                             \
-  }                                                                                                             \
-  inline long long __bfloat162ll_##mode(__nv_bfloat16 h) { return ::cass::detail::to_integer<long long, M>(float(h)); } \
-  inline unsigned long long __bfloat162ull_##mode(__nv_bfloat16 h) {                                            \
-    return ::cass::detail::to_integer<unsigned long long, M>(float(h));                                         \
-  }
+  CASS_FLOAT16_TO_INTEGERS(__nv_bfloat16, bfloat16, mode, M)
 CASS_BF16_CONVERSIONS(rn, ::cass::detail::kRn)
 CASS_BF16_CONVERSIONS(rz, ::cass::detail::kRz)
 CASS_BF16_CONVERSIONS(ru, ::cass::detail::kRu)
 CASS_BF16_CONVERSIONS(rd, ::cass::detail::kRd)
 #undef CASS_BF16_CONVERSIONS
 
-inline __nv_bfloat16 __hadd(__nv_bfloat16 a, __nv_bfloat16 b) { return a + b; }
-inline __nv_bfloat16 __hsub(__nv_bfloat16 a, __nv_bfloat16 b) { return a - b; }
-inline __nv_bfloat16 __hmul(__nv_bfloat16 a, __nv_bfloat16 b) { return a * b; }
-inline __nv_bfloat16 __hdiv(__nv_bfloat16 a, __nv_bfloat16 b) { return a / b; }
-inline __nv_bfloat16 __hneg(__nv_bfloat16 a) { return -a; }
+CASS_FLOAT16_FUNCTIONS(__nv_bfloat16)
 inline __nv_bfloat16 __habs(__nv_bfloat16 a) { return __ushort_as_bfloat16(static_cast<unsigned short>(a.__x & 0x7fffu)); }
 inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
   // a * b is exact in long double, and the sum is rounded there only past 64 bits
@@ -155,15 +132,6 @@ inline __nv_bfloat16 __hfma_relu(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16
   __nv_bfloat16 r = __hfma(a, b, c);
   return float(r) < 0.0f ? __nv_bfloat16(0.0f) : r;
 }
-inline __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) > float(b) ? a : b; }
-inline __nv_bfloat16 __hmin(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) < float(b) ? a : b; }
-inline bool __heq(__nv_bfloat16 a, __nv_bfloat16 b) { return a == b; }
-inline bool __hne(__nv_bfloat16 a, __nv_bfloat16 b) { return a != b; }
-inline bool __hlt(__nv_bfloat16 a, __nv_bfloat16 b) { return a < b; }
-inline bool __hle(__nv_bfloat16 a, __nv_bfloat16 b) { return a <= b; }
-inline bool __hgt(__nv_bfloat16 a, __nv_bfloat16 b) { return a > b; }
-inline bool __hge(__nv_bfloat16 a, __nv_bfloat16 b) { return a >= b; }
-inline bool __hisnan(__nv_bfloat16 a) { return std::isnan(float(a)); }
 // the unordered comparisons: true where either side is NaN
 inline bool __hequ(__nv_bfloat16 a, __nv_bfloat16 b) { return !(a < b || a > b); }
 inline bool __hneu(__nv_bfloat16 a, __nv_bfloat16 b) { return !(a == b); }
@@ -181,12 +149,7 @@ inline __nv_bfloat16 __hmin_nan(__nv_bfloat16 a, __nv_bfloat16 b) {
   return __hisnan(a) || __hisnan(b) ? __ushort_as_bfloat16(0x7fffu) : (float(a) < float(b) ? a : b);
 }
 inline int __hisinf(__nv_bfloat16 a) { return std::isinf(float(a)) ? (float(a) < 0 ? -1 : 1) : 0; }
-#define CASS_BF16_MATH(name, name2, expr)                                                     \
-  inline __nv_bfloat16 name(__nv_bfloat16 h) {                                                \
-    float x = float(h);                                                                       \
-    return __nv_bfloat16(expr);                                                               \
-  }                                                                                           \
-  inline __nv_bfloat162 name2(__nv_bfloat162 h) { return __nv_bfloat162{name(h.x), name(h.y)}; }
+#define CASS_BF16_MATH(name, name2, expr) CASS_FLOAT16_MATH(__nv_bfloat16, __nv_bfloat162, name, name2, expr)
 CASS_BF16_MATH(hsqrt, h2sqrt, sqrtf(x))
 CASS_BF16_MATH(hrsqrt, h2rsqrt, 1.0f / sqrtf(x))
 CASS_BF16_MATH(hrcp, h2rcp, 1.0f / x)
@@ -212,27 +175,14 @@ inline __nv_bfloat162 __float22bfloat162_rn(float2 f) { return __floats2bfloat16
 inline float2 __bfloat1622float2(__nv_bfloat162 h) { return float2{float(h.x), float(h.y)}; }
 inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 h) { return h.x; }
 inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 h) { return h.y; }
-inline float __low2float(__nv_bfloat162 h) { return float(h.x); }
-inline float __high2float(__nv_bfloat162 h) { return float(h.y); }
 inline __nv_bfloat162 __low2bfloat162(__nv_bfloat162 h) { return __nv_bfloat162{h.x, h.x}; }
 inline __nv_bfloat162 __high2bfloat162(__nv_bfloat162 h) { return __nv_bfloat162{h.y, h.y}; }
-inline __nv_bfloat162 __lowhigh2highlow(__nv_bfloat162 h) { return __nv_bfloat162{h.y, h.x}; }
 inline __nv_bfloat162 __lows2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{a.x, b.x}; }
 inline __nv_bfloat162 __highs2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{a.y, b.y}; }
-inline __nv_bfloat162 __hadd2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{a.x + b.x, a.y + b.y}; }
-inline __nv_bfloat162 __hsub2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{a.x - b.x, a.y - b.y}; }
-inline __nv_bfloat162 __hmul2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{a.x * b.x, a.y * b.y}; }
-inline __nv_bfloat162 __h2div(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{a.x / b.x, a.y / b.y}; }
-inline __nv_bfloat162 __hfma2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
-  return __nv_bfloat162{__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)};
-}
-inline __nv_bfloat162 __hneg2(__nv_bfloat162 a) { return __nv_bfloat162{-a.x, -a.y}; }
+CASS_FLOAT16_PAIRS(__nv_bfloat162)
 inline __nv_bfloat162 __habs2(__nv_bfloat162 a) { return __nv_bfloat162{__habs(a.x), __habs(a.y)}; }
 inline __nv_bfloat162 __hmax2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{__hmax(a.x, b.x), __hmax(a.y, b.y)}; }
 inline __nv_bfloat162 __hmin2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{__hmin(a.x, b.x), __hmin(a.y, b.y)}; }
-inline __nv_bfloat162 operator+(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hadd2(a, b); }
-inline __nv_bfloat162 operator-(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hsub2(a, b); }
-inline __nv_bfloat162 operator*(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hmul2(a, b); }
 inline __nv_bfloat162 operator/(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __h2div(a, b); }
 // Lane-wise comparisons: 1.0 or 0.0 per lane (__heq2 ...), or true when both lanes hold (__hbeq2 ...).
 #define CASS_BF16_COMPARE2(name, test)                                                               \

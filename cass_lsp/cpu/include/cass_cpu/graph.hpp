@@ -9,7 +9,8 @@
 // host, 1-D memcpy and memset nodes and cudaGraphAddDependencies. Kernel nodes built by hand
 // (cudaGraphAddKernelNode's cudaKernelNodeParams holds the kernel as a void*, which loses its
 // parameter types), 3-D memcpy nodes, child graphs and the update functions are refused by
-// name before the build (cass_lsp/cpu/refuse.py), and capture across streams stops the run.
+// name before the build (cass_lsp/cpu/refuse.py: any cudaGraph*/hipGraph* name this header does
+// not declare, as cass_lsp/cpu/declared.py reads it), and capture across streams stops the run.
 #pragma once
 #include <algorithm>
 #include <functional>

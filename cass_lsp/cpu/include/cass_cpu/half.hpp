@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "float16_ops.hpp"
 #include "half_bits.hpp"
 #include "math.hpp"
 #include "types.hpp"
@@ -28,17 +29,8 @@ struct __attribute__((aligned(4))) __half2 {
 using half2 = __half2;
 typedef unsigned short __half_raw_bits;
 
-inline __half operator+(const __half& a, const __half& b) { return __half(float(a) + float(b)); }
-inline __half operator-(const __half& a, const __half& b) { return __half(float(a) - float(b)); }
-inline __half operator*(const __half& a, const __half& b) { return __half(float(a) * float(b)); }
-inline __half operator/(const __half& a, const __half& b) { return __half(float(a) / float(b)); }
+CASS_FLOAT16_OPERATORS(__half)
 inline __half operator-(const __half& a) { return __half(-float(a)); }
-inline bool operator==(const __half& a, const __half& b) { return float(a) == float(b); }
-inline bool operator!=(const __half& a, const __half& b) { return float(a) != float(b); }
-inline bool operator<(const __half& a, const __half& b) { return float(a) < float(b); }
-inline bool operator<=(const __half& a, const __half& b) { return float(a) <= float(b); }
-inline bool operator>(const __half& a, const __half& b) { return float(a) > float(b); }
-inline bool operator>=(const __half& a, const __half& b) { return float(a) >= float(b); }
 
 inline __half __float2half(float f) { return __half(f); }
 inline float __half2float(__half h) { return float(h); }
@@ -72,16 +64,7 @@ inline __half to_half(float f) {
 #define CASS_HALF_CONVERSIONS(mode, M)                                                                          \
   inline __half __float2half_##mode(float f) { return ::cass::detail::to_half<M>(f); }                          \
   inline __half __int2half_##mode(int i) { return ::cass::detail::to_half<M>(__int2float_##mode(i)); }         \
-  inline int __half2int_##mode(__half h) { return ::cass::detail::to_integer<int, M>(float(h)); }               \
-  inline unsigned int __half2uint_##mode(__half h) { return ::cass::detail::to_integer<unsigned int, M>(float(h)); } \
-  inline short __half2short_##mode(__half h) { return ::cass::detail::to_integer<short, M>(float(h)); }         \
-  inline unsigned short __half2ushort_##mode(__half h) {                                                        \
-    return ::cass::detail::to_integer<unsigned short, M>(float(h));                                             \
-  }                                                                                                             \
-  inline long long __half2ll_##mode(__half h) { return ::cass::detail::to_integer<long long, M>(float(h)); }    \
-  inline unsigned long long __half2ull_##mode(__half h) {                                                       \
-    return ::cass::detail::to_integer<unsigned long long, M>(float(h));                                         \
-  }
+  CASS_FLOAT16_TO_INTEGERS(__half, half, mode, M)
 CASS_HALF_CONVERSIONS(rz, ::cass::detail::kRz)
 CASS_HALF_CONVERSIONS(ru, ::cass::detail::kRu)
 CASS_HALF_CONVERSIONS(rd, ::cass::detail::kRd)
@@ -95,35 +78,16 @@ inline __half __ushort_as_half(unsigned short u) {
   return h;
 }
 inline __half __short_as_half(short s) { return __ushort_as_half(static_cast<unsigned short>(s)); }
-inline __half __hadd(__half a, __half b) { return a + b; }
-inline __half __hsub(__half a, __half b) { return a - b; }
-inline __half __hmul(__half a, __half b) { return a * b; }
-inline __half __hdiv(__half a, __half b) { return a / b; }
-inline __half __hneg(__half a) { return -a; }
+CASS_FLOAT16_FUNCTIONS(__half)
 inline __half __habs(__half a) { return __half(fabsf(float(a))); }
 inline __half __hfma(__half a, __half b, __half c) { return __half(fmaf(float(a), float(b), float(c))); }
-inline __half __hmax(__half a, __half b) { return float(a) > float(b) ? a : b; }
-inline __half __hmin(__half a, __half b) { return float(a) < float(b) ? a : b; }
-inline bool __heq(__half a, __half b) { return a == b; }
-inline bool __hne(__half a, __half b) { return a != b; }
-inline bool __hlt(__half a, __half b) { return a < b; }
-inline bool __hle(__half a, __half b) { return a <= b; }
-inline bool __hgt(__half a, __half b) { return a > b; }
-inline bool __hge(__half a, __half b) { return a >= b; }
-inline bool __hisnan(__half a) { return std::isnan(float(a)); }
 inline bool __hisinf(__half a) { return std::isinf(float(a)); }
-inline __half hsqrt(__half a) { return __half(sqrtf(float(a))); }
-inline __half hrsqrt(__half a) { return __half(1.0f / sqrtf(float(a))); }
-inline __half hexp(__half a) { return __half(expf(float(a))); }
-inline __half hlog(__half a) { return __half(logf(float(a))); }
-// The rest of the half math, through float (one rounding to half at the end), and the __half2
-// forms, lane by lane.
-#define CASS_HALF_MATH(name, name2, expr)                                   \
-  inline __half name(__half h) {                                           \
-    float x = float(h);                                                    \
-    return __half(expr);                                                   \
-  }                                                                        \
-  inline __half2 name2(__half2 h) { return __half2{name(h.x), name(h.y)}; }
+// The half math, through float (one rounding to half at the end), and the __half2 forms, lane by lane.
+#define CASS_HALF_MATH(name, name2, expr) CASS_FLOAT16_MATH(__half, __half2, name, name2, expr)
+CASS_HALF_MATH(hsqrt, h2sqrt, sqrtf(x))
+CASS_HALF_MATH(hrsqrt, h2rsqrt, 1.0f / sqrtf(x))
+CASS_HALF_MATH(hexp, h2exp, expf(x))
+CASS_HALF_MATH(hlog, h2log, logf(x))
 CASS_HALF_MATH(hceil, h2ceil, ceilf(x))
 CASS_HALF_MATH(hfloor, h2floor, floorf(x))
 CASS_HALF_MATH(hrint, h2rint, rintf(x))
@@ -137,10 +101,6 @@ CASS_HALF_MATH(hlog10, h2log10, log10f(x))
 CASS_HALF_MATH(hrcp, h2rcp, 1.0f / x)
 CASS_HALF_MATH(htanh, h2tanh, tanhf(x))
 #undef CASS_HALF_MATH
-inline __half2 h2sqrt(__half2 h) { return __half2{hsqrt(h.x), hsqrt(h.y)}; }
-inline __half2 h2rsqrt(__half2 h) { return __half2{hrsqrt(h.x), hrsqrt(h.y)}; }
-inline __half2 h2exp(__half2 h) { return __half2{hexp(h.x), hexp(h.y)}; }
-inline __half2 h2log(__half2 h) { return __half2{hlog(h.x), hlog(h.y)}; }
 // fma clamped to [0, 1] (_sat) or at 0 from below (_relu, NaN kept), rounded once.
 inline __half __hfma_sat(__half a, __half b, __half c) { return __half(__saturatef(fmaf(float(a), float(b), float(c)))); }
 inline __half __hfma_relu(__half a, __half b, __half c) {
@@ -162,17 +122,6 @@ inline float2 __half22float2(__half2 h) { return float2{float(h.x), float(h.y)};
 inline __half2 __float22half2_rn(float2 f) { return __half2{__half(f.x), __half(f.y)}; }
 inline __half __low2half(__half2 h) { return h.x; }
 inline __half __high2half(__half2 h) { return h.y; }
-inline float __low2float(__half2 h) { return float(h.x); }
-inline float __high2float(__half2 h) { return float(h.y); }
-inline __half2 __lowhigh2highlow(__half2 h) { return __half2{h.y, h.x}; }
 inline __half2 __lows2half2(__half2 a, __half2 b) { return __half2{a.x, b.x}; }
 inline __half2 __highs2half2(__half2 a, __half2 b) { return __half2{a.y, b.y}; }
-inline __half2 __hadd2(__half2 a, __half2 b) { return __half2{a.x + b.x, a.y + b.y}; }
-inline __half2 __hsub2(__half2 a, __half2 b) { return __half2{a.x - b.x, a.y - b.y}; }
-inline __half2 __hmul2(__half2 a, __half2 b) { return __half2{a.x * b.x, a.y * b.y}; }
-inline __half2 __h2div(__half2 a, __half2 b) { return __half2{a.x / b.x, a.y / b.y}; }
-inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return __half2{__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)}; }
-inline __half2 __hneg2(__half2 a) { return __half2{-a.x, -a.y}; }
-inline __half2 operator+(const __half2& a, const __half2& b) { return __hadd2(a, b); }
-inline __half2 operator-(const __half2& a, const __half2& b) { return __hsub2(a, b); }
-inline __half2 operator*(const __half2& a, const __half2& b) { return __hmul2(a, b); }
+CASS_FLOAT16_PAIRS(__half2)

@@ -3,8 +3,8 @@
 // and double values, 32- or 64-bit indices, host-side alpha/beta) with their buffer sizes; the
 // Xcsr2coo and Xcoo2csr index conversions. Device memory is host memory and work runs when it is
 // called, in stream order like a kernel launch. Every other cuSPARSE name is refused before the
-// build (cass_lsp/cpu/refuse.py reads this file for the names it defines), so a program never
-// passes because a call did nothing.
+// build (cass_lsp/cpu/refuse.py, through libraries.py, which reads the runtime's headers for the
+// names they define), so a program never passes because a call did nothing.
 #pragma once
 #include <cstddef>
 #include <cstdint>

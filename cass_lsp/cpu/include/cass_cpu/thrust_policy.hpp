@@ -1,6 +1,8 @@
 // thrust::cuda::par / par_nosync and rocThrust's thrust::hip::par / par_nosync as Thrust's device
 // system policy. Streams are in order and synchronous on the CPU runtime (a launch runs before it
 // returns), so an algorithm ``.on(stream)`` runs where the stream would have run it.
+// The policies declared here are the only names of these backends the refusal scan lets through
+// (cass_lsp/cpu/declared.py reads them).
 #pragma once
 #include <thrust/execution_policy.h>
 

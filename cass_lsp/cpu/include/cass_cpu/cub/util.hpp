@@ -1,6 +1,8 @@
 // CUB/hipCUB on the CPU runtime: operators, pairs, buffers and the allocator every part shares.
 // One implementation serves `cub::` (cub/*.cuh) and `hipcub::` (hipcub/*.hpp, an alias of it), so a
 // CUDA program and its HIP translation run the same algorithms.
+// What namespace cub declares outside its detail namespace, across these headers, is what the refusal
+// scan lets a program use (cass_lsp/cpu/declared.py reads it); any other cub:: name is refused.
 #pragma once
 #include <algorithm>
 #include <cstddef>
