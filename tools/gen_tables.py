@@ -79,12 +79,27 @@ _ROC_HANDLE_NOTE = ("rocSOLVER works on rocBLAS handles; the tables give rocBLAS
                     "since ROCm 1.5.0 in their cuBLAS rows (cublasCreate -> rocblas_create_handle)")
 _XORWOW_NOTE = ("cuRAND's default state is XORWOW; rocRAND has it as rocrand_state_xorwow since ROCm 1.5.0 "
                 "(the tables give rocrand_init, which takes it, since 1.5.0)")
+_ORDER_NOTE = ("the HIPIFY table swaps the two ROC orders; rocSPARSE's rocsparse_order is row 0, column 1 "
+               "(rocsparse-types.h)")
+_STREAM_ATTRIBUTE_NOTE = ("In the HIP 7.1 headers (the stream names as macros for the hipLaunchAttribute ones); "
+                          "absent from the HIP 5.2 and 6.2 headers although the HIPIFY table lists it unsupported.")
+_STREAM_ATTRIBUTES = {"cudaStreamAttrValue": "hipStreamAttrValue", "cudaStreamAttrID": "hipStreamAttrID",
+                      "cudaStreamSetAttribute": "hipStreamSetAttribute",
+                      "cudaStreamGetAttribute": "hipStreamGetAttribute",
+                      "cudaSynchronizationPolicy": "hipSynchronizationPolicy",
+                      **{f"cudaStreamAttribute{n}": f"hipStreamAttribute{n}" for n in (
+                          "AccessPolicyWindow", "SynchronizationPolicy", "MemSyncDomainMap", "MemSyncDomain",
+                          "Priority")},
+                      **{f"cudaSyncPolicy{n}": f"hipSyncPolicy{n}" for n in ("Auto", "Spin", "Yield", "BlockingSync")}}
 _V1_NOTE = ("legacy cuBLAS v1 API (cublas.h): HIP has no global BLAS context; {}")
 CORRECTIONS: dict[str, dict[str, str]] = {
     **{n: {"alt_added": "1.5.0", "note": _ROC_HANDLE_NOTE} for n in (
         "cusolverDnCreate", "cusolverDnDestroy", "cusolverDnGetStream", "cusolverDnSetStream")},
     **{n: {"alt": "rocrand_state_xorwow", "alt_added": "1.5.0", "note": _XORWOW_NOTE} for n in (
         "curandState", "curandState_t", "curandStateXORWOW", "curandStateXORWOW_t")},
+    **{cuda: {"hip": hip, "hip_added": "7.1.0", "note": _STREAM_ATTRIBUTE_NOTE} for cuda, hip in _STREAM_ATTRIBUTES.items()},
+    "CUSPARSE_ORDER_COL": {"alt": "rocsparse_order_column", "note": _ORDER_NOTE},
+    "CUSPARSE_ORDER_ROW": {"alt": "rocsparse_order_row", "note": _ORDER_NOTE},
     "cusolver_int_t": {"hip_added": "4.5.0", "note": (
         "cuSOLVER's 32-bit integer typedef; hipSOLVER declares those parameters plain int (rocSOLVER: rocblas_int)")},
     "cublasInit": {"note": _V1_NOTE.format("nothing needs initialising (drop the call; rocBLAS's "

@@ -55,6 +55,17 @@ PACKAGES: dict[str, tuple[str, ...]] = {
 }
 """Each package and the top-level include folders it installs."""
 
+DEBIAN12_PACKAGES = {"hiprand": "libhiprand-dev", "rocrand": "librocrand-dev", "hipsparse": "libhipsparse-dev",
+                     "rocsparse": "librocsparse-dev"}
+"""Library include folders every profile takes from Debian 12's own packages in ``/usr/include``
+(ROCm 5.3 builds, which scripts/setup.sh installs): no Debian release has them for HIP 7."""
+DEBIAN12_PROFILE = "5.2"
+"""The profile whose HIP (Debian 12's) those packages are built with."""
+LIBRARY_NAMES = {"hipblas": "hipBLAS", "hipfft": "hipFFT", "hipsolver": "hipSOLVER", "rocprim": "rocPRIM",
+                 "thrust": "rocThrust", "hipcub": "hipCUB", "rocblas": "rocBLAS", "rocsolver": "rocSOLVER",
+                 "hiprand": "hipRAND", "rocrand": "rocRAND", "hipsparse": "hipSPARSE", "rocsparse": "rocSPARSE"}
+"""The include folder of each HIP library a translation can include here -> the library's name."""
+
 _ROCPRIM_VS_HIP7 = (
     "rocPRIM 5.7 (the newest in a Debian release) uses warpSize as a constant expression and reads "
     "hipDeviceProp_t::gcnArch; HIP 7.0 made warpSize a run-time value and dropped gcnArch"
@@ -142,6 +153,35 @@ def libraries(profile: str) -> tuple[str, ...]:
     """The include folders (``hipblas``, ``thrust``, ...) a ROCm profile uses."""
     left_out = NOT_IN_PROFILE.get(profile, {})
     return tuple(sorted(lib for libs in PACKAGES.values() for lib in libs if lib not in left_out))
+
+
+def absent(folder: str, profile: str) -> str | None:
+    """Why a HIP library's include folder (``thrust``, ``hiprand``) is not on the ROCm ``profile``'s
+    include path here, and what would put it there; None when it is (or ``folder`` is no library's)."""
+    name = LIBRARY_NAMES.get(folder)
+    if name is None:
+        return None
+    package = DEBIAN12_PACKAGES.get(folder)
+    if package is not None:
+        return None if (Path("/usr/include") / folder).is_dir() else f"{name}'s headers are not installed (apt-get install {package})"
+    left_out = NOT_IN_PROFILE.get(profile, {}).get(folder)
+    if left_out is not None:
+        others = " or ".join(f"--rocm {p}" for p in PROFILES if folder in libraries(p))
+        return f"{name}'s headers for ROCm {profile} are not on this machine ({left_out}); {others} has them"
+    if include_dir(profile) is None:
+        return f"{name}'s headers are not installed ({SETUP_HINT})"
+    return None
+
+
+def unsuited(folder: str, profile: str) -> str:
+    """What the headers of a library found in the ROCm ``profile``'s include path are, said when that
+    profile's HIP cannot compile them."""
+    name = LIBRARY_NAMES.get(folder, folder)
+    if folder in DEBIAN12_PACKAGES:
+        instead = f": verify with --rocm {DEBIAN12_PROFILE}" if profile != DEBIAN12_PROFILE else ""
+        return (f"the {name} headers here are Debian 12's ROCm 5.3 build ({DEBIAN12_PACKAGES[folder]}), and no "
+                f"{name} headers for ROCm {profile} are installed{instead}")
+    return f"the {name} headers here (Debian {SUITE}'s) do not suit ROCm {profile}'s HIP"
 
 
 def include_dir(profile: str) -> Path | None:

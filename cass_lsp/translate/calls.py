@@ -1,5 +1,6 @@
 """Calls whose shape differs between CUDA and HIP: arguments HIP wants wrapped, a changed
-signature, a value-returning form HIP lacks, and image functions some targets cannot run."""
+signature, an argument HIP lacks (graph edge data), a value-returning form HIP lacks, and image
+functions some targets cannot run."""
 
 from __future__ import annotations
 
@@ -50,8 +51,22 @@ IMAGE_FUNCTIONS = frozenset({
     "surfCubemapLayeredread", "surfCubemapLayeredwrite", "surfCubemapread", "surfCubemapwrite",
 })
 SURFACE_READS = frozenset({"surf1Dread", "surf2Dread", "surf3Dread", "surf1DLayeredread", "surf2DLayeredread"})
+# CUDA 12.3's graph calls with edge data (CUDA 13's only forms): one more argument, a
+# cudaGraphEdgeData pointer that HIP's forms lack (HIP's edges are the default ones). API ->
+# (its index, the argument count with it, the HIP call taking the others where not the tables').
+EDGE_DATA: dict[str, tuple[int, int, str | None]] = {
+    "cudaGraphAddDependencies": (3, 5, None),
+    "cudaGraphRemoveDependencies": (3, 5, None),
+    "cudaGraphGetEdges": (3, 5, None),
+    "cudaGraphNodeGetDependencies": (2, 4, None),
+    "cudaGraphNodeGetDependentNodes": (2, 4, None),
+    "cudaGraphAddNode": (3, 6, None),
+    "cudaStreamUpdateCaptureDependencies": (2, 5, None),
+    "cudaStreamGetCaptureInfo": (5, 7, "hipStreamGetCaptureInfo_v2"),
+}
+_NULL = frozenset({"NULL", "nullptr", "0", "__null"})
 # Names any call rule here handles.
-NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *IMAGE_FUNCTIONS})
+NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *EDGE_DATA, *IMAGE_FUNCTIONS})
 _READ_VALUE = "cass_value_"
 
 
@@ -61,6 +76,8 @@ def handle(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
         return wrapped_call(p, name, node)
     if name == "cudaGraphInstantiate":
         return graph_instantiate(p, node)
+    if name in EDGE_DATA:
+        return edge_data_call(p, name, node)
     return image_call(p, name, node)
 
 
@@ -92,6 +109,29 @@ def graph_instantiate(p: RuleContext, node: tree_sitter.Node) -> bool:
     if call is None or len(p.arguments(call)) != 3 or not p.inside(call):
         return False
     p.apply_entry("cudaGraphInstantiateWithFlags", node.start_byte, node.end_byte)
+    return True
+
+
+def edge_data_call(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """A call with CUDA's edge-data argument: dropped when null (every edge a default one, all HIP
+    has), else an error finding; any other call is the plain rename."""
+    call = p.call_of(node)
+    index, count, renamed = EDGE_DATA[name]
+    args = p.arguments(call) if call is not None and p.inside(call) else []
+    if len(args) != count:
+        return False
+    if renamed is None:
+        p.apply_entry(name, node.start_byte, node.end_byte)
+    else:
+        p.edit(node.start_byte, node.end_byte, renamed, "runtime")
+        p.need_runtime()
+    edge_data = p.text(args[index]).strip()
+    if edge_data in _NULL:
+        p.edit(args[index - 1].end_byte, args[index].end_byte, "", "runtime")
+    else:
+        p.find(fc.UNSUPPORTED_API, "error", f"{name} with edge data ({edge_data}): HIP's graphs have default edges "
+               "only and its call takes no cudaGraphEdgeData; pass NULL for default edges, or port by hand",
+               args[index].start_byte, args[index].end_byte, name=name, family="runtime")
     return True
 
 

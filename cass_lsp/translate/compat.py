@@ -23,6 +23,11 @@ cases (README, "Compatibility helpers"):
   or store (the hint is dropped; the value is the same).
 * HIP -> CUDA 13+: ``hipDeviceProp_t`` fields CUDA 13 removed (``clockRate``, ``computeMode``, ...)
   are read with ``cudaDeviceGetAttribute`` through ``cass_device_attribute``.
+* CUDA -> ROCm before 6.0: ``cudaDeviceProp`` fields HIP 5's ``hipDeviceProp_t`` lacks but its
+  ``hipDeviceAttribute_t`` has (``unifiedAddressing``, ``asyncEngineCount``, ...) are read with
+  ``hipDeviceGetAttribute`` through ``cass_hip_device_attribute``.
+* CUDA -> HIP: ``umin``/``umax``, ``llmin``/``llmax``, ``ullmin``/``ullmax`` (CUDA's integer
+  min/max, host and device), which HIP lacks, become ``cass_umin``, ... functions.
 
 Other gaps are rewritten in place, without a helper: ``__syncwarp`` before ROCm 7 (the expression
 HIP 7 defines it as, see ``warp.SYNCWARP_EXPR``), the typed ``cudaHostAlloc``/``cudaMallocHost``
@@ -101,15 +106,21 @@ _PROP_FIELDS_REMOVED_IN = (13, 0)
 # struct lacks them) -> what reads the value on an older target ("": only a newer ROCm has it).
 _HIP_PROP_FIELDS_SINCE = (6, 0)
 _ATTRIBUTE = "hipDeviceGetAttribute(&value, {}, device)"
+# Those of them the HIP 5.2 headers' hipDeviceAttribute_t has: a read becomes the attribute query.
+PROP_ATTRIBUTES = {
+    "regsPerMultiprocessor": "hipDeviceAttributeMaxRegistersPerMultiprocessor",
+    "maxBlocksPerMultiProcessor": "hipDeviceAttributeMaxBlocksPerMultiProcessor",
+    "asyncEngineCount": "hipDeviceAttributeAsyncEngineCount",
+    "unifiedAddressing": "hipDeviceAttributeUnifiedAddressing",
+    "streamPrioritiesSupported": "hipDeviceAttributeStreamPrioritiesSupported",
+}
+HIP_DEVICE_ATTRIBUTE = "cass_hip_device_attribute"
+HIP_DEVICE_ATTRIBUTE_HELPER = "hip-device-attribute"
 NEWER_PROP_FIELDS: dict[str, str] = {
     "sharedMemPerBlockOptin": f"sharedMemPerBlock, or "
                               f"{_ATTRIBUTE.format('hipDeviceAttributeSharedMemPerBlockOptin')}",
     "sharedMemPerMultiprocessor": "maxSharedMemoryPerMultiProcessor",
-    "regsPerMultiprocessor": _ATTRIBUTE.format("hipDeviceAttributeMaxRegistersPerMultiprocessor"),
-    "maxBlocksPerMultiProcessor": _ATTRIBUTE.format("hipDeviceAttributeMaxBlocksPerMultiProcessor"),
-    "asyncEngineCount": _ATTRIBUTE.format("hipDeviceAttributeAsyncEngineCount"),
-    "unifiedAddressing": _ATTRIBUTE.format("hipDeviceAttributeUnifiedAddressing"),
-    "streamPrioritiesSupported": _ATTRIBUTE.format("hipDeviceAttributeStreamPrioritiesSupported"),
+    **{field: _ATTRIBUTE.format(attribute) for field, attribute in PROP_ATTRIBUTES.items()},
     **dict.fromkeys((
         "accessPolicyMaxWindowSize", "canUseHostPointerForRegisteredMem", "computePreemptionSupported",
         "globalL1CacheSupported", "localL1CacheSupported", "hostNativeAtomicSupported", "hostRegisterSupported",
@@ -148,7 +159,22 @@ def _cache_hints() -> str:
     return loads + stores
 
 
+# CUDA's integer min/max (host and device functions of its math headers): HIP declares none of them,
+# and its min/max templates would deduce a mixed call (unsigned, int) as int
+INTEGER_MINMAX = {"umin": "unsigned int", "umax": "unsigned int", "llmin": "long long int",
+                  "llmax": "long long int", "ullmin": "unsigned long long int", "ullmax": "unsigned long long int"}
+INTEGER_MINMAX_HELPER = "integer-minmax"
+
+
+def _integer_minmax() -> str:
+    return "".join(f"__host__ __device__ inline {t} cass_{name}({t} a, {t} b) "
+                   f"{{ return a {'<' if name.endswith('min') else '>'} b ? a : b; }}\n"
+                   for name, t in INTEGER_MINMAX.items())
+
+
 HELPERS: dict[str, Helper] = {
+    INTEGER_MINMAX_HELPER: Helper("CASS_INTEGER_MINMAX", "CUDA's umin/umax, llmin/llmax and ullmin/ullmax; HIP "
+                                  "has none", _integer_minmax()),
     CACHE_HINT_HELPER: Helper("CASS_CACHE_HINTS", "NVIDIA's cache-hinted loads and stores for any type; HIP has "
                               "them for __half only: a plain load or store, the hint dropped", _cache_hints()),
     CUDA_ARCH_HELPER: Helper("CASS_CUDA_ARCH_LEVEL", "HIP has no __CUDA_ARCH__; CASS_CUDA_ARCH stands for it on "
@@ -163,6 +189,11 @@ HELPERS: dict[str, Helper] = {
     "unconst": Helper("CASS_UNCONST", "CUDA's __nv_atomic_* builtins take no pointer to const",
                       "template <typename T> __device__ inline T* cass_unconst(const T* p) "
                       "{ return const_cast<T*>(p); }\n"),
+    HIP_DEVICE_ATTRIBUTE_HELPER: Helper("CASS_HIP_DEVICE_ATTRIBUTE", "hipDeviceProp_t lacks some cudaDeviceProp "
+                                        "fields before ROCm 6.0; hipDeviceGetAttribute reads them",
+                                        f"static inline int {HIP_DEVICE_ATTRIBUTE}(hipDeviceAttribute_t attr, "
+                                        "int device) {\n  int value = 0;\n  if (device < 0) hipGetDevice(&device);\n"
+                                        "  hipDeviceGetAttribute(&value, attr, device);\n  return value;\n}\n"),
     "device-attribute": Helper("CASS_DEVICE_ATTRIBUTE", "CUDA 13 removed some cudaDeviceProp fields; "
                                "cudaDeviceGetAttribute still reads them",
                                "static inline int cass_device_attribute(cudaDeviceAttr attr, int device) {\n"
@@ -176,12 +207,27 @@ _FORWARD: dict[str, tuple[tuple[int, int], str, str]] = {
     "cusparseGetErrorName": ((6, 0), "cass_hipsparseGetErrorName", "hipsparse-error-strings"),
 }
 FORWARD_NAMES = frozenset(_FORWARD)
+# CUDA name -> (the ROCm whose HIP renamed its HIP form to the tables' spelling, the spelling before).
+_OLDER_SPELLINGS: dict[str, tuple[tuple[int, int], str]] = {
+    "CUSPARSE_ORDER_COL": ((5, 4), "HIPSPARSE_ORDER_COLUMN"),  # hipSPARSE 2.3.3 renamed it to match cuSPARSE
+}
 # HIP names the tables do not map back: deprecated HIP spellings.
 REVERSE_RENAMES = {"hipMallocHost": "cudaMallocHost", "hipFreeHost": "cudaFreeHost"}
 _ATOMIC_ORDERS = ("RELAXED", "CONSUME", "ACQUIRE", "RELEASE", "ACQ_REL", "SEQ_CST")
 REVERSE_NAMES = frozenset({*REVERSE_RENAMES, "atomicMin", "atomicMax", "__atomic_load_n"})
 _FP_POINTER = r"\b(?:float|double)\s*(?:\*\s*(?:const\s+|__restrict__\s+|__restrict\s+)*{name}\b|{name}\s*\[)"
 _FP_VALUE = r"\b(?:float|double)\s+{name}\b"
+
+
+def older_spelling(name: str, hip: str, rocm: tuple[int, int]) -> tuple[str, str] | None:
+    """The HIP name ``name`` has on a ROCm older than the tables' ``hip`` spelling, and the finding's
+    message; None when the target spells it as the tables do."""
+    renamed = _OLDER_SPELLINGS.get(name)
+    if renamed is None or rocm >= renamed[0]:
+        return None
+    since, older = renamed
+    return older, (f"{hip} (for {name}) is {older} before ROCm {since[0]}.{since[1]}, the same value; the target is "
+                   f"ROCm {rocm[0]}.{rocm[1]}")
 
 
 def render(key: str, eol: str) -> str:
@@ -215,10 +261,23 @@ def cache_hint(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
     return True
 
 
+def integer_minmax(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
+    """``umin(a, b)`` -> ``cass_umin(a, b)``, the compatibility helper (always handled)."""
+    helper = f"cass_{name}"
+    p.edit(node.start_byte, node.end_byte, helper, "compat")
+    p.need_helper(INTEGER_MINMAX_HELPER, node.start_byte)
+    p.find(fc.UNSUPPORTED_API, "info", f"{name}: HIP has no {name}; {helper}, a compatibility helper this "
+           f"translation defines, takes and returns {INTEGER_MINMAX[name]} as CUDA's does",
+           node.start_byte, node.end_byte, name=name, family="device")
+    return True
+
+
 def newer_prop_field(p: HelperContext, name: str, node: tree_sitter.Node) -> None:
     """A cudaDeviceProp field the target's hipDeviceProp_t lacks: a finding saying what reads it.
-    ``sharedMemPerBlockOptin`` of a variable declared as the properties becomes ``sharedMemPerBlock``:
-    AMD GPUs have no opt-in above the per-block limit, so the two are the same number there."""
+    Of a variable declared as the properties, ``sharedMemPerBlockOptin`` becomes ``sharedMemPerBlock``
+    (AMD GPUs have no opt-in above the per-block limit, so the two are the same number there), and a
+    read of a field with a device attribute (:data:`PROP_ATTRIBUTES`) becomes
+    ``cass_hip_device_attribute(attribute, device)``, the value the runtime reports."""
     if p.target.rocm >= _HIP_PROP_FIELDS_SINCE or b"DeviceProp" not in p.src:
         return
     if name == _OPTIN and _properties_member(p, node):
@@ -227,8 +286,21 @@ def newer_prop_field(p: HelperContext, name: str, node: tree_sitter.Node) -> Non
                f"{_HIP_PROP_FIELDS_SINCE[0]}.{_HIP_PROP_FIELDS_SINCE[1]}; AMD GPUs have no opt-in above the "
                f"per-block limit, so it reads {_OPTIN_ON_AMD}", node.start_byte, node.end_byte, name=name)
         return
-    instead = NEWER_PROP_FIELDS[name]
     since = f"ROCm {_HIP_PROP_FIELDS_SINCE[0]}.{_HIP_PROP_FIELDS_SINCE[1]}"
+    field = node.parent
+    if name in PROP_ATTRIBUTES and _properties_member(p, node) and field is not None and not _written(field):
+        attribute = PROP_ATTRIBUTES[name]
+        obj = field.child_by_field_name(nodes.Field.ARGUMENT)
+        assert obj is not None  # _properties_member found it
+        device = _properties_device(p, p.text(obj), field)
+        p.edit(field.start_byte, field.end_byte, f"{HIP_DEVICE_ATTRIBUTE}({attribute}, {device})", "runtime")
+        p.need_helper(HIP_DEVICE_ATTRIBUTE_HELPER, field.start_byte)
+        p.find(fc.API_NEWER_THAN_TARGET, "info", f"hipDeviceProp_t has no {name} before {since} (the target is "
+               f"ROCm {p.target.rocm_text}): read with hipDeviceGetAttribute({attribute}) through "
+               f"{HIP_DEVICE_ATTRIBUTE}, a compatibility helper this translation defines",
+               field.start_byte, field.end_byte, name=name)
+        return
+    instead = NEWER_PROP_FIELDS[name]
     use = f"use {instead} (or target {since}: cass.target.rocm)" if instead else f"target {since} (cass.target.rocm)"
     p.find(fc.API_NEWER_THAN_TARGET, "warning", f"hipDeviceProp_t has no {name} before {since} (the target is "
            f"ROCm {p.target.rocm_text}): {use}", node.start_byte, node.end_byte, name=name)
@@ -312,8 +384,8 @@ def prop_field(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
     obj = field.child_by_field_name(nodes.Field.ARGUMENT)
     assert obj is not None  # _properties_member found it
     var = p.text(obj)
-    if field.parent.type == nodes.ASSIGNMENT and field.parent.child_by_field_name(nodes.Field.LEFT) == field:
-        return False  # written, not read: no attribute to assign to
+    if _written(field):
+        return False  # no attribute to assign to
     device = _properties_device(p, var, field)
     attr = REMOVED_PROP_FIELDS[name]
     p.edit(field.start_byte, field.end_byte, f"cass_device_attribute({attr}, {device})", "runtime")
@@ -321,6 +393,12 @@ def prop_field(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
     p.find(fc.DEPRECATED_API, "info", f"cudaDeviceProp::{name} was removed in CUDA 13; read with "
            f"cudaDeviceGetAttribute({attr})", field.start_byte, field.end_byte, name=name)
     return True
+
+
+def _written(field: tree_sitter.Node) -> bool:
+    """The field expression is the left side of an assignment."""
+    parent = field.parent
+    return parent is not None and parent.type == nodes.ASSIGNMENT and parent.child_by_field_name(nodes.Field.LEFT) == field
 
 
 _OPTIN = "sharedMemPerBlockOptin"

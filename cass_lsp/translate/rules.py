@@ -65,7 +65,7 @@ _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "
                     "__CUDA_ARCH__", "__launch_bounds__", portability.GRID_CONSTANT, *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
                     *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS, "pow", *compat.CACHE_LOADS,
-                    *compat.CACHE_STORES, *bfloat16.NAMES}
+                    *compat.CACHE_STORES, *compat.INTEGER_MINMAX, *bfloat16.NAMES}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -544,6 +544,8 @@ class Pass:
             return compat.forward(self, name, node)
         if name in compat.CACHE_LOADS or name in compat.CACHE_STORES:
             return compat.cache_hint(self, name, node)
+        if name in compat.INTEGER_MINMAX:
+            return compat.integer_minmax(self, name, node)
         if name in bfloat16.NAMES:
             return bfloat16.forward(self, name, node)
         if name == collisions.MAKE_UINT3:
@@ -675,6 +677,9 @@ class Pass:
         if chosen is not None:
             return chosen
         family = found.family
+        older = compat.older_spelling(name, found.hip, self.eng.rocm)
+        if older is not None:
+            return older[0], family, ((fc.API_NEWER_THAN_TARGET, "info", older[1]),)
         if not found.supported:
             return None, family, ((fc.UNSUPPORTED_API, "error", _unsupported_message(found)),)
         if not self._available(found):

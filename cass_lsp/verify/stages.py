@@ -40,6 +40,7 @@ from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.translate import naming, placement
 from cass_lsp.translate.buffer import translated
 from cass_lsp.translate.fingerprint import fingerprint
+from cass_lsp.verify import library_headers
 from cass_lsp.verify.compare import Mismatch
 
 if TYPE_CHECKING:
@@ -361,12 +362,15 @@ def _failed(
     renamed = (
         _renamed_include(plan, Path(first.file), missing["header"], lacking=True) if first and first.file and missing else None
     )
-    absent = missing is not None and renamed is None and not _CUDA_HEADER.match(missing["header"])
+    library = None if defect or renamed is not None else _library_gap(plan, first, missing, limits)
+    absent = library is None and missing is not None and renamed is None and not _CUDA_HEADER.match(missing["header"])
     if defect:
         message = (
             f"{tool} failed inside its own code generation for {plan.target}, on no line of the program (a"
             f" compiler or device-library defect): {_last_lines(output)}"
         )
+    elif library is not None:
+        message = f"{tool} could not check {_what(plan)} for {plan.target}: {library}"
     elif absent:
         assert missing is not None
         header = missing["header"]
@@ -380,16 +384,29 @@ def _failed(
     return StageResult(
         plan.name,
         plan.target,
-        "unavailable" if defect or absent else "failed",
+        "unavailable" if defect or absent or library else "failed",
         message,
         diagnostics=found,
         command=shown,
         output=scratch.unlinked(output).replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
         duration=duration,
         file=plan.file,
-        cacheable=not (defect or absent),
+        cacheable=not (defect or absent or library),
         tool=tool,
     )
+
+
+def _library_gap(
+    plan: CompilePlan, first: CompilerDiagnostic | None, missing: re.Match[str] | None, limits: proc.Limits
+) -> str | None:
+    """Why the translation's first error is a HIP library's headers missing or failing here for the
+    target ROCm (:mod:`.library_headers`), or None when it is the translation's to answer for."""
+    if first is None or plan.translate_to is None:
+        return None
+    profile = toolchains.rocm_profile(plan.translate_to.rocm)
+    if missing is not None:
+        return library_headers.missing_header(missing["header"], profile)
+    return library_headers.failing_library(first, plan.prefix, plan.env, profile, limits)
 
 
 def _renamed_include(plan: CompilePlan, including: Path, header: str, *, lacking: bool) -> str | None:

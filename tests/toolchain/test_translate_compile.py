@@ -307,3 +307,48 @@ def apply_edits(data: bytes, edits: list[Edit]) -> str:
         out += data[pos:edit.start_byte] + edit.new_text.encode()
         pos = edit.end_byte
     return (out + data[pos:]).decode()
+
+
+# What NVIDIA's cuda-samples use that the rule translation did not compile: mergeSort's umin,
+# simpleIPC's prop.unifiedAddressing (ROCm 5.2), CUDA 13's graph calls with null edge data.
+SAMPLE_GAPS = r"""
+#include <cuda_runtime.h>
+__device__ unsigned merge_pos(unsigned pos, unsigned stride, unsigned L) { return umin(pos + stride, L); }
+int uva(int dev) {
+    cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, dev);
+    return prop.unifiedAddressing && prop.asyncEngineCount > 0;
+}
+int deps(cudaGraph_t g, cudaGraphNode_t* a, cudaGraphNode_t* b, cudaStream_t s) {
+    cudaStreamUpdateCaptureDependencies(s, a, NULL, 1, cudaStreamSetCaptureDependencies);
+    return cudaGraphAddDependencies(g, a, b, NULL, 1) == cudaSuccess;
+}
+"""
+
+
+@pytest.mark.parametrize("rocm", ["5.2", "7.1"])
+def test_the_sample_gaps_compile(tmp_path: Path, rocm: str) -> None:
+    profile = TargetProfile("gfx1100", rocm)
+    result = translate(SAMPLE_GAPS, profile)
+    assert errors(result) == []
+    compiled = compile_hip(tmp_path, "gaps", result.text, profile)
+    assert compiled.ok, compiled.text()
+
+
+def test_stream_attributes_and_sparse_order_compile_where_hip_has_them(tmp_path: Path) -> None:
+    """simpleAttributes' stream access-policy window (HIP 7.1); hipSPARSE 5.3's column order (the
+    7.1 profile here has hipSPARSE 5.3 too, which lacks HIPSPARSE_ORDER_COL: checked on 5.2 only)."""
+    attributes = ("#include <cuda_runtime.h>\nint f(cudaStream_t s, void* p) {\n  cudaStreamAttrValue v;\n"
+                  "  v.accessPolicyWindow.base_ptr = p;\n  v.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;\n"
+                  "  return cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v) == cudaSuccess;\n}\n")
+    profile = TargetProfile("gfx1100", "7.1")
+    result = translate(attributes, profile)
+    assert errors(result) == []
+    compiled = compile_hip(tmp_path, "attributes", result.text, profile)
+    assert compiled.ok, compiled.text()
+    order = "#include <cusparse.h>\ncusparseOrder_t order() { return CUSPARSE_ORDER_COL; }\n"
+    old = TargetProfile("gfx1100", "5.2")
+    result = translate(order, old)
+    assert errors(result) == []
+    compiled = compile_hip(tmp_path, "order", result.text, old)
+    assert compiled.ok, compiled.text()

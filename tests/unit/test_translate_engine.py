@@ -455,12 +455,52 @@ def test_device_properties_the_targets_hip_lacks_are_reported_with_what_reads_th
     assert "prop.sharedMemPerBlockOptin" in translate(src, P71).text
 
 
-def test_a_device_property_the_target_lacks_with_no_amd_meaning_is_a_warning_naming_what_reads_it() -> None:
+def test_a_device_property_the_target_lacks_is_read_as_its_device_attribute_and_a_write_is_a_warning() -> None:
+    """simpleIPC's `if (!prop.unifiedAddressing)` did not compile for ROCm 5.2 (HIP 5's
+    hipDeviceProp_t lacks the field; its hipDeviceAttribute_t has it)."""
     src = ("int regs(int device) {\n  cudaDeviceProp prop;\n  cudaGetDeviceProperties(&prop, device);\n"
-           "  return prop.regsPerMultiprocessor;\n}\n")
-    found = [f for f in translate(src, P52).findings if f.code == "api-newer-than-target"]
-    assert [(f.name, f.severity) for f in found] == [("regsPerMultiprocessor", "warning")]
-    assert "hipDeviceAttributeMaxRegistersPerMultiprocessor" in found[0].message and "ROCm 6.0" in found[0].message
+           "  prop.asyncEngineCount = 0;\n  return prop.regsPerMultiprocessor + prop.unifiedAddressing;\n}\n")
+    out = translate(src, P52)
+    found = [(f.name, f.severity) for f in out.findings if f.code == "api-newer-than-target"]
+    assert found == [("asyncEngineCount", "warning"), ("regsPerMultiprocessor", "info"), ("unifiedAddressing", "info")]
+    assert ("return cass_hip_device_attribute(hipDeviceAttributeMaxRegistersPerMultiprocessor, device) + "
+            "cass_hip_device_attribute(hipDeviceAttributeUnifiedAddressing, device);") in out.text
+    assert "prop.asyncEngineCount = 0;" in out.text and "#ifndef CASS_HIP_DEVICE_ATTRIBUTE" in out.text
+    assert "prop.unifiedAddressing" in translate(src, P71).text
+
+
+def test_cudas_integer_min_max_become_helpers_of_the_same_types() -> None:
+    """mergeSort's umin(pos + stride, L): HIP has no umin, and its min template would take a mixed
+    (unsigned, int) call as int."""
+    out = translate("__device__ unsigned f(unsigned a) { return umin(a, 3) + ullmax(a, 1ull); }\n", P71)
+    assert "return cass_umin(a, 3) + cass_ullmax(a, 1ull);" in out.text
+    assert "__host__ __device__ inline unsigned int cass_umin(unsigned int a, unsigned int b)" in out.text
+    assert [f.severity for f in out.findings] == ["info", "info"]
+
+
+def test_graph_edge_data_is_dropped_when_null_and_an_error_otherwise() -> None:
+    src = ("void g(cudaGraph_t g, cudaGraphNode_t* a, cudaGraphNode_t* b, cudaStream_t s, void* e) {\n"
+           "  cudaGraphAddDependencies(g, a, b, NULL, 1);\n  cudaGraphAddDependencies(g, a, b, 1);\n"
+           "  cudaStreamUpdateCaptureDependencies(s, a, nullptr, 1, 0);\n"
+           "  cudaGraphAddDependencies(g, a, b, (cudaGraphEdgeData*)e, 1);\n}\n")
+    out = translate(src, P71)
+    assert "hipGraphAddDependencies(g, a, b, 1);\n  hipGraphAddDependencies(g, a, b, 1);" in out.text
+    assert "hipStreamUpdateCaptureDependencies(s, a, 1, 0);" in out.text
+    assert [(f.code, f.severity) for f in out.findings] == [("unsupported-api", "error")]
+
+
+def test_sparse_column_order_takes_the_spelling_of_the_targets_hipsparse() -> None:
+    src = "#include <cusparse.h>\ncusparseOrder_t o = CUSPARSE_ORDER_COL;\n"
+    assert "HIPSPARSE_ORDER_COLUMN;" in hip(src, P52)  # hipSPARSE renamed it in ROCm 5.4
+    assert "HIPSPARSE_ORDER_COL;" in hip(src, P71)
+    roc = translate(src, P52, TranslateOptions(libraries="roc")).text
+    assert "rocsparse_order_column;" in roc  # the HIPIFY table swaps the two ROC orders
+
+
+def test_stream_attributes_are_hips_from_rocm_71() -> None:
+    src = "void f(cudaStream_t s) {\n  cudaStreamAttrValue v;\n  cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v);\n}\n"
+    assert "hipStreamSetAttribute(s, hipStreamAttributeAccessPolicyWindow, &v);" in hip(src, P71)
+    assert set(codes(translate(src, P52))) == {"api-newer-than-target"}
 
 
 def test_a_member_named_like_a_device_property_of_another_struct_is_left_alone() -> None:

@@ -705,6 +705,13 @@
 #define hipStreamAddCallback cudaStreamAddCallback
 #define hipStreamAddCaptureDependencies cudaStreamAddCaptureDependencies
 #define hipStreamAttachMemAsync cudaStreamAttachMemAsync
+#define hipStreamAttrID cudaStreamAttrID
+#define hipStreamAttrValue cudaStreamAttrValue
+#define hipStreamAttributeAccessPolicyWindow cudaStreamAttributeAccessPolicyWindow
+#define hipStreamAttributeMemSyncDomain cudaStreamAttributeMemSyncDomain
+#define hipStreamAttributeMemSyncDomainMap cudaStreamAttributeMemSyncDomainMap
+#define hipStreamAttributePriority cudaStreamAttributePriority
+#define hipStreamAttributeSynchronizationPolicy cudaStreamAttributeSynchronizationPolicy
 #define hipStreamBeginCapture cudaStreamBeginCapture
 #define hipStreamBeginCaptureToGraph cudaStreamBeginCaptureToGraph
 #define hipStreamCallback_t cudaStreamCallback_t
@@ -721,6 +728,7 @@
 #define hipStreamDefault cudaStreamDefault
 #define hipStreamDestroy cudaStreamDestroy
 #define hipStreamEndCapture cudaStreamEndCapture
+#define hipStreamGetAttribute cudaStreamGetAttribute
 #define hipStreamGetCaptureInfo cudaStreamGetCaptureInfo
 #define hipStreamGetFlags cudaStreamGetFlags
 #define hipStreamGetPriority cudaStreamGetPriority
@@ -729,6 +737,7 @@
 #define hipStreamNonBlocking cudaStreamNonBlocking
 #define hipStreamPerThread cudaStreamPerThread
 #define hipStreamQuery cudaStreamQuery
+#define hipStreamSetAttribute cudaStreamSetAttribute
 #define hipStreamSetCaptureDependencies cudaStreamSetCaptureDependencies
 #define hipStreamSynchronize cudaStreamSynchronize
 #define hipStreamUpdateCaptureDependencies cudaStreamUpdateCaptureDependencies
@@ -737,6 +746,11 @@
 #define hipSuccess cudaSuccess
 #define hipSurfaceBoundaryMode cudaSurfaceBoundaryMode
 #define hipSurfaceObject_t cudaSurfaceObject_t
+#define hipSyncPolicyAuto cudaSyncPolicyAuto
+#define hipSyncPolicyBlockingSync cudaSyncPolicyBlockingSync
+#define hipSyncPolicySpin cudaSyncPolicySpin
+#define hipSyncPolicyYield cudaSyncPolicyYield
+#define hipSynchronizationPolicy cudaSynchronizationPolicy
 #define hipTextureAddressMode cudaTextureAddressMode
 #define hipTextureDesc cudaTextureDesc
 #define hipTextureFilterMode cudaTextureFilterMode
