@@ -13,8 +13,9 @@ transpose flag fails.
 
 Complex cuBLAS (tests/cpu/kernels/complex_blas.cu) is built for the CPU runtime with its rule
 translation and checked against values computed here; a port whose Cdotc lost its conjugate
-(Cdotu) differs on that line. It is not verified through the CLI: the ROCm 7.1 profile's hipBLAS
-headers (Debian 13's, ROCm 5.5) lack the _v2 names the translation calls, so clang-19 rejects it.
+(Cdotu) differs on that line. Verified through the CLI it is "could not verify": the ROCm 7.1
+profile's hipBLAS headers (Debian 13's, ROCm 5.5) lack the _v2 names the translation calls, so
+clang-19 cannot check the translation, and the run waits on that compile.
 """
 
 from __future__ import annotations
@@ -225,3 +226,21 @@ def test_a_port_that_drops_cdotcs_conjugate_differs_on_that_line_only(complex_ru
     original, wrong = complex_runs["original"], complex_runs["wrong"]
     assert [i for i, (o, w) in enumerate(zip(original, wrong, strict=True)) if o != w] == [2]
     assert wrong[2].startswith(f"cdotc {dotu.real:g}{dotu.imag:+g}i "), wrong[2]
+
+
+def test_verifying_complex_blas_against_rocm_55s_hipblas_headers_is_could_not_verify(tmp_path: Path) -> None:
+    """The rule translation calls hipblasCgemm_v2 (ROCm 6.0), which the ROCm 7.1 profile's hipBLAS
+    headers (Debian 13's, ROCm 5.5) do not declare: the headers' gap, not the translation's defect.
+    Before: "failed: clang-19 rejects the rule translation ... undeclared identifier 'hipblasCgemm_v2'"."""
+    headers = cudalibs.include_dir()
+    if headers is None:
+        pytest.fail("the CUDA library headers are not fetched: run cass-lsp setup --only cuda-libs")
+    source = tmp_path / "complex_blas.cu"
+    source.write_text((KERNELS / "complex_blas.cu").read_text())
+    result = proc.run([sys.executable, "-m", "cass_lsp", "verify", "--rocm", "7.1", str(source), "--runner", "cpu",
+                       f"--nvcc-arg=-I{headers}", "--json", "--no-cache"], timeout=_TIMEOUT_S)  # fmt: skip
+    [report] = json.loads(result.stdout)
+    assert result.returncode == 2 and report["verdict"] == "unverified", result.text()
+    translation = next(s for s in report["stages"] if s["name"] == "translation")
+    assert translation["outcome"] == "unavailable", translation
+    assert "do not declare hipblasCgemm_v2, which the target ROCm has (since ROCm 6.0.0)" in translation["message"]
