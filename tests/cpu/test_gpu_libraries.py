@@ -13,9 +13,9 @@ transpose flag fails.
 
 Complex cuBLAS (tests/cpu/kernels/complex_blas.cu) is built for the CPU runtime with its rule
 translation and checked against values computed here; a port whose Cdotc lost its conjugate
-(Cdotu) differs on that line. Verified through the CLI it is "could not verify": the ROCm 7.1
-profile's hipBLAS headers (Debian 13's, ROCm 5.5) lack the _v2 names the translation calls, so
-clang-19 cannot check the translation, and the run waits on that compile.
+(Cdotu) differs on that line. Through the CLI the rule translation is "could not verify" with a
+run that agrees (the ROCm 7.1 profile's hipBLAS headers, Debian 13's ROCm 5.5, lack the _v2 names
+it calls, so clang-19 cannot check it), and that port fails by its run.
 """
 
 from __future__ import annotations
@@ -228,19 +228,42 @@ def test_a_port_that_drops_cdotcs_conjugate_differs_on_that_line_only(complex_ru
     assert wrong[2].startswith(f"cdotc {dotu.real:g}{dotu.imag:+g}i "), wrong[2]
 
 
-def test_verifying_complex_blas_against_rocm_55s_hipblas_headers_is_could_not_verify(tmp_path: Path) -> None:
-    """The rule translation calls hipblasCgemm_v2 (ROCm 6.0), which the ROCm 7.1 profile's hipBLAS
-    headers (Debian 13's, ROCm 5.5) do not declare: the headers' gap, not the translation's defect.
-    Before: "failed: clang-19 rejects the rule translation ... undeclared identifier 'hipblasCgemm_v2'"."""
-    headers = cudalibs.include_dir()
-    if headers is None:
-        pytest.fail("the CUDA library headers are not fetched: run cass-lsp setup --only cuda-libs")
-    source = tmp_path / "complex_blas.cu"
-    source.write_text((KERNELS / "complex_blas.cu").read_text())
+def _verify_file(source: Path, headers: Path) -> tuple[int, dict[str, Any], str]:
     result = proc.run([sys.executable, "-m", "cass_lsp", "verify", "--rocm", "7.1", str(source), "--runner", "cpu",
                        f"--nvcc-arg=-I{headers}", "--json", "--no-cache"], timeout=_TIMEOUT_S)  # fmt: skip
     [report] = json.loads(result.stdout)
-    assert result.returncode == 2 and report["verdict"] == "unverified", result.text()
-    translation = next(s for s in report["stages"] if s["name"] == "translation")
+    return result.returncode, report, result.text()
+
+
+def _stage(report: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(s for s in report["stages"] if s["name"] == name)
+
+
+def test_complex_blas_verifies_on_the_cpu_without_hipblas_headers_for_its_v2_names(tmp_path: Path) -> None:
+    """The rule translation calls hipblasCgemm_v2 (ROCm 6.0), which the ROCm 7.1 profile's hipBLAS
+    headers (Debian 13's, ROCm 5.5) do not declare: the headers' gap, not the translation's defect,
+    and the CPU run still runs. Before: "failed: clang-19 rejects the rule translation ... undeclared
+    identifier 'hipblasCgemm_v2'", no run; the port with Cdotu for Cdotc was "failed" for the same
+    reason, not its own."""
+    headers = cudalibs.include_dir()
+    if headers is None:
+        pytest.fail("the CUDA library headers are not fetched: run cass-lsp setup --only cuda-libs")
+    rules, wrong = tmp_path / "rules" / "complex_blas.cu", tmp_path / "wrong" / "complex_blas.cu"
+    for source in (rules, wrong):
+        source.parent.mkdir()
+        source.write_text((KERNELS / "complex_blas.cu").read_text())
+    translated = proc.run([sys.executable, "-m", "cass_lsp", "translate", "--rocm", "7.1", "--out-dir",
+                           str(tmp_path / "port"), str(rules)], timeout=_TIMEOUT_S)  # fmt: skip
+    assert translated.ok, translated.text()
+    port = (tmp_path / "port" / "complex_blas.hip").read_text()
+    wrong.with_suffix(".hip").write_text(port.replace("hipblasCdotc_v2(", "hipblasCdotu_v2("))
+    with ThreadPoolExecutor(2) as pool:
+        (code, report, log), (wrong_code, wrong_report, wrong_log) = pool.map(
+            lambda source: _verify_file(source, headers), (rules, wrong))
+    assert code == 2 and report["verdict"] == "unverified", log
+    translation = _stage(report, "translation")
     assert translation["outcome"] == "unavailable", translation
     assert "do not declare hipblasCgemm_v2, which the target ROCm has (since ROCm 6.0.0)" in translation["message"]
+    assert _stage(report, "run")["outcome"] == "passed", report
+    assert wrong_code == 1 and wrong_report["verdict"] == "failed", wrong_log
+    assert "output line 3 differs: expected 'cdotc 9-1i" in _stage(wrong_report, "run")["message"], wrong_report
