@@ -2,8 +2,8 @@
 CUDA<->HIP API tables (:mod:`cass_lsp.translate.tables`) instead of written twice by hand:
 
 * the CPU runtime (``include/cass_cpu/hip_names.hpp``, included by ``hip_api.hpp``): the HIP names
-  of the CUDA runtime names this runtime defines (its driver API, ``cuda.h``, returns CUresult,
-  where HIP's driver functions return hipError_t, so it is not mapped);
+  of the CUDA runtime and ``cuComplex.h`` names this runtime defines (its driver API, ``cuda.h``,
+  returns CUresult, where HIP's driver functions return hipError_t, so it is not mapped);
 * the HIP-on-NVIDIA shim (``toolchains/hip_nv_shim/hip/hip_to_cuda_names.h``, included by its
   ``hip_runtime.h``): the HIP names of the CUDA runtime API that CUDA still has;
 * the CPU runtime's libraries (``include/cass_cpu/hipblas_names.hpp``, included by ``hipblas.hpp``):
@@ -75,8 +75,8 @@ def cpu_text() -> str:
     runtime = [p for p in sorted(_CPU_INCLUDE.rglob("*"))
                if p.is_file() and p not in (CPU_HEADER, CPU_HAND_WRITTEN) and p not in generated]
     defined = defined_names(runtime)
-    found = pairs({"runtime"}, lambda row: row.cuda in defined, own_names(CPU_HAND_WRITTEN))
-    return _render(found, "the CUDA runtime names the CPU runtime defines")
+    found = pairs({"runtime", "complex"}, lambda row: row.cuda in defined, own_names(CPU_HAND_WRITTEN))
+    return _render(found, "the CUDA runtime and cuComplex.h names the CPU runtime defines")
 
 
 def shim_text() -> str:

@@ -46,10 +46,12 @@ _HEADERS: dict[str, tuple[str, ...]] = {
     "cuFFT": ("cufft.h", "cass_cpu/fft.hpp", "cass_cpu/library_types.hpp"),
     "hipFFT": ("hipfft/hipfft.h", "hipfft.h", "cass_cpu/hipfft.hpp", "cass_cpu/hipfft_names.hpp"),
 }
-# cass_cpu/blas.hpp writes the S and D entry points of these routines once (CASS_BLAS_REAL), so
-# their names are not spelled out in its text.
+# cass_cpu/blas.hpp writes the S and D entry points of these routines once (CASS_BLAS_REAL), and
+# the C and Z ones of the unversioned routines (CASS_BLAS_COMPLEX; the _v2 ones are spelled out by
+# their macros), so their names are not spelled out in its text.
 _REAL_ROUTINES = ("axpy", "dot", "nrm2", "asum", "scal", "copy", "swap", "gemv", "ger", "gemm", "symm", "trsm")
 _REAL_UNVERSIONED = ("gemmStridedBatched", "gemmBatched")
+_COMPLEX_UNVERSIONED = ("gemmStridedBatched", "gemmBatched", "gemm3m")
 # The libraries linked for a program that includes one of their headers.
 _LINKED: dict[str, tuple[str, str, str]] = {
     # library: (shared object the linker finds, linker flag, Debian package)
@@ -117,6 +119,7 @@ def defined_names(library: str) -> frozenset[str]:
             names.update(f"cublas{precision}{r}{suffix}" for r in _REAL_ROUTINES for suffix in ("", "_v2"))
             names.update(f"cublas{precision}{r}" for r in _REAL_UNVERSIONED)
             names.update(f"cublasI{precision.lower()}{r}{suffix}" for r in ("amax", "amin") for suffix in ("", "_v2"))
+        names.update(f"cublas{precision}{r}" for precision in "CZ" for r in _COMPLEX_UNVERSIONED)
     return frozenset(names)
 
 

@@ -176,14 +176,17 @@ def run_one(stage: Stage, *, cache: ResultCache | None, token: CancelToken | Non
 
 async def run_stages(planned: list[Stage], submit: Callable[[Stage], Awaitable[StageResult]]) -> list[StageResult]:
     """The results of ``planned``, each stage through ``submit``: the compile stages together, then each
-    run stage only when every compile passed (else a "skipped" result), in the plan's order."""
+    run stage only when every compile passed (else a "skipped" result), in the plan's order. The CPU
+    runner builds both sides with the host compiler, so a compile that could not be tried (a tool
+    or a library's headers missing here) does not stop its run: what the run shows still holds."""
     compiles = [stage for stage in planned if stage.name != "run"]
     results = list(await asyncio.gather(*(submit(stage) for stage in compiles)))
     compiled = all(r.outcome == "passed" for r in results)
+    untried_only = all(r.outcome in ("passed", "unavailable") for r in results)
     for stage in planned:
         if stage.name != "run":
             continue
-        if compiled:
+        if compiled or (untried_only and stage.target == "cpu"):
             results.append(await submit(stage))
         else:
             results.append(StageResult("run", stage.target, "skipped", "not run: a compile stage did not pass"))

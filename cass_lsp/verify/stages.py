@@ -40,7 +40,7 @@ from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.translate import naming, placement
 from cass_lsp.translate.buffer import translated
 from cass_lsp.translate.fingerprint import fingerprint
-from cass_lsp.verify import library_headers
+from cass_lsp.verify import header_gaps, library_headers
 from cass_lsp.verify.compare import Mismatch
 
 if TYPE_CHECKING:
@@ -354,7 +354,13 @@ def _failed(
             output=output.replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
         )  # fmt: skip
     errors = [d for d in found if d.severity == "error"]
-    first = errors[0] if errors else None
+    # a HIP library name the headers here are too old for is not the translation's error, nor what
+    # clang said on its line after guessing another name for it ("did you mean"); any other is
+    gaps = [e for e in errors if plan.name == "translation" and header_gaps.newer_than_headers(e.message, plan.versions)]
+    gap_lines = {(e.file, e.line) for e in gaps}
+    own = [e for e in errors if (e.file, e.line) not in gap_lines]
+    first = own[0] if own else errors[0] if errors else None
+    stale = header_gaps.newer_than_headers(first.message, plan.versions) if first is not None and not own else None
     # the compiler broke its own invariants (a backend check, a crash), on no line of the program: a
     # defect of the toolchain or its device libraries, not evidence about the code
     defect = not any(e.file for e in errors) and _COMPILER_DEFECT.search(output) is not None
@@ -371,6 +377,9 @@ def _failed(
         )
     elif library is not None:
         message = f"{tool} could not check {_what(plan)} for {plan.target}: {library}"
+    elif stale:
+        where = f" at {os.path.basename(first.file)}:{first.line}" if first and first.file and first.line else ""
+        message = f"{tool} cannot check {_what(plan)} for {plan.target} here{where}: {stale}"
     elif absent:
         assert missing is not None
         header = missing["header"]
@@ -384,14 +393,14 @@ def _failed(
     return StageResult(
         plan.name,
         plan.target,
-        "unavailable" if defect or absent or library else "failed",
+        "unavailable" if defect or absent or library or stale else "failed",
         message,
         diagnostics=found,
         command=shown,
         output=scratch.unlinked(output).replace(scratch.root, "<tmp>")[-_OUTPUT_TAIL:],
         duration=duration,
         file=plan.file,
-        cacheable=not (defect or absent or library),
+        cacheable=not (defect or absent or library or stale),
         tool=tool,
     )
 

@@ -239,13 +239,16 @@ void f(cublasHandle_t h, hipblasHandle_t g, cufftHandle p, float* x) {
   hipblasDgemv(g, HIPBLAS_OP_N, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1);
   CUFFT_CHECK(cufftExecR2C(p, x, 0));
   cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1);
+  hipblasZdotc_v2(g, 1, 0, 1, 0, 1, 0);
+  cublasCtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, 1, 1, 0, 0, 1, 0, 1);
   hipblasSrotg(g, x, x, x, x);
   cufftXtExecDescriptor(p, 0, 0, CUFFT_FORWARD);
 }
 """
     found = unsupported(text)
-    assert [(u.construct, u.line) for u in found] == [("library: cuBLAS", 9), ("library: hipBLAS", 10), ("library: cuFFT", 11)]
-    assert found[0].detail == "cublasCgemm: the CPU runtime does not execute this cuBLAS name"
+    # complex GEMM and dot run; a complex routine the runtime lacks is refused like a real one
+    assert [(u.construct, u.line) for u in found] == [("library: cuBLAS", 11), ("library: hipBLAS", 12), ("library: cuFFT", 13)]
+    assert found[0].detail == "cublasCtrsm: the CPU runtime does not execute this cuBLAS name"
     assert found[1].detail == "hipblasSrotg: the CPU runtime does not execute this hipBLAS name"
     assert found[2].detail == "cufftXtExecDescriptor: the CPU runtime does not execute this cuFFT name"
 

@@ -39,6 +39,25 @@ int main() {
   float w[4] = {3, -1, -7, 0.5}; int im = -1, ia = -1; float nr, as;
   cublasIsamin(h, 4, w, 1, &im); cublasIsamax(h, 4, w, 1, &ia); cublasSnrm2(h, 4, w, 1, &nr); cublasSasum(h, 4, w, 1, &as);
   printf("amin %d amax %d nrm2 %g asum %g\n", im, ia, nr, as);
+  // complex: herk and syrk of A = (1+i, 2) fill one triangle (99 marks the other), gemm3m, GemmEx
+  // in double complex, |re| + |im| for Icamax/Icamin/Scasum, real scalars for Csscal/Zdscal
+  cuComplex ca[2] = {make_cuComplex(1, 1), make_cuComplex(2, 0)}, ck[4], cs[4], cprod, cone = make_cuComplex(1, 0),
+            czero = make_cuComplex(0, 0), cx = make_cuComplex(1, 2), cy = make_cuComplex(3, -1);
+  for (int i = 0; i < 4; ++i) ck[i] = cs[i] = make_cuComplex(99, 0);
+  cublasCherk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, 2, 1, &one, ca, 2, &zero, ck, 2);
+  cublasCsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, 2, 1, &cone, ca, 2, &czero, cs, 2);
+  cublasCgemm3m(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, &cone, &cx, 1, &cy, 1, &czero, &cprod, 1);
+  printf("herk %g%+gi %g%+gi %g %g syrk %g%+gi %g %g%+gi %g gemm3m %g%+gi\n", ck[0].x, ck[0].y, ck[1].x, ck[1].y, ck[2].x,
+         ck[3].x, cs[0].x, cs[0].y, cs[1].x, cs[2].x, cs[2].y, cs[3].x, cprod.x, cprod.y);
+  cuDoubleComplex za = make_cuDoubleComplex(1, 1), zb = make_cuDoubleComplex(1, -1), zc, z1 = make_cuDoubleComplex(1, 0),
+                  z0 = make_cuDoubleComplex(0, 0), zs = make_cuDoubleComplex(4, -2);
+  st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, &z1, &za, CUDA_C_64F, 1, &zb, CUDA_C_64F, 1, &z0, &zc, CUDA_C_64F, 1, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT);
+  cuComplex cv[3] = {make_cuComplex(1, 1), make_cuComplex(-3, 0), make_cuComplex(2, 2)};
+  float csum, two_f = 2; double half_d = 0.5;
+  cublasIcamax(h, 3, cv, 1, &ia); cublasIcamin(h, 3, cv, 1, &im); cublasScasum(h, 3, cv, 1, &csum);
+  cublasCsscal(h, 1, &two_f, cv, 1); cublasZdscal(h, 1, &half_d, &zs, 1);
+  printf("gemmex z %d %g%+gi icamax %d icamin %d scasum %g csscal %g%+gi zdscal %g%+gi\n", st, zc.x, zc.y, ia, im, csum,
+         cv[0].x, cv[0].y, zs.x, zs.y);
   printf("bad lda %d, null handle %d, bad n %d, ex unsupported %d\n",
     cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 3, 3, 3, &one, A, 2, A, 3, &zero, A, 3),
     cublasSaxpy(nullptr, 1, &one, A, 1, A, 1), cublasSaxpy(h, -1, &one, A, 1, A, 1),

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime.hpp"
+#include "complex.hpp"
 #include "half.hpp"
 #include "library_types.hpp"
 
@@ -89,6 +90,16 @@ inline cublasStatus_t gemm_checks(cublasHandle_t h, cublasOperation_t ta, cublas
   return CUBLAS_STATUS_SUCCESS;
 }
 
+// The same for a rank-k update (herk, syrk): ``transposed`` is the one flag besides N it accepts.
+inline cublasStatus_t rank_k_checks(cublasHandle_t h, cublasFillMode_t fill, cublasOperation_t t,
+                                    cublasOperation_t transposed, int n, int k, int lda, int ldc) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if ((t != CUBLAS_OP_N && t != transposed) || fill == CUBLAS_FILL_MODE_FULL || n < 0 || k < 0 ||
+      lda < at_least_1(t == CUBLAS_OP_N ? n : k) || ldc < at_least_1(n))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 // One name per operation for both precisions, so each cuBLAS entry point is written once.
 inline void axpy(int n, float a, const float* x, int ix, float* y, int iy) { cblas_saxpy(n, a, x, ix, y, iy); }
 inline void axpy(int n, double a, const double* x, int ix, double* y, int iy) { cblas_daxpy(n, a, x, ix, y, iy); }
@@ -147,6 +158,50 @@ inline void trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, in
   cblas_dtrsm(CblasColMajor, s, u, t, d, m, n, a, A, lda, B, ldb);
 }
 
+// The complex routines, one name per operation for both precisions as above. OpenBLAS takes complex
+// scalars and operands by address; cuComplex is two floats, as BLAS's complex is.
+#define CASS_BLAS_COMPLEX_KERNELS(C, R, p, rp, pr)                                                                 \
+  inline void axpy(int n, C a, const C* x, int ix, C* y, int iy) { cblas_##p##axpy(n, &a, x, ix, y, iy); }         \
+  inline C dotu(int n, const C* x, int ix, const C* y, int iy) {                                                  \
+    C r;                                                                                                          \
+    cblas_##p##dotu_sub(n, x, ix, y, iy, &r);                                                                     \
+    return r;                                                                                                     \
+  }                                                                                                               \
+  inline C dotc(int n, const C* x, int ix, const C* y, int iy) {                                                  \
+    C r;                                                                                                          \
+    cblas_##p##dotc_sub(n, x, ix, y, iy, &r);                                                                     \
+    return r;                                                                                                     \
+  }                                                                                                               \
+  inline R nrm2(int n, const C* x, int ix) { return cblas_##rp##nrm2(n, x, ix); }                                 \
+  inline R asum(int n, const C* x, int ix) { return cblas_##rp##asum(n, x, ix); }                                 \
+  inline void scal(int n, C a, C* x, int ix) { cblas_##p##scal(n, &a, x, ix); }                                   \
+  inline void scal(int n, R a, C* x, int ix) { cblas_##pr##scal(n, a, x, ix); }                                   \
+  inline void copy(int n, const C* x, int ix, C* y, int iy) { cblas_##p##copy(n, x, ix, y, iy); }                 \
+  inline void swap(int n, C* x, int ix, C* y, int iy) { cblas_##p##swap(n, x, ix, y, iy); }                       \
+  inline int amax(int n, const C* x, int ix) { return static_cast<int>(cblas_i##p##amax(n, x, ix)); }             \
+  inline int amin(int n, const C* x, int ix) { return static_cast<int>(cblas_i##p##amin(n, x, ix)); }             \
+  inline void gemv(CBLAS_TRANSPOSE t, int m, int n, C a, const C* A, int lda, const C* x, int ix, C b, C* y,      \
+                   int iy) {                                                                                      \
+    cblas_##p##gemv(CblasColMajor, t, m, n, &a, A, lda, x, ix, &b, y, iy);                                        \
+  }                                                                                                               \
+  inline void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, C a, const C* A, int lda,         \
+                   const C* B, int ldb, C b, C* Cm, int ldc) {                                                    \
+    cblas_##p##gemm(CblasColMajor, ta, tb, m, n, k, &a, A, lda, B, ldb, &b, Cm, ldc);                             \
+  }                                                                                                               \
+  inline void gemm3m(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, C a, const C* A, int lda,       \
+                     const C* B, int ldb, C b, C* Cm, int ldc) {                                                  \
+    cblas_##p##gemm3m(CblasColMajor, ta, tb, m, n, k, &a, A, lda, B, ldb, &b, Cm, ldc);                           \
+  }                                                                                                               \
+  inline void herk(CBLAS_UPLO u, CBLAS_TRANSPOSE t, int n, int k, R a, const C* A, int lda, R b, C* Cm, int ldc) { \
+    cblas_##p##herk(CblasColMajor, u, t, n, k, a, A, lda, b, Cm, ldc);                                            \
+  }                                                                                                               \
+  inline void syrk(CBLAS_UPLO u, CBLAS_TRANSPOSE t, int n, int k, C a, const C* A, int lda, C b, C* Cm, int ldc) { \
+    cblas_##p##syrk(CblasColMajor, u, t, n, k, &a, A, lda, &b, Cm, ldc);                                          \
+  }
+CASS_BLAS_COMPLEX_KERNELS(cuComplex, float, c, sc, cs)
+CASS_BLAS_COMPLEX_KERNELS(cuDoubleComplex, double, z, dz, zd)
+#undef CASS_BLAS_COMPLEX_KERNELS
+
 template <class T>
 inline cublasStatus_t vector_call(cublasHandle_t h, int n) {
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -192,7 +247,7 @@ inline cublasStatus_t gemm_batched(cublasHandle_t h, cublasOperation_t ta, cubla
   return s;
 }
 
-// GemmEx: float and double run as such; half operands are widened to float, multiplied, and the
+// GemmEx: float, double and their complex run as such; half operands are widened to float, multiplied, and the
 // result rounded back (what a GPU's fp32-accumulating half GEMM computes, to rounding).
 inline std::vector<float> widened(const void* p, int rows, int cols, int ld) {
   std::vector<float> out(static_cast<size_t>(rows) * cols);
@@ -226,6 +281,15 @@ inline cublasStatus_t gemm_ex(cublasHandle_t h, cublasOperation_t ta, cublasOper
       (compute == CUBLAS_COMPUTE_64F || compute == CUBLAS_COMPUTE_64F_PEDANTIC))
     return gemm_call(h, ta, tb, m, n, k, static_cast<const double*>(alpha), static_cast<const double*>(A), lda,
                      static_cast<const double*>(B), ldb, static_cast<const double*>(beta), static_cast<double*>(C), ldc);
+  if (at == CUDA_C_32F && bt == CUDA_C_32F && ct == CUDA_C_32F && is_float_compute(compute))
+    return gemm_call(h, ta, tb, m, n, k, static_cast<const cuComplex*>(alpha), static_cast<const cuComplex*>(A), lda,
+                     static_cast<const cuComplex*>(B), ldb, static_cast<const cuComplex*>(beta),
+                     static_cast<cuComplex*>(C), ldc);
+  if (at == CUDA_C_64F && bt == CUDA_C_64F && ct == CUDA_C_64F &&
+      (compute == CUBLAS_COMPUTE_64F || compute == CUBLAS_COMPUTE_64F_PEDANTIC))
+    return gemm_call(h, ta, tb, m, n, k, static_cast<const cuDoubleComplex*>(alpha),
+                     static_cast<const cuDoubleComplex*>(A), lda, static_cast<const cuDoubleComplex*>(B), ldb,
+                     static_cast<const cuDoubleComplex*>(beta), static_cast<cuDoubleComplex*>(C), ldc);
   bool half_in = at == CUDA_R_16F && bt == CUDA_R_16F && (ct == CUDA_R_16F || ct == CUDA_R_32F);
   bool half_compute = compute == CUBLAS_COMPUTE_16F || compute == CUBLAS_COMPUTE_16F_PEDANTIC;
   if (!half_in || !(is_float_compute(compute) || (half_compute && ct == CUDA_R_16F))) return CUBLAS_STATUS_NOT_SUPPORTED;
@@ -245,7 +309,7 @@ inline cublasStatus_t gemm_ex(cublasHandle_t h, cublasOperation_t ta, cublasOper
 }
 
 inline size_t element_size(cudaDataType_t t) {
-  return t == CUDA_R_64F ? 8 : t == CUDA_R_16F ? 2 : 4;
+  return t == CUDA_C_64F ? 16 : t == CUDA_R_64F || t == CUDA_C_32F ? 8 : t == CUDA_R_16F ? 2 : 4;
 }
 
 // Strided vectors and matrices between "host" and "device" (both host memory): a copy to the
@@ -488,6 +552,123 @@ CASS_BLAS_REAL(S, s, float)
 CASS_BLAS_REAL(D, d, double)
 #undef CASS_BLAS_REAL
 
+// The C and Z entry points (and Sc/Dz nrm2 and asum, Cs/Zd scal with a real scalar), written once.
+// Their index and norm results follow the real ones' conventions; Icamax and Scasum measure an
+// element as |re| + |im|, as cuBLAS and BLAS do.
+#define CASS_BLAS_COMPLEX(P, p, T, R, RP, PR)                                                                        \
+  inline cublasStatus_t cublas##P##axpy_v2(cublasHandle_t h, int n, const T* alpha, const T* x, int incx, T* y,    \
+                                           int incy) {                                                             \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS) ::cass::blas::axpy(n, *alpha, x, incx, y, incy);                                \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##dotu_v2(cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy,    \
+                                           T* result) {                                                            \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 ? ::cass::blas::dotu(n, x, incx, y, incy) : T{0, 0};            \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##dotc_v2(cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy,    \
+                                           T* result) {                                                            \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 ? ::cass::blas::dotc(n, x, incx, y, incy) : T{0, 0};            \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##RP##nrm2_v2(cublasHandle_t h, int n, const T* x, int incx, R* result) {            \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 && incx > 0 ? ::cass::blas::nrm2(n, x, incx) : R(0);            \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##RP##asum_v2(cublasHandle_t h, int n, const T* x, int incx, R* result) {            \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 && incx > 0 ? ::cass::blas::asum(n, x, incx) : R(0);            \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##scal_v2(cublasHandle_t h, int n, const T* alpha, T* x, int incx) {              \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS && incx > 0) ::cass::blas::scal(n, *alpha, x, incx);                             \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##PR##scal_v2(cublasHandle_t h, int n, const R* alpha, T* x, int incx) {             \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS && incx > 0) ::cass::blas::scal(n, *alpha, x, incx);                             \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##copy_v2(cublasHandle_t h, int n, const T* x, int incx, T* y, int incy) {        \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS) ::cass::blas::copy(n, x, incx, y, incy);                                        \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##swap_v2(cublasHandle_t h, int n, T* x, int incx, T* y, int incy) {              \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS) ::cass::blas::swap(n, x, incx, y, incy);                                        \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublasI##p##amax_v2(cublasHandle_t h, int n, const T* x, int incx, int* result) {          \
+    return ::cass::blas::index_of(h, n, x, incx, result,                                                            \
+                                  [](int n_, const T* x_, int i_) { return ::cass::blas::amax(n_, x_, i_); });     \
+  }                                                                                                                 \
+  inline cublasStatus_t cublasI##p##amin_v2(cublasHandle_t h, int n, const T* x, int incx, int* result) {          \
+    return ::cass::blas::index_of(h, n, x, incx, result,                                                            \
+                                  [](int n_, const T* x_, int i_) { return ::cass::blas::amin(n_, x_, i_); });     \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##gemv_v2(cublasHandle_t h, cublasOperation_t trans, int m, int n, const T* alpha, \
+                                           const T* A, int lda, const T* x, int incx, const T* beta, T* y,         \
+                                           int incy) {                                                             \
+    if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;                                                         \
+    if (!::cass::blas::valid_op(trans) || m < 0 || n < 0 || lda < ::cass::blas::at_least_1(m) || incx == 0 ||       \
+        incy == 0)                                                                                                  \
+      return CUBLAS_STATUS_INVALID_VALUE;                                                                           \
+    if (m > 0 && n > 0)                                                                                             \
+      ::cass::blas::gemv(::cass::blas::op(trans), m, n, *alpha, A, lda, x, incx, *beta, y, incy);                  \
+    return CUBLAS_STATUS_SUCCESS;                                                                                   \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##gemm_v2(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,     \
+                                           int n, int k, const T* alpha, const T* A, int lda, const T* B, int ldb, \
+                                           const T* beta, T* C, int ldc) {                                         \
+    return ::cass::blas::gemm_call(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                        \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##gemm3m(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,      \
+                                          int n, int k, const T* alpha, const T* A, int lda, const T* B, int ldb,  \
+                                          const T* beta, T* C, int ldc) {                                          \
+    cublasStatus_t s = ::cass::blas::gemm_checks(h, ta, tb, m, n, k, lda, ldb, ldc);                                \
+    if (s == CUBLAS_STATUS_SUCCESS && m > 0 && n > 0)                                                               \
+      ::cass::blas::gemm3m(::cass::blas::op(ta), ::cass::blas::op(tb), m, n, k, *alpha, A, lda, B, ldb, *beta, C,   \
+                           ldc);                                                                                    \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##gemmStridedBatched(                                                             \
+      cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T* alpha,           \
+      const T* A, int lda, long long sa, const T* B, int ldb, long long sb, const T* beta, T* C, int ldc,          \
+      long long sc, int batch) {                                                                                    \
+    return ::cass::blas::gemm_strided(h, ta, tb, m, n, k, alpha, A, lda, sa, B, ldb, sb, beta, C, ldc, sc, batch);  \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##gemmBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, \
+                                               int n, int k, const T* alpha, const T* const A[], int lda,          \
+                                               const T* const B[], int ldb, const T* beta, T* const C[], int ldc,  \
+                                               int batch) {                                                        \
+    return ::cass::blas::gemm_batched(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch);              \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##herk_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, \
+                                           int k, const R* alpha, const T* A, int lda, const R* beta, T* C,        \
+                                           int ldc) {                                                              \
+    cublasStatus_t s = ::cass::blas::rank_k_checks(h, uplo, trans, CUBLAS_OP_C, n, k, lda, ldc);                    \
+    if (s == CUBLAS_STATUS_SUCCESS && n > 0)                                                                        \
+      ::cass::blas::herk(::cass::blas::uplo(uplo), ::cass::blas::op(trans), n, k, *alpha, A, lda, *beta, C, ldc);   \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##syrk_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, \
+                                           int k, const T* alpha, const T* A, int lda, const T* beta, T* C,        \
+                                           int ldc) {                                                              \
+    cublasStatus_t s = ::cass::blas::rank_k_checks(h, uplo, trans, CUBLAS_OP_T, n, k, lda, ldc);                    \
+    if (s == CUBLAS_STATUS_SUCCESS && n > 0)                                                                        \
+      ::cass::blas::syrk(::cass::blas::uplo(uplo), ::cass::blas::op(trans), n, k, *alpha, A, lda, *beta, C, ldc);   \
+    return s;                                                                                                       \
+  }
+CASS_BLAS_COMPLEX(C, c, cuComplex, float, Sc, Cs)
+CASS_BLAS_COMPLEX(Z, z, cuDoubleComplex, double, Dz, Zd)
+#undef CASS_BLAS_COMPLEX
+
 inline cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
                                    const void* alpha, const void* A, cudaDataType_t at, int lda, const void* B,
                                    cudaDataType_t bt, int ldb, const void* beta, void* C, cudaDataType_t ct, int ldc,
@@ -513,7 +694,9 @@ inline cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperati
 }
 // Code written for CUDA 10 passes a cudaDataType_t as the compute type; cuBLAS's C++ overloads accept it.
 inline cublasComputeType_t cass_blas_compute_of(cudaDataType_t t) {
-  return t == CUDA_R_64F ? CUBLAS_COMPUTE_64F : t == CUDA_R_16F ? CUBLAS_COMPUTE_16F : CUBLAS_COMPUTE_32F;
+  return t == CUDA_R_64F || t == CUDA_C_64F ? CUBLAS_COMPUTE_64F
+         : t == CUDA_R_16F                  ? CUBLAS_COMPUTE_16F
+                                            : CUBLAS_COMPUTE_32F;
 }
 inline cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
                                    const void* alpha, const void* A, cudaDataType_t at, int lda, const void* B,
@@ -559,3 +742,33 @@ inline cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cubla
 #define cublasDsymm cublasDsymm_v2
 #define cublasStrsm cublasStrsm_v2
 #define cublasDtrsm cublasDtrsm_v2
+#define cublasCaxpy cublasCaxpy_v2
+#define cublasCdotu cublasCdotu_v2
+#define cublasCdotc cublasCdotc_v2
+#define cublasCscal cublasCscal_v2
+#define cublasCcopy cublasCcopy_v2
+#define cublasCswap cublasCswap_v2
+#define cublasCgemv cublasCgemv_v2
+#define cublasCgemm cublasCgemm_v2
+#define cublasCherk cublasCherk_v2
+#define cublasCsyrk cublasCsyrk_v2
+#define cublasCsscal cublasCsscal_v2
+#define cublasScnrm2 cublasScnrm2_v2
+#define cublasScasum cublasScasum_v2
+#define cublasIcamax cublasIcamax_v2
+#define cublasIcamin cublasIcamin_v2
+#define cublasZaxpy cublasZaxpy_v2
+#define cublasZdotu cublasZdotu_v2
+#define cublasZdotc cublasZdotc_v2
+#define cublasZscal cublasZscal_v2
+#define cublasZcopy cublasZcopy_v2
+#define cublasZswap cublasZswap_v2
+#define cublasZgemv cublasZgemv_v2
+#define cublasZgemm cublasZgemm_v2
+#define cublasZherk cublasZherk_v2
+#define cublasZsyrk cublasZsyrk_v2
+#define cublasZdscal cublasZdscal_v2
+#define cublasDznrm2 cublasDznrm2_v2
+#define cublasDzasum cublasDzasum_v2
+#define cublasIzamax cublasIzamax_v2
+#define cublasIzamin cublasIzamin_v2

@@ -17,13 +17,15 @@
 #include <vector>
 
 #include "runtime.hpp"
+#include "complex.hpp"
 #include "library_types.hpp"
 
 typedef int cufftHandle;
 typedef float cufftReal;
 typedef double cufftDoubleReal;
-typedef float2 cufftComplex;
-typedef double2 cufftDoubleComplex;
+// cufft.h includes cuComplex.h: its complex types are cuComplex's
+typedef cuComplex cufftComplex;
+typedef cuDoubleComplex cufftDoubleComplex;
 typedef enum cufftResult_t {
   CUFFT_SUCCESS = 0,
   CUFFT_INVALID_PLAN = 1,
