@@ -129,7 +129,8 @@ inline void run_crew_block(Worker& wk, Crew& c, unsigned me) {
   pthread_mutex_unlock(&c.mu);
   if (__atomic_load_n(&g_sticky_error, __ATOMIC_ACQUIRE) == 0) {
     t_grid_position = me;
-    run_block(wk, L, L.reverse ? c.total - 1 - me : me);
+    const unsigned long long block = L.reverse ? c.total - 1 - me : me;
+    run_blocks(wk, L, block, block + 1);
     t_grid_position = ~0u;
   }
   pthread_mutex_lock(&c.mu);
