@@ -1,6 +1,7 @@
 """The verifier's verdicts on realistic programs, measured (issue 18, "Measure it").
 
   .venv/bin/python benchmarks/bench_verifier.py [--programs a,b] [--jobs N] [--max-mutants 8] [--operators a,b] [--no-mutants]
+  .venv/bin/python benchmarks/bench_verifier.py --samples DIR... [--jobs N]
 
 Runs ``cass-lsp verify <copy> --runner cpu --json`` the way a user would, one program of
 ``tests/corpus/verifier_programs`` at a time, each in a temp copy of its folder (compile_commands.json's
@@ -30,6 +31,12 @@ copy record, :mod:`cass_lsp.verify.copies`) differ from the original's where the
 translation's agree: an element the program never prints is still a wrong result. Mutants with the
 same output and copies are equivalent and reported apart.
 
+``--samples DIR...``: the real-code corpus instead, NVIDIA's cuda-samples under each DIR
+(``Samples/0_Introduction`` and the like), each sample verified with ``verify --project``, its rule
+translation, ``--run`` (smaller arguments where the defaults are sized for a GPU) and the CPU
+runner: verified / failed / could not verify, the last by reason, each "failed" with its evidence
+(:mod:`benchmarks._samples`). Goal: could not verify <= 15% of the samples, no false verdict.
+
 Reference measured in the same run: a plain ``nvcc -c`` of the program's units with its flags; the
 ratio says what verification costs against the compile a user runs anyway. Nothing here asserts on
 time.
@@ -54,6 +61,7 @@ from typing import Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import _samples as cuda_samples
 from cass_lsp import toolchains
 from cass_lsp.compile.scratch import HipTarget
 from cass_lsp.core import proc
@@ -626,7 +634,11 @@ def main() -> None:
     parser.add_argument("--no-mutants", action="store_true", help="correct pairs only")
     parser.add_argument("--operators", help="comma-separated mutant kinds (default: all of "
                         + ",".join(o.name for o in OPERATORS) + ")")
+    parser.add_argument("--samples", nargs="+", type=Path, metavar="DIR",
+                        help="verify NVIDIA's cuda-samples under each DIR instead (Samples/0_Introduction, ...)")
     args = parser.parse_args()
+    if args.samples:
+        raise SystemExit(cuda_samples.main(args.samples, args.jobs))
     named = args.operators.split(",") if args.operators else [o.name for o in OPERATORS]
     unknown = sorted(set(named) - {o.name for o in OPERATORS})
     if unknown:

@@ -9,11 +9,9 @@ in this run:
 - time: ``verify --project`` (no cache) against the original's own nvcc build (configure + build
   with CMake, or make), as a ratio.
 
-``--samples DIR...``: instead, every folder with a CMakeLists.txt directly under each DIR (NVIDIA's
-cuda-samples ``Samples/0_Introduction`` and the like, each a project of one sample) verified with
-the rule translation, ``--run <folder name>`` and the CPU runner: the verdicts counted, and each
-"could not verify" sorted by its reason. The samples are not part of this repository: fetch them
-(the run recorded in the closing notes used NVIDIA/cuda-samples c94ff366).
+``--samples DIR...``: instead, NVIDIA's cuda-samples under each DIR (``Samples/0_Introduction`` and
+the like), each verified with the rule translation, ``--run`` and the CPU runner, the verdicts
+counted by reason: :mod:`benchmarks._samples` (``bench_verifier.py --samples`` runs the same).
 
 Usage: .venv/bin/python benchmarks/bench_verify_project.py [--samples DIR...]
 """
@@ -21,7 +19,6 @@ Usage: .venv/bin/python benchmarks/bench_verify_project.py [--samples DIR...]
 from __future__ import annotations
 
 import argparse
-import collections
 import json
 import shutil
 import sys
@@ -32,6 +29,7 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import _samples as cuda_samples
 from cass_lsp import toolchains
 from cass_lsp.core import proc
 from tests.corpus.projects.projects import HERE, nvcc_make_variables
@@ -83,47 +81,12 @@ def _verify(case: Case, translation: Path) -> tuple[float, dict[str, str]]:
     return elapsed, {r["summary"].split(":")[0]: r["verdict"] for r in reports}
 
 
-# "could not verify" reasons, in the words of the verdicts (first match wins)
-_REASONS = (
-    ("the original's build cannot be read here", "the original's build does not configure here (a CUDA library absent)"),
-    ("the original does not compile", "nvcc rejects the original"),
-    ("cannot run on CPU", "the CPU runtime refuses a construct"),
-    ("for the cpu runner failed", "the CPU runtime lacks an API the program uses"),
-    ("did not finish", "over the run limits on the CPU"),
-    ("has no <", "a header this machine lacks"),
-    ("no executable", "the build makes no executable"),
-)
-
-
-def samples(folders: list[Path]) -> int:
-    verdicts: collections.Counter[str] = collections.Counter()
-    reasons: collections.Counter[str] = collections.Counter()
-    started = time.perf_counter()
-    for folder in folders:
-        for sample in sorted(p for p in folder.iterdir() if (p / "CMakeLists.txt").is_file()):
-            argv = [sys.executable, "-m", "cass_lsp", "verify", "--project", str(sample), "--run", sample.name,
-                    "--runner", "cpu", "--json", "--no-cache"]
-            result = proc.run(argv, timeout=TIMEOUT_S)
-            reports = json.loads(result.stdout) if result.stdout.strip() else []
-            verdict = reports[-1]["verdict"] if reports else "unverified"
-            text = reports[-1]["summary"] if reports else result.stderr.decode(errors="replace").splitlines()[0]
-            verdicts[verdict] += 1
-            if verdict == "unverified":
-                reasons[next((why for key, why in _REASONS if key in text), "other")] += 1
-            print(f"  {verdict:<10} {sample.name}: {text[:160]}", flush=True)
-    total = sum(verdicts.values())
-    print(f"{total} samples in {time.perf_counter() - started:.0f} s: " + ", ".join(f"{k} {v}" for k, v in verdicts.most_common()))
-    for reason, count in reasons.most_common():
-        print(f"  could not verify, {reason}: {count}")
-    return 0
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--samples", nargs="+", type=Path, metavar="DIR", help="folders of sample projects")
     args = parser.parse_args()
     if args.samples:
-        return samples(args.samples)
+        return cuda_samples.main(args.samples)
     print("verify --project, CPU runner (tests/corpus/projects), measured in this run")
     print(f"{'project':<12} {'checks':>6} {'translated: passed':>18} {'mutant: failed':>14} {'verify / nvcc build':>20}")
     for case in CASES:

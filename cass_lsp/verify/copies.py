@@ -241,22 +241,23 @@ def _agree(mode: CompareMode, rel_tol: float, abs_tol: float) -> Callable[[Copy,
     return agree
 
 
-def varying(first: Record, second: Record, *, mode: CompareMode, rel_tol: float, abs_tol: float) -> set[int] | str:
-    """The copies (ordinals) that differ between two runs of the original, or why the runs' records
-    cannot be matched copy for copy. Copies made by several host threads are matched by content
-    within each call site, not by order."""
-    if len(first.copies) != len(second.copies):
-        return f"the original made {len(first.copies)} and then {len(second.copies)} device-to-host copies in two runs"
+def varying(first: Record, *others: Record, mode: CompareMode, rel_tol: float, abs_tol: float) -> set[int] | str:
+    """The copies (ordinals) that differ between the original's first run and any of its ``others``,
+    or why two runs' records cannot be matched copy for copy. Copies made by several host threads
+    are matched by content within each call site, not by order."""
     moving: set[int] = set()
-    seconds = _paired(first.copies, second.copies, _agree(mode, rel_tol, abs_tol)) if _threaded(first, second) else second.copies
-    for a, b in zip(first.copies, seconds, strict=True):
-        if _comparable(a, b) is not None:
-            return f"{a.describe()} is not the same in two runs of the original"
-        try:
-            if first_difference(a, b, mode=mode, rel_tol=rel_tol, abs_tol=abs_tol) is not None:
+    for second in others:
+        if len(first.copies) != len(second.copies):
+            return f"the original made {len(first.copies)} and then {len(second.copies)} device-to-host copies in two runs"
+        seconds = _paired(first.copies, second.copies, _agree(mode, rel_tol, abs_tol)) if _threaded(first, second) else second.copies
+        for a, b in zip(first.copies, seconds, strict=True):
+            if _comparable(a, b) is not None:
+                return f"{a.describe()} is not the same in two runs of the original"
+            try:
+                if first_difference(a, b, mode=mode, rel_tol=rel_tol, abs_tol=abs_tol) is not None:
+                    moving.add(a.ordinal)
+            except ValueError:
                 moving.add(a.ordinal)
-        except ValueError:
-            moving.add(a.ordinal)
     return moving
 
 

@@ -101,12 +101,26 @@ def read(
 
 def _nvcc_configure_args(nvcc: Path) -> list[str]:
     """CMake's CUDA language with this nvcc; for the PyPI wheels' layout (``lib/libcudart.so.<major>``
-    only), FindCUDAToolkit's cudart named."""
+    only), FindCUDAToolkit's cudart named, and the libraries of :func:`_library_stand_ins`."""
     out = [f"-DCMAKE_CUDA_COMPILER={nvcc}"]
     cudart = toolchains.nvidia.versioned_cudart(nvcc)
     if cudart is not None:
         out += [f"-DCUDA_CUDART={cudart}", f"-DCUDA_cudart_LIBRARY={cudart}"]
+        out += [f"-DCUDA_{target}_LIBRARY={cudart.parent / file}" for target, file in _library_stand_ins()]
     return out
+
+
+def _library_stand_ins() -> list[tuple[str, str]]:
+    """FindCUDAToolkit's targets (``CUDA::cublas``, ``CUDA::nvrtc``, ``CUDA::cuda_driver``) of the
+    libraries whose headers are here while their shared objects are not (the nvcc wheels carry
+    ``cuda.h``, setup fetches the CUDA library headers), each with the file a toolkit would have.
+    Verify only reads the original's build, never links it, so a path where the library would lie
+    lets the build configure as on a full toolkit (and choose what it would choose there); what the
+    program then needs is judged by its compile and by the runner."""
+    found = [("cuda_driver", "libcuda.so")]
+    if toolchains.cudalibs.installed():
+        found += [(name, f"lib{name}.so") for name in (*toolchains.cudalibs.WHEELS, "cublasLt")]
+    return found
 
 
 def _checks(discovery: Discovery, run: str | None, root: Path) -> list[Check]:

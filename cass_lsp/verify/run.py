@@ -293,6 +293,7 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
         assert ran.outcome is not None
         translation = ran.outcome
         translation_copies = ran.copies
+        records = [r.copies for r in original_runs]
         if stage.numbers_differ(first, translation, varying):
             # only numbers differ on a line whose text agrees: a measurement printed without a unit
             # (`naive transpose 0.03`) may have repeated by chance in the original's two runs; one
@@ -300,8 +301,19 @@ def run_programs(plan: RunPlan, *, token: CancelToken | None = None) -> StageRes
             more = stage.sample_again(built, built_translation)
             if isinstance(more, StageResult):
                 return more
-            varying = merge_noise(varying, *(noise(a.stdout, b.stdout, plan.ignore) for a, b in ((first, more[0]), (translation, more[1]))))
-        verdict = stage.judge(first, translation, varying, (original_runs[0].copies, original_runs[1].copies, translation_copies))
+            records.append(more[0].copies)
+            varying = merge_noise(varying, *(noise(a.stdout, b.outcome.stdout, plan.ignore) for a, b in ((first, more[0]), (translation, more[1])) if b.outcome))
+        elif stage.only_copies_differ(first, translation, varying, records, translation_copies):
+            # the original's two runs may have drawn the same input by chance (a seed read from the
+            # clock within one second, as cuda-samples' fp16ScalarProduct does); one more run of it,
+            # after the translation's, shows whether the copy moves by itself
+            again = stage.run("original", built)
+            if again.result is not None:
+                return again.result
+            assert again.outcome is not None
+            records.append(again.copies)
+            varying = merge_noise(varying, noise(first.stdout, again.outcome.stdout, plan.ignore))
+        verdict = stage.judge(first, translation, varying, records, translation_copies)
         if verdict.outcome != "passed" or plan.runner != "cpu":
             return verdict
         return stage.race((built, built_translation), (first, translation), varying) or verdict
@@ -477,15 +489,28 @@ class _StageRun:
             return False
         return lines_agree(mismatch.expected, mismatch.actual, 0.0, 0.0, numbers=False)
 
-    def sample_again(self, original_exe: Path, translation_exe: Path) -> tuple[sandbox.RunOutcome, sandbox.RunOutcome] | StageResult:
+    def sample_again(self, original_exe: Path, translation_exe: Path) -> tuple[_Run, _Run] | StageResult:
         """One more clean run of each side."""
         original = self.run("original", original_exe)
         translation = self.run("translation", translation_exe)
         for ran in (original, translation):
             if ran.result is not None:
                 return ran.result
-        assert original.outcome is not None and translation.outcome is not None
-        return original.outcome, translation.outcome
+        return original, translation
+
+    def only_copies_differ(
+        self,
+        original: sandbox.RunOutcome,
+        translation: sandbox.RunOutcome,
+        varying: Noise,
+        originals: list[copies.Record | None],
+        translated: copies.Record | None,
+    ) -> bool:
+        """Whether the outputs agree and a device-to-host copy differs."""
+        if self._compare(original, translation, varying) is not None:
+            return False
+        memory = self._compare_copies(originals, translated)
+        return isinstance(memory, copies.Outcome) and memory.difference is not None
 
     def _compare(self, original: sandbox.RunOutcome, translation: sandbox.RunOutcome, varying: Noise) -> Mismatch | None:
         settings = self.plan.settings
@@ -527,7 +552,7 @@ class _StageRun:
             more = self.sample_again(original_exe, translation_exe)
             if isinstance(more, StageResult):
                 return more
-            varying = merge_noise(varying, *(noise(a.stdout, b.stdout, self.plan.ignore) for a, b in ((original, more[0]), (in_order, more[1]))))
+            varying = merge_noise(varying, *(noise(a.stdout, b.outcome.stdout, self.plan.ignore) for a, b in ((original, more[0]), (in_order, more[1])) if b.outcome))
         mismatch = self._compare(original, ran.outcome, varying)
         if mismatch is None:
             return None
@@ -558,7 +583,8 @@ class _StageRun:
         original: sandbox.RunOutcome,
         translation: sandbox.RunOutcome,
         varying: Noise,
-        records: tuple[copies.Record | None, copies.Record | None, copies.Record | None] = (None, None, None),
+        originals: list[copies.Record | None] | None = None,
+        translated: copies.Record | None = None,
     ) -> StageResult:
         plan = self.plan
         settings = plan.settings
@@ -569,7 +595,7 @@ class _StageRun:
             note = f" ({'; '.join(notes)})" if notes else ""
             result = self.result("failed", f"{where}: {mismatch.describe()}{note}", output=_tail(translation.stderr))
             return msgspec.structs.replace(result, mismatch=mismatch, file=str(plan.inputs.pair.translation or plan.inputs.pair.original))
-        memory = self._compare_copies(*records)
+        memory = self._compare_copies(originals or [], translated)
         if isinstance(memory, copies.Outcome) and memory.difference is not None:
             note = "".join(f"; {n}" for n in (*notes, *memory.notes))
             return self.result(
@@ -587,15 +613,17 @@ class _StageRun:
         )
 
 
-    def _compare_copies(
-        self, first: copies.Record | None, second: copies.Record | None, translation: copies.Record | None
-    ) -> copies.Outcome | str | None:
-        """The copy records compared (None when there are none: not the CPU runner, or compared by exit code)."""
+    def _compare_copies(self, originals: list[copies.Record | None], translation: copies.Record | None) -> copies.Outcome | str | None:
+        """The copy records compared, what varies between the original's runs (``originals``, the
+        first the reference) left out; None when there are none: not the CPU runner, or compared by
+        exit code."""
         settings = self.plan.settings
-        if first is None or second is None or translation is None or settings.compare == "exit-code":
+        recorded = [r for r in originals if r is not None]
+        if len(recorded) < 2 or len(recorded) < len(originals) or translation is None or settings.compare == "exit-code":
             return None
         tolerance = {"mode": settings.compare, "rel_tol": settings.relative_tolerance, "abs_tol": settings.absolute_tolerance}
-        moving = copies.varying(first, second, **tolerance)  # type: ignore[arg-type]
+        first, *others = recorded
+        moving = copies.varying(first, *others, **tolerance)  # type: ignore[arg-type]
         if isinstance(moving, str):
             return f"device-to-host copies not compared: {moving}"
         return copies.compare(first, translation, skip=moving, **tolerance)  # type: ignore[arg-type]

@@ -164,6 +164,7 @@ def test_device_attributes_properties_errors_and_vectors(built: Built) -> None:
     # SIMD lanes: signed/unsigned saturation, comparison masks, saturated abs, sum of absolute differences
     assert v["simd"] == "02007f81,ffff0305,8000ffff,ff0000ff,7f01017f,8"
     assert v["api"] == "cudaSuccess,4096,cudaSuccess,1,cudaSuccess"  # limits, pointer attributes, cudaMallocAsync
+    assert v["device_flags"] == "4,24"  # cudaDeviceBlockingSync is cudaDeviceScheduleBlockingSync
     hip = built.values("coverage.hip")
     assert hip["compute_mode"] == "cudaSuccess,0"
     assert hip["assert_error"] == "device-side assert triggered"

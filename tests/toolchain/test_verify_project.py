@@ -20,6 +20,7 @@ import pytest
 
 from cass_lsp.core import proc
 from cass_lsp.verify import discovery as introspect
+from cass_lsp.verify import project
 from tests.corpus.projects.projects import HERE
 
 HEAT = HERE / "cmake_heat"
@@ -126,18 +127,36 @@ def test_cpp_units_a_makefile_compiles_as_cuda_are_compiled_as_cuda() -> None:
     assert original["outcome"] == "passed", original["message"]
 
 
-def test_an_original_build_that_cannot_configure_here_is_could_not_verify() -> None:
-    """The PyPI nvcc wheels carry no cuBLAS: cmake_blas's own build cannot be configured."""
-    code, reports, stderr = _verify(HERE / "cmake_blas", "--runner", "cpu")
+def _cmake_project(root: Path, package: str, links: str) -> Path:
+    """A one-unit CMake project that finds ``package`` and whose program links ``links``."""
+    root.mkdir()
+    (root / "CMakeLists.txt").write_text(
+        f"cmake_minimum_required(VERSION 3.18)\nproject(app LANGUAGES CXX CUDA)\nfind_package({package} REQUIRED)\n"
+        f"add_executable(app app.cu)\ntarget_link_libraries(app PRIVATE {links})\n"
+    )
+    (root / "app.cu").write_text('#include <cstdio>\nint main() { std::puts("ok"); }\n')
+    return root
+
+
+def test_an_original_build_that_cannot_configure_here_is_could_not_verify(tmp_path: Path) -> None:
+    root = _cmake_project(tmp_path / "needs_a_package", "NoSuchPackage", "NoSuchPackage::lib")
+    code, reports, stderr = _verify(root, "--runner", "cpu")
     assert code == 2
     assert "could not verify: the original's build cannot be read here" in stderr
-    assert "CUDA::cublas" in stderr
     (report,) = reports  # --json: the outcome is JSON on stdout too
     assert report["verdict"] == "unverified"
-    assert report["summary"].startswith(f"project {HERE / 'cmake_blas'}: could not verify: the original's build cannot")
-    assert "CUDA::cublas" in report["stages"][0]["output"]
+    assert report["summary"].startswith(f"project {root}: could not verify: the original's build cannot")
+    assert "NoSuchPackage" in report["stages"][0]["output"]
 
 
+def test_a_build_linking_cuda_libraries_the_nvcc_wheels_lack_is_read(tmp_path: Path) -> None:
+    """The PyPI nvcc wheels carry no libcublas, libnvrtc or libcuda: FindCUDAToolkit made no
+    CUDA::cublas, and cuda-samples' cuBLAS, NVRTC and driver-API programs (cmake_blas too) were "could
+    not verify: the original's build cannot be read here". Verify reads the build, never links it."""
+    root = _cmake_project(tmp_path / "links_libraries", "CUDAToolkit", "CUDA::cublas CUDA::nvrtc CUDA::cuda_driver")
+    found = project.read(root, run="app", system=None, scratch=tmp_path / "scratch")
+    assert [c.name for c in found.checks] == ["app"]
+    assert [Path(s.file).name for s in found.checks[0].executable.sources] == ["app.cu"]
 def test_with_json_a_project_refused_before_its_build_is_read_is_json_too(tmp_path: Path) -> None:
     code, reports, _ = _verify(tmp_path / "no_such_project")
     assert code == 2

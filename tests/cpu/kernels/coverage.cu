@@ -234,6 +234,11 @@ int main() {
   printf("meminfo=%d\n", free_before - free_after >= (1u << 20) && free_before <= total);
   printf("api=%s,%zu,%s,%d,%s\n", cudaGetErrorName(set_limit), stack_limit, cudaGetErrorName(attrs),
          where.type == cudaMemoryTypeDevice || where.type == cudaMemoryTypeManaged, cudaGetErrorName(pool));
+  // the deprecated spelling of the blocking-sync flag (cuda-samples' simpleStreams)
+  unsigned device_flags = 0;
+  cudaSetDeviceFlags(cudaDeviceBlockingSync | cudaDeviceMapHost | cudaDeviceLmemResizeToMax);
+  cudaGetDeviceFlags(&device_flags);
+  printf("device_flags=%u,%u\n", device_flags & cudaDeviceScheduleMask, device_flags & ~cudaDeviceScheduleMask);
 
   uint3 bi = make_uint3(2, 0, 0), ti = make_uint3(5, 0, 0);
   dim3 bd(32);

@@ -55,7 +55,10 @@ typedef CUevent_st* cudaEvent_t;
 #define cudaDeviceScheduleSpin 0x1
 #define cudaDeviceScheduleYield 0x2
 #define cudaDeviceScheduleBlockingSync 0x4
+#define cudaDeviceBlockingSync 0x4  // the deprecated name, as cuda-samples' simpleStreams spells it
+#define cudaDeviceScheduleMask 0x7
 #define cudaDeviceMapHost 0x8
+#define cudaDeviceLmemResizeToMax 0x10
 #define cudaCpuDeviceId (-1)
 
 struct cudaUUID_t {

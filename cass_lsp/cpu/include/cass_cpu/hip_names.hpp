@@ -144,10 +144,12 @@
 #define hipDeviceGetLimit cudaDeviceGetLimit
 #define hipDeviceGetPCIBusId cudaDeviceGetPCIBusId
 #define hipDeviceGetStreamPriorityRange cudaDeviceGetStreamPriorityRange
+#define hipDeviceLmemResizeToMax cudaDeviceLmemResizeToMax
 #define hipDeviceMapHost cudaDeviceMapHost
 #define hipDeviceReset cudaDeviceReset
 #define hipDeviceScheduleAuto cudaDeviceScheduleAuto
 #define hipDeviceScheduleBlockingSync cudaDeviceScheduleBlockingSync
+#define hipDeviceScheduleMask cudaDeviceScheduleMask
 #define hipDeviceScheduleSpin cudaDeviceScheduleSpin
 #define hipDeviceScheduleYield cudaDeviceScheduleYield
 #define hipDeviceSetCacheConfig cudaDeviceSetCacheConfig
