@@ -177,6 +177,16 @@ def test_launches_become_hip_launch_kernel_ggl_on_request(launch: str, expected:
     assert f"{{ {expected}; }}" in out
 
 
+@pytest.mark.parametrize("options", [DEFAULT, GGL])
+def test_a_braced_grid_or_block_becomes_a_dim3(options: TranslateOptions) -> None:
+    """nvcc initialises a launch's dim3 from ``{x, y, 1}``; clang parses the configuration as
+    expressions and rejects a braced list ("expected expression", NVIDIA's multi-GPU jacobi)."""
+    out = hip("void f(int n, cudaStream_t s) {\n  k<<<{n, 1, 1}, {32, 8, 1}, 0, s>>>(n);\n}\n", options=options)
+    assert "{n, 1, 1}" not in out and "{32, 8, 1}" not in out
+    assert ("k<<<dim3(n, 1, 1), dim3(32, 8, 1), 0, s>>>(n);" if options is DEFAULT
+            else "hipLaunchKernelGGL(k, dim3(n, 1, 1), dim3(32, 8, 1), 0, s, n);") in out
+
+
 def test_kernel_launch_from_device_code_is_unsupported() -> None:
     src = "__global__ void child();\n__global__ void parent() { child<<<1, 1>>>(); }\n"
     out = translate(src, P52)
