@@ -440,6 +440,20 @@ def test_nvml_is_named_with_what_covers_its_queries() -> None:
     assert "rocm_smi/rocm_smi.h" in out.findings[0].message and "rocm_smi64" in out.findings[0].message
 
 
+def test_nvtx_markers_and_ranges_become_roctx_and_the_rest_stay_findings() -> None:
+    src = ("#include <nvtx3/nvToolsExt.h>\nvoid f() {\n  nvtxRangePush(\"step\");\n  nvtxMark(\"here\");\n"
+           "  nvtxRangeId_t r = nvtxRangeStartA(\"io\");\n  nvtxRangeEnd(r);\n  nvtxRangePop();\n"
+           "  nvtxEventAttributes_t a = {0};\n  nvtxRangePushEx(&a);\n}\n")
+    out = translate(src, P52)
+    assert "#include <roctracer/roctx.h>" in out.text
+    for roctx in ('roctxRangePushA("step");', 'roctxMarkA("here");', 'roctx_range_id_t r = roctxRangeStartA("io");',
+                  "roctxRangeStop(r);", "roctxRangePop();"):
+        assert roctx in out.text
+    assert [(f.name, f.code) for f in out.findings] == [("nvtxEventAttributes_t", "unsupported-api"),
+                                                        ("nvtxRangePushEx", "unsupported-api")]
+    assert "event attributes" in out.findings[1].message
+
+
 def test_grid_constant_is_removed_where_it_stands_and_in_a_macro() -> None:
     """clang's HIP mode has no __grid_constant__ (AMD passes kernel arguments in a constant
     segment): a kernel parameter or a library's macro spelling it would not compile."""
