@@ -12,7 +12,7 @@ Per application (one row each), five steps, each "ok", "FAIL" or "-" (not reache
    configurable without them); a Makefile's "configure" is ``make -n`` of the targets (the
    variables and rules resolve);
 3. build: ``cmake --build`` / ``make`` of the application's targets (only those: the machine is
-   shared), ``HIP_PLATFORM=amd``;
+   shared), ``HIP_PLATFORM=amd`` and the variables the translation's report names;
 4. verify: ``cass-lsp verify --project SRC --translation PORT --runner cpu`` (``--run`` the
    application's command with small, GPU-shaped arguments; the original's CUDA-only options as
    ``--configure-arg``); the verdicts, counted;
@@ -47,8 +47,12 @@ none is a GPU benchmark suite that pairs CUDA programs with HIP ports:
 
 The columns: translate (exit 0, no traceback), unported (the constructs the translation reports it
 could not port: error findings), configure, build, verify (the worst verdict), hand edits ("none";
-"needs X": the first failure is a library X this machine lacks that the port's sources use; "yes";
-"yes (unused X)": the port's build asks for a package its sources never use).
+"needs X": the first failure is a library X this machine lacks that the port's sources use, and the
+translation's report names X; "yes"; "yes (unused X)": the port's build asks for a package its
+sources never use; "yes (unnamed X)": the report does not say the port needs X). A Makefile's build
+sets what the report says to (``HIPCC_COMPILE_FLAGS_APPEND`` where the system lacks rocThrust or
+hipCUB); a traceback fails a step only when it is cass-lsp's (hipcc's ``rocm_agent_enumerator``
+prints one on a machine without a GPU).
 
 Usage:
 
@@ -145,16 +149,17 @@ class Result(NamedTuple):
     app: App
     steps: dict[str, Step]
     unsupported: int  # constructs the translation reports it could not port
-    verdicts: str
-    uses: dict[str, bool]  # each package a failed step says is missing: whether the port's sources use it  # "passed 1, unverified 2" or why verify did not run
+    verdicts: str  # "passed 1, unverified 2" or why verify did not run
+    uses: dict[str, bool]  # each package a failed step says is missing: whether the port's sources use it
+    report: str  # what the translation said on standard error (the packages it names)
 
 
 SKIPPED = Step("-", 0.0, "")
 
 
-def first_error(text: str) -> str:
+def first_error(text: str, ours: bool = True) -> str:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    for line in lines:
+    for line in lines if ours else ():
         if "Traceback" in line:
             return next((rest for rest in reversed(lines) if rest and not rest.startswith("File ")), line)[:300]
     at = next((i for i, line in enumerate(lines) if _FAILURE_LINE.search(line)), None)
@@ -182,17 +187,20 @@ def extract(mirrors: Path, app: App, into: Path) -> str | None:
 
 
 def step(argv: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None,
-         timeout: float = BUILD_TIMEOUT_S) -> tuple[Step, proc.ProcResult]:
+         timeout: float = BUILD_TIMEOUT_S, ours: bool = False) -> tuple[Step, proc.ProcResult]:
+    """``argv`` run as a step; ``ours``: a cass-lsp command, whose traceback fails the step (another
+    tool's, such as hipcc's rocm_agent_enumerator on a machine without a GPU, is that tool's noise)."""
     started = time.perf_counter()
     result = proc.run(argv, cwd=cwd, env=env, timeout=timeout, nice=NICE)
     elapsed = time.perf_counter() - started
     text = result.text()
-    failed = not result.ok or "Traceback (most recent call last)" in text
-    return Step("FAIL" if failed else "ok", elapsed, first_error(text) if failed else ""), result
+    failed = not result.ok or (ours and "Traceback (most recent call last)" in text)
+    return Step("FAIL" if failed else "ok", elapsed, first_error(text, ours) if failed else ""), result
 
 
-def hip_env() -> dict[str, str]:
-    return {**os.environ, "HIP_PLATFORM": "amd"}
+def hip_env(report: dict[str, str] | None = None) -> dict[str, str]:
+    """The build's environment: HIP for AMD, and what the translation's report says to set."""
+    return {**os.environ, "HIP_PLATFORM": "amd", **(report or {})}
 
 
 def toolchain_args() -> list[str]:
@@ -207,12 +215,12 @@ def configure(app: App, port: Path, build: Path) -> Step:
     return step(argv, env=hip_env())[0]
 
 
-def build(app: App, port: Path, build: Path) -> Step:
+def build(app: App, port: Path, build: Path, report: dict[str, str]) -> Step:
     if app.system == "cmake":
         argv = ["cmake", "--build", str(build), "--target", *app.targets]
     else:
         argv = ["make", "-C", str(port), *app.targets]
-    return step(argv, env=hip_env())[0]
+    return step(argv, env=hip_env(report))[0]
 
 
 def verify(app: App, source: Path, port: Path) -> tuple[Step, str]:
@@ -220,7 +228,7 @@ def verify(app: App, source: Path, port: Path) -> tuple[Step, str]:
     argv = [sys.executable, "-m", "cass_lsp", "verify", "--project", str(source), "--translation", str(port),
             "--runner", "cpu", "--json", "--no-cache", "--arch", ARCH, "--run", app.run,
             "--build-system", app.system, *(f"--configure-arg={o}" for o in (*app.options, *app.cuda_options))]
-    outcome, result = step(argv, timeout=VERIFY_TIMEOUT_S)
+    outcome, result = step(argv, timeout=VERIFY_TIMEOUT_S, ours=True)
     try:
         reports = json.loads(result.stdout) if result.stdout.strip() else []
     except json.JSONDecodeError:
@@ -239,16 +247,20 @@ def verify(app: App, source: Path, port: Path) -> tuple[Step, str]:
     return Step("FAIL", outcome.seconds, " | ".join(r["summary"][:300] for r in bad)[:700]), verdicts
 
 
-def translate(source: Path, port: Path) -> tuple[Step, int]:
-    """The step and how many constructs the translation reports it could not port (error findings)."""
-    argv = [sys.executable, "-m", "cass_lsp", "translate", str(source), "--out-dir", str(port), "--arch", ARCH,
-            "--json"]
-    outcome, result = step(argv, timeout=TRANSLATE_TIMEOUT_S)
-    try:
-        summary = json.loads(result.stdout)
-    except json.JSONDecodeError:
-        return outcome._replace(outcome="FAIL", first_error=first_error(result.text())), 0
-    return outcome, int(summary.get("unsupported", 0))
+# the report's line for a Makefile where the system lacks rocThrust / hipCUB (hipcc reads the variable)
+_REPORTED_ENV = re.compile(r"(?P<name>HIPCC_COMPILE_FLAGS_APPEND)='(?P<value>[^']*)' make")
+_UNPORTED = re.compile(r"cass-lsp translate: (?P<n>\d+) construct\(s\) remain untranslated")
+
+
+def translate(source: Path, port: Path) -> tuple[Step, int, str, dict[str, str]]:
+    """The step, how many constructs the translation reports it could not port (error findings),
+    its report (standard error) and the environment that report says a Makefile's build needs."""
+    argv = [sys.executable, "-m", "cass_lsp", "translate", str(source), "--out-dir", str(port), "--arch", ARCH]
+    outcome, result = step(argv, timeout=TRANSLATE_TIMEOUT_S, ours=True)
+    said = result.stderr.decode(errors="replace")  # the report a user reads (--json prints no hints)
+    report = {m["name"]: m["value"] for m in _REPORTED_ENV.finditer(said)}
+    unported = _UNPORTED.search(said)
+    return outcome, int(unported["n"]) if unported else 0, said, report
 
 
 def measure(mirrors: Path, app: App, work: Path) -> Result | str:
@@ -257,10 +269,10 @@ def measure(mirrors: Path, app: App, work: Path) -> Result | str:
     if why is not None:
         return why
     source, port, out = tree / app.root, ported / app.root, work / "build"
-    translated, unsupported = translate(tree, ported)
+    translated, unsupported, said, report = translate(tree, ported)
     steps = {"translate": translated}
     steps["configure"] = configure(app, port, out) if steps["translate"].outcome == "ok" else SKIPPED
-    steps["build"] = build(app, port, out) if steps["configure"].outcome == "ok" else SKIPPED
+    steps["build"] = build(app, port, out, report) if steps["configure"].outcome == "ok" else SKIPPED
     verdicts = "not run: translation failed"
     if steps["translate"].outcome == "ok":
         steps["verify"], verdicts = verify(app, source, port)
@@ -269,7 +281,7 @@ def measure(mirrors: Path, app: App, work: Path) -> Result | str:
     # a header or library the compiler or linker misses is one the sources name; a CMake package may not be
     asked = (_CMAKE_PACKAGE.search(steps[s].first_error) for s in STEPS[:3] if steps[s].outcome == "FAIL")
     uses = {package: sources_use(port, package) for m in asked if m and (package := m["a"] or m["b"])}
-    return Result(app, steps, unsupported, verdicts, uses)
+    return Result(app, steps, unsupported, verdicts, uses, said)
 
 
 STEPS = ("translate", "configure", "build", "verify")
@@ -280,7 +292,7 @@ _MISSING_LIBRARY = re.compile(r"cannot find -l(?P<l>[\w-]+)")
 # (omp.h: LLVM's OpenMP for hipcc's clang-15, which -Xcompiler -fopenmp becomes)
 _LIBRARY_HEADERS = {"omp.h": "libomp-15-dev", "hipcub/": "hipCUB",
                     "thrust/": "rocThrust", "rocprim/": "rocPRIM", "hipblas": "hipBLAS", "hipblaslt": "hipBLASLt",
-                    "hiprand/": "hipRAND", "hipfft/": "hipFFT"}
+                    "hiprand/": "hipRAND", "hipfft/": "hipFFT", "roctracer/": "roctracer"}
 
 
 def missing_package(error: str) -> str | None:
@@ -306,14 +318,17 @@ def sources_use(port: Path, package: str) -> bool:
 
 def hand_edits(result: Result) -> str:
     """none; else the package the first failure names where the machine lacks a library the port's
-    sources use; else yes (a library its sources never name is the build files' fault, not the machine's)."""
+    sources use and the translation's report names it; else yes (a library its sources never name
+    is the build files' fault, one the report does not name leaves the user guessing)."""
     failed = next((result.steps[s] for s in STEPS[:3] if result.steps[s].outcome != "ok"), None)
     if failed is None:
         return "none"
     package = missing_package(failed.first_error)
     if package is None:
         return "yes"
-    return f"needs {package}" if result.uses.get(package, True) else f"yes (unused {package})"
+    if not result.uses.get(package, True):
+        return f"yes (unused {package})"
+    return f"needs {package}" if package.lower() in result.report.lower() else f"yes (unnamed {package})"
 
 
 def verify_cell(result: Result) -> str:

@@ -17,6 +17,7 @@ APT_PACKAGES=(
   libopenblas-dev  # cuBLAS/hipBLAS on the CPU runner
   neovim openssh-server openssh-client
   hipcc  # builds ported projects (brings clang-15: Debian's LLVM 19 has no clang-offload-bundler)
+  libomp-15-dev  # LLVM's OpenMP for hipcc's clang-15: a port's -fopenmp (nvcc's -Xcompiler -fopenmp linked gcc's libgomp)
 )
 apt_ensure "${APT_PACKAGES[@]}"
 if [ "${1:-}" = --system ]; then

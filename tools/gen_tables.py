@@ -34,7 +34,7 @@ DEFAULT_OUT = ROOT / "cass_lsp" / "translate" / "data" / "api_tables.json"
 
 RELEASE = "HIPIFY API support tables (HIPIFY docs, ROCm 6.3 era)"
 FAMILIES = ["runtime", "driver", "device", "rtc", "complex", "blas", "rand", "fft", "sparse", "solver",
-            "dnn", "cub"]
+            "dnn", "cub", "nvtx"]
 # Row columns after the CUDA name (which is the key). ``note`` is ours.
 COLUMNS = ["hip", "family", "section", "cudaAdded", "cudaDeprecated", "cudaChanged", "cudaRemoved",
            "hipAdded", "hipDeprecated", "hipChanged", "hipRemoved", "hipExperimental", "alt", "altKind",
@@ -47,6 +47,23 @@ _WARP_NOTE = ("Translated per target ROCm: before 7.0 to the non-sync form (mask
               "full mask); HIP 6.2 has it only with -DHIP_ENABLE_WARP_SYNC_BUILTINS; from 7.0 on by "
               "default with a 64-bit lane mask.")
 _WARP_70_NOTE = "In HIP from ROCm 7.0 (64-bit lane mask); no equivalent in older ROCm."
+
+# NVTX (nvtx3/nvToolsExt.h), which the HIPIFY tables lack: the markers and ranges whose roctx
+# (roctracer/roctx.h, libroctx64) twins take and return the same (a char string; int depths;
+# a 64-bit range id), spelled with roctx's A names (ASCII, as NVTX's unsuffixed macros are
+# without UNICODE). Checked against roctracer's roctx.h (its API 4.1).
+_NVTX_SECTION = "NVTX markers and ranges (cass-lsp rule)"
+_NVTX_TWINS = {"nvtxMark": "roctxMarkA", "nvtxMarkA": "roctxMarkA", "nvtxRangePush": "roctxRangePushA",
+               "nvtxRangePushA": "roctxRangePushA", "nvtxRangePop": "roctxRangePop",
+               "nvtxRangeStart": "roctxRangeStartA", "nvtxRangeStartA": "roctxRangeStartA",
+               "nvtxRangeEnd": "roctxRangeStop", "nvtxRangeId_t": "roctx_range_id_t"}
+_NVTX_TWIN_NOTE = "roctracer's roctx (roctracer/roctx.h); the port links libroctx64"
+_NVTX_NO_TWIN = ("roctracer's roctx has markers and ranges by an ASCII message only: no event attributes (colour, "
+                 "category, payload), wide strings, domains or names for threads and CUDA objects")
+_NVTX_WITHOUT_TWIN = ("nvtxMarkEx", "nvtxMarkW", "nvtxRangePushEx", "nvtxRangePushW", "nvtxRangeStartEx",
+                      "nvtxRangeStartW", "nvtxEventAttributes_t", "nvtxNameOsThreadA", "nvtxNameCudaStreamA",
+                      "nvtxNameCudaEventA", "nvtxNameCudaDeviceA", "nvtxDomainCreateA", "nvtxDomainHandle_t",
+                      "nvtxDomainRangePushEx", "nvtxDomainRangePop", "nvtxDomainMarkEx")
 
 # Names the HIPIFY tables lack or mark unsupported although HIP has them behind a target-dependent
 # rule; the engine's warp rules decide the spelling per ROCm version.
@@ -65,6 +82,10 @@ EXTRA_ROWS: list[dict[str, str]] = [
     {"cuda": "__CUDA_ARCH__", "hip": "__HIP_DEVICE_COMPILE__", "api": "device",
      "section": "Preprocessor (cass-lsp rule)", "hip_added": "1.6.0",
      "note": "Only defined/undefined tests translate; numeric __CUDA_ARCH__ comparisons need a human."},
+    *({"cuda": cuda, "hip": roctx, "api": "nvtx", "section": _NVTX_SECTION, "hip_added": "5.2.0",
+       "note": _NVTX_TWIN_NOTE} for cuda, roctx in _NVTX_TWINS.items()),
+    *({"cuda": cuda, "hip": "", "api": "nvtx", "section": _NVTX_SECTION, "note": _NVTX_NO_TWIN}
+      for cuda in _NVTX_WITHOUT_TWIN),
 ]
 
 # Corrections from compiling against real headers: Debian 12's HIP 5.2.21153, and HIP 6.2.41134 /
@@ -124,7 +145,7 @@ CORRECTIONS: dict[str, dict[str, str]] = {
 # driver API, then the current (not deprecated/removed) one, then the one that shares the longest
 # ending with the HIP name (hipError_t -> cudaError_t, not cudaError), then the unsuffixed one.
 _FAMILY_RANK = {f: i for i, f in enumerate(["runtime", "device", "complex", "rtc", "blas", "rand", "fft",
-                                            "sparse", "solver", "cub", "dnn", "driver"])}
+                                            "sparse", "solver", "cub", "dnn", "nvtx", "driver"])}
 
 
 _C_KEYWORDS = frozenset({"int", "unsigned", "long", "short", "char", "float", "double", "void"})

@@ -6,6 +6,9 @@ as written. What it does:
 
 * languages: ``CUDA`` -> ``HIP`` in ``project``, ``enable_language``, ``check_language``; the HIP
   language needs CMake 3.21 (``cmake_minimum_required`` is raised, with a finding);
+* device optimisation: the language's first enabling is followed by :data:`DEVICE_OPTIMISATION`
+  (``-Xarch_device -O3``): nvcc optimises device code whatever its ``-O``, clang's HIP ``-O`` is both
+  sides', and a build with no build type passes none;
 * targets: ``CMAKE_CUDA_ARCHITECTURES``, the ``CUDA_ARCHITECTURES`` property and nvcc's ``-arch`` /
   ``-gencode`` become ``CMAKE_HIP_ARCHITECTURES`` / ``HIP_ARCHITECTURES`` with the configured AMD
   targets (a file that names none gets them as a cache default before its ``project``);
@@ -50,6 +53,13 @@ HIP_MIN_CMAKE = (3, 21)
 TOOLCHAIN_NOTE = ("the HIP language: CMake >= 3.21 with clang as the HIP compiler (ROCm's is found by itself; "
                   "on Debian's packages, configure with -DCMAKE_TOOLCHAIN_FILE=<cass-lsp>/cass_lsp/buildfiles/data/"
                   "hip-debian.cmake, which `cass-lsp translate` prints)")
+# nvcc optimises device code whatever its -O (the host's; only -G turns device optimisation off), while
+# clang's HIP -O sets both sides, and a build with no CMAKE_BUILD_TYPE passes none: -O0 device code,
+# where rocPRIM's kernels overflow LDS under clang-15 (every one not inlined shares one LDS block)
+DEVICE_OPTIMISATION = 'string(APPEND CMAKE_HIP_FLAGS " -Xarch_device -O3")'
+DEVICE_OPTIMISATION_NOTE = ("device code at -O3 as nvcc's (its -O is the host's; -G turned device optimisation "
+                            "off): clang's HIP -O sets both, and a build with no CMAKE_BUILD_TYPE passes none; a "
+                            "later -O (a build type's, -G's -O0) still decides")
 
 VARIABLES: dict[str, str] = {
     "CMAKE_CUDA_ARCHITECTURES": "CMAKE_HIP_ARCHITECTURES",
@@ -453,6 +463,8 @@ def _language(port: _Port, command: Command) -> None:
         port.find(command.start, "info", TOOLCHAIN_NOTE)
         if command.name != "check_language" and port.first_language is None:
             port.first_language = command
+            port.after(command, [DEVICE_OPTIMISATION], "flags")
+            port.find(command.start, "info", DEVICE_OPTIMISATION_NOTE)
         if not port.sets_architectures and not port.architectures_placed and command.name != "check_language":
             port.before(command, [f'set(CMAKE_HIP_ARCHITECTURES "{port.arch_list}" CACHE STRING '
                                   '"AMD targets (cass.target.arch)")'], "architectures")
@@ -480,7 +492,7 @@ def _find_package(port: _Port, command: Command) -> None:
     if package in ("CUDAToolkit", "CUDA"):
         lines = []
         if package == "CUDA":
-            lines.append("enable_language(HIP)")
+            lines += ["enable_language(HIP)", DEVICE_OPTIMISATION]
         lines.append("find_package(hip REQUIRED)" if required else "find_package(hip)")
         for family in sorted(port.families):
             hip = libraries.hip(family, port.settings.libraries)
@@ -494,6 +506,7 @@ def _find_package(port: _Port, command: Command) -> None:
                   + (f" ({why})" if why else ""))
         if package == "CUDA":
             port.find(command.start, "info", TOOLCHAIN_NOTE)
+            port.find(command.start, "info", DEVICE_OPTIMISATION_NOTE)
             if not port.sets_architectures and not port.architectures_placed:
                 port.before(command, [f'set(CMAKE_HIP_ARCHITECTURES "{port.arch_list}" CACHE STRING '
                                       '"AMD targets (cass.target.arch)")'], "architectures")

@@ -53,6 +53,12 @@ def translate(text: str, settings: Settings) -> Result:
 
     for command in commands(text):
         args = command.args
+        if text[command.start:command.end] == cmake.DEVICE_OPTIMISATION:  # the forward port's own line
+            line = text.rfind("\n", 0, command.start)
+            replace(line if line >= 0 and not text[line:command.start].strip() else command.start, command.end, "",
+                    "flags")
+            note(command.start, "the port's device optimisation dropped: nvcc optimises device code itself")
+            continue
         if command.name == "find_package" and args:
             if args[0].text == "hip":
                 replace(command.start, command.end, "find_package(CUDAToolkit REQUIRED)", "packages")

@@ -41,6 +41,8 @@ _HIP: dict[str, Hip] = {
     "blasLt": Hip("hipblaslt", "roc::hipblaslt", "hipblaslt", "cuBLASLt becomes hipBLASLt (ROCm 5.7+)"),
     "nvtx": Hip(None, "roctx64", "roctx64", "NVTX ranges become roctracer's roctx (libroctx64)"),
 }
+FAMILIES = frozenset(_HIP)
+"""The library families a build can link (the API tables' families, and ``thrust``, ``blasLt``)."""
 _ROC: dict[str, Hip] = {
     "blas": Hip("rocblas", "roc::rocblas", "rocblas"),
     "sparse": Hip("rocsparse", "roc::rocsparse", "rocsparse"),

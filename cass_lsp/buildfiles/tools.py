@@ -7,7 +7,9 @@ import glob
 import os
 import re
 import shutil
+from typing import NamedTuple
 
+from cass_lsp.buildfiles import libraries
 from cass_lsp.buildfiles.files import HIP_CLANG_WRAPPER, TOOLCHAIN_FILE
 from cass_lsp.toolchains import ToolStatus
 
@@ -52,6 +54,62 @@ def openmp() -> ToolStatus:
                       version=f"for clang-{major}", hint=None if found else f"apt-get install libomp-{major}-dev")
 
 
+class _Library(NamedTuple):
+    name: str
+    cuda: str  # the CUDA library a port of it replaces
+    header: str  # the one its port includes
+    install: str  # where to get it, for a machine without it
+
+
+# the libraries a port links, by their link name (:func:`libraries.hip`): Debian 12 packages hipSPARSE,
+# hipRAND, rocSPARSE and rocRAND; Debian 13 (glibc 2.38: not installable on 12) hipBLAS, hipFFT,
+# hipSOLVER, rocBLAS and rocSOLVER (what `cass-lsp setup` fetches their headers from); hipBLASLt and
+# roctracer's roctx come with ROCm
+_DEBIAN_13 = "Debian 12 packages none: on Debian 13 apt-get install {}; on a ROCm install its {} package"
+_ROCM_ONLY = "Debian 12 packages none: a ROCm install's {} package"
+_LINKED: dict[str, _Library] = {
+    "hipblas": _Library("hipBLAS", "cuBLAS", "hipblas/hipblas.h", _DEBIAN_13.format("libhipblas-dev", "hipblas")),
+    "hipfft": _Library("hipFFT", "cuFFT", "hipfft/hipfft.h", _DEBIAN_13.format("libhipfft-dev", "hipfft")),
+    "hipsolver": _Library("hipSOLVER", "cuSOLVER", "hipsolver/hipsolver.h",
+                          _DEBIAN_13.format("libhipsolver-dev", "hipsolver")),
+    "hipsparse": _Library("hipSPARSE", "cuSPARSE", "hipsparse/hipsparse.h", "apt-get install libhipsparse-dev"),
+    "hiprand": _Library("hipRAND", "cuRAND", "hiprand/hiprand.h", "apt-get install libhiprand-dev"),
+    "rocblas": _Library("rocBLAS", "cuBLAS", "rocblas/rocblas.h", _DEBIAN_13.format("librocblas-dev", "rocblas")),
+    "rocsolver": _Library("rocSOLVER", "cuSOLVER", "rocsolver/rocsolver.h",
+                          _DEBIAN_13.format("librocsolver-dev", "rocsolver")),
+    "rocsparse": _Library("rocSPARSE", "cuSPARSE", "rocsparse/rocsparse.h", "apt-get install librocsparse-dev"),
+    "rocrand": _Library("rocRAND", "cuRAND", "rocrand/rocrand.h", "apt-get install librocrand-dev"),
+    "hipblaslt": _Library("hipBLASLt", "cuBLASLt", "hipblaslt/hipblaslt.h", _ROCM_ONLY.format("hipblaslt")),
+    "roctx64": _Library("roctx (roctracer)", "NVTX", "roctracer/roctx.h", _ROCM_ONLY.format("roctracer")),
+}
+_LIBRARY_FOLDERS = ("/opt/rocm/lib", "/usr/lib/*-linux-gnu", "/usr/lib64", "/usr/lib")
+
+
+def _linked_library(link: str) -> str | None:
+    """Where the shared library ``-l<link>`` lies, when its header is there too (None: not installed)."""
+    if not any(os.path.isfile(os.path.join(root, _LINKED[link].header)) for root in _SYSTEM_INCLUDES):
+        return None
+    return next(iter(sorted(p for folder in _LIBRARY_FOLDERS for p in glob.glob(f"{folder}/lib{link}.so"))), None)
+
+
+def linked_library_status(link: str) -> ToolStatus:
+    library = _LINKED[link]
+    path = _linked_library(link)
+    return ToolStatus(name=f"build: {library.name} (ported {library.cuda} code)", found=path is not None, path=path,
+                      hint=None if path else library.install)
+
+
+def missing_libraries_hint(families: frozenset[str], setting: str) -> str | None:
+    """The libraries the tree's port links (its library ``families``, the ``translate.libraries``
+    ``setting``) that this machine lacks, each with where to get it; None when it has them all."""
+    links = sorted({libraries.hip(f, setting).link for f in families & libraries.FAMILIES} & _LINKED.keys())
+    said = [f"{_LINKED[link].name} ({_LINKED[link].header}, -l{link}): {_LINKED[link].install}"
+            for link in links if _linked_library(link) is None]
+    if not said:
+        return None
+    return f"the port builds against libraries this machine lacks: {'; '.join(said)}"
+
+
 def status() -> list[ToolStatus]:
     hipcc = shutil.which("hipcc")
     statuses = [ToolStatus(name="build: hipcc (ported Makefiles)", found=hipcc is not None, path=hipcc,
@@ -59,7 +117,7 @@ def status() -> list[ToolStatus]:
     if os.path.isdir(ROCM_HIP_LANG):
         statuses.append(ToolStatus(name="build: CMake HIP language", found=True, path=ROCM_HIP_LANG,
                                    version="ROCm install: ported CMake projects configure as they are"))
-        return [*statuses, openmp()]
+        return [*statuses, openmp(), *map(linked_library_status, _LINKED)]
     clang = shutil.which("clang++-15")
     debian = glob.glob("/usr/lib/*/cmake/hip-lang")
     found = clang is not None and bool(debian)
@@ -68,7 +126,7 @@ def status() -> list[ToolStatus]:
         version=f"Debian packages: configure ported CMake projects with -DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN_FILE}"
         if found else None,
         hint=None if found else f"{DEBIAN_HINT}; libamdhip64-dev for the hip-lang package"))
-    return [*statuses, openmp()]
+    return [*statuses, openmp(), *map(linked_library_status, _LINKED)]
 
 
 # header-only libraries whose HIP ports Debian 12 does not package, by the include folder they need

@@ -121,7 +121,8 @@ def port(units: list[Unit], settings: Settings, quiet: bool) -> list[Outcome]:
             print(f"cass-lsp translate: the port builds with -fopenmp, LLVM's OpenMP (libomp) under the HIP compiler, "
                   f"which this machine lacks: {runtime.hint}", file=sys.stderr)
     if units and not settings.reverse:
-        hints = [tools.library_headers_hint(settings.families)]
+        hints = [tools.library_headers_hint(settings.families),
+                 tools.missing_libraries_hint(settings.families, settings.libraries)]
         if settings.compiler == "clang" and any(files.kind(u.source) == "make" for u in units):
             hints.append(tools.make_clang_hint())
         for hint in filter(None, hints):

@@ -21,6 +21,8 @@ class HeaderRule(NamedTuple):
 
 RUNTIME = "hip/hip_runtime.h"
 _NO_LIBCUXX = "HIP has no libcu++ (cuda::std, cuda::barrier, cuda::pipeline)"
+_ROCTX = "roctracer/roctx.h"
+_NO_ROCTX_NAMING = "roctracer's roctx has no calls that name CUDA streams, events or devices"
 
 _EXACT: dict[str, HeaderRule] = {
     "cuda_runtime.h": HeaderRule(RUNTIME),
@@ -78,8 +80,11 @@ _EXACT: dict[str, HeaderRule] = {
     "nvml.h": HeaderRule("", note="ROCm SMI (rocm_smi/rocm_smi.h, library rocm_smi64, Debian: librocm-smi-dev) "
                          "covers the common queries under other names: rsmi_dev_gpu_clk_freq_get, "
                          "rsmi_dev_power_ave_get, rsmi_dev_temp_metric_get; port the calls by hand"),
-    "nvToolsExt.h": HeaderRule("", note="roctx (roctracer/roctx.h) has different names"),
-    "nvtx3/nvToolsExt.h": HeaderRule("", note="roctx (roctracer/roctx.h) has different names"),
+    # markers and ranges have roctx twins (the API tables' nvtx rows); the rest are findings there
+    "nvToolsExt.h": HeaderRule(_ROCTX, family="nvtx"),
+    "nvtx3/nvToolsExt.h": HeaderRule(_ROCTX, family="nvtx"),
+    "nvToolsExtCudaRt.h": HeaderRule("", family="nvtx", note=_NO_ROCTX_NAMING),
+    "nvtx3/nvToolsExtCudaRt.h": HeaderRule("", family="nvtx", note=_NO_ROCTX_NAMING),
 }
 
 # A header a newer ROCm replaced: (its path, the first ROCm with it). hip_bf16.h's __hip_bfloat16 has
@@ -121,6 +126,7 @@ _REVERSE: dict[str, str] = {
     "hipcub/hipcub.hpp": "cub/cub.cuh",
     "rccl/rccl.h": "nccl.h",
     "rccl.h": "nccl.h",
+    _ROCTX: "nvtx3/nvToolsExt.h",
 }
 
 

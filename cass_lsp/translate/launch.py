@@ -28,11 +28,12 @@ def forward(p: RuleContext, config_node: tree_sitter.Node) -> None:
         p.find(fc.DYNAMIC_PARALLELISM, "error", "HIP cannot launch kernels from device code (CUDA dynamic "
                "parallelism)", call.start_byte, call.end_byte, family="runtime")
         return
+    config = [c for c in config_node.named_children if c.type != nodes.COMMENT]
+    braced = [_dimensions_in_braces(p, c) for c in config[:2]]
     if p.launch_style == "chevron":
         return
     func = call.child_by_field_name(nodes.Field.FUNCTION)
     arglist = call.child_by_field_name(nodes.Field.ARGUMENTS)
-    config = [c for c in config_node.named_children if c.type != nodes.COMMENT]
     if func is None or arglist is None or not 2 <= len(config) <= 4 or arglist.child_count < 2:
         p.find(fc.UNTRANSLATED, "warning", "this launch could not be rewritten to hipLaunchKernelGGL; "
                "the <<<>>> form is kept (valid HIP)", call.start_byte, call.end_byte, family="runtime")
@@ -41,7 +42,7 @@ def forward(p: RuleContext, config_node: tree_sitter.Node) -> None:
     # hipLaunchKernelGGL is a macro: a template-id with commas must be wrapped in HIP_KERNEL_NAME.
     p.edit(call.start_byte, call.start_byte, "hipLaunchKernelGGL(" + ("HIP_KERNEL_NAME(" if template else ""),
            "launch")
-    grid, block = (re.match(_DIM3, p.text(c)) is None for c in config[:2])
+    grid, block = (re.match(_DIM3, p.text(c)) is None and not was_braced for c, was_braced in zip(config[:2], braced, strict=True))
     p.edit(func.end_byte, config[0].start_byte, (")" if template else "") + ", " + ("dim3(" if grid else ""))
     p.edit(config[0].end_byte, config[1].start_byte, (")" if grid else "") + ", " + ("dim3(" if block else ""))
     close = ")" if block else ""
@@ -53,6 +54,20 @@ def forward(p: RuleContext, config_node: tree_sitter.Node) -> None:
     has_args = bool(p.arguments(call))
     open_paren = arglist.children[0]
     p.edit(config[-1].end_byte, open_paren.end_byte, tail + (", " if has_args else ""))
+
+
+def _dimensions_in_braces(p: RuleContext, argument: tree_sitter.Node) -> bool:
+    """A grid or block given as ``{x, y, 1}`` (nvcc initialises the dim3 from the list) becomes
+    ``dim3(x, y, 1)``: clang parses a launch's configuration as expressions, where a braced list is
+    none (clang-15: "expected expression"). True when it was one. Read from the text: the grammar
+    takes the list for a parenthesised or compound-literal expression."""
+    text = p.text(argument)
+    if not (text.strip().startswith("{") and text.endswith("}")):
+        return False
+    opening = argument.start_byte + text.index("{")
+    p.edit(opening, opening + 1, "dim3(", "launch")
+    p.edit(argument.end_byte - 1, argument.end_byte, ")")
+    return True
 
 
 def unwrap(p: RuleContext, call: tree_sitter.Node, callee_text: str) -> tree_sitter.Node | None:

@@ -29,9 +29,11 @@ def test_language_version_and_a_default_target_list() -> None:
     out, findings = _port(text, Settings(arches=("gfx1030", "gfx1100")))
     assert out == ("cmake_minimum_required(VERSION 3.21...3.27)\n"
                    'set(CMAKE_HIP_ARCHITECTURES "gfx1030;gfx1100" CACHE STRING "AMD targets (cass.target.arch)")\n'
-                   "project(p LANGUAGES CXX HIP)\n")
-    assert [(f.line, f.severity) for f in findings] == [(1, "info"), (2, "info")]
+                   "project(p LANGUAGES CXX HIP)\n"
+                   'string(APPEND CMAKE_HIP_FLAGS " -Xarch_device -O3")\n')
+    assert [(f.line, f.severity) for f in findings] == [(1, "info"), (2, "info"), (2, "info")]
     assert "hip-debian.cmake" in findings[1].message
+    assert "no CMAKE_BUILD_TYPE" in findings[2].message
 
 
 def test_architectures_become_the_configured_amd_targets() -> None:
@@ -103,7 +105,8 @@ def test_findcuda_macros_become_the_hip_language() -> None:
             "cuda_add_cublas_to_target(app)\n"
             "cuda_compile_ptx(PTX k.cu)\n")
     out, findings = _port(text)
-    assert out == ("enable_language(HIP)\nfind_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\n"
+    assert out == ('enable_language(HIP)\nstring(APPEND CMAKE_HIP_FLAGS " -Xarch_device -O3")\n'
+                   "find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\n"
                    "add_executable(app main.hip)\n"
                    "target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-ffast-math>)\n"
                    'set_property(TARGET app PROPERTY HIP_ARCHITECTURES "gfx1030")\n'
@@ -146,7 +149,7 @@ def test_findcuda_options_become_their_hip_meaning_or_a_comment() -> None:
 def test_a_file_linking_cuda_libraries_by_name_finds_their_hip_packages() -> None:
     text = "project(p LANGUAGES CUDA)\nadd_executable(app a.cu)\ntarget_link_libraries(app PRIVATE cublas cudart)\n"
     out, findings = _port(text)
-    assert out.splitlines()[2:] == ["add_executable(app a.hip)", "find_package(hipblas REQUIRED)",
+    assert out.splitlines()[3:] == ["add_executable(app a.hip)", "find_package(hipblas REQUIRED)",
                                     "find_package(hip REQUIRED)",
                                     "target_link_libraries(app PRIVATE roc::hipblas hip::host)"]
     assert sum("find_package(" in f.message and "added" in f.message for f in findings) == 2
@@ -174,7 +177,8 @@ def test_nvcc_options_set_before_enable_language_and_in_a_clang_as_cuda_branch()
                    '  string(APPEND CMAKE_HIP_FLAGS " -O3")\n'
                    '  set(CMAKE_HIP_ARCHITECTURES "gfx1030")\n'
                    "endif()\n"
-                   "enable_language(HIP)\n")
+                   "enable_language(HIP)\n"
+                   'string(APPEND CMAKE_HIP_FLAGS " -Xarch_device -O3")\n')
     messages = " | ".join(f.message for f in findings)
     assert "-forward-unknown-to-host-compiler dropped" in messages and "-restrict dropped" in messages
     assert [f.message for f in findings].count(next(m for m in (f.message for f in findings)
@@ -257,7 +261,8 @@ def test_targets_cached_after_the_language_is_enabled_go_before_it() -> None:
     text = 'project(p LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 70 80 CACHE STRING "targets")\n'
     out, findings = _port(text)
     assert out == ('set(CMAKE_HIP_ARCHITECTURES "gfx1030" CACHE STRING "AMD targets (cass.target.arch)")\n'
-                   'project(p LANGUAGES CXX HIP)\nset(CMAKE_HIP_ARCHITECTURES "gfx1030" CACHE STRING "targets")\n')
+                   'project(p LANGUAGES CXX HIP)\nstring(APPEND CMAKE_HIP_FLAGS " -Xarch_device -O3")\n'
+                   'set(CMAKE_HIP_ARCHITECTURES "gfx1030" CACHE STRING "targets")\n')
     assert [(f.line, f.severity) for f in findings][-1] == (2, "warning")
 
 
@@ -331,3 +336,19 @@ def test_packages_follow_the_libraries_the_units_and_their_headers_use(tmp_path:
     assert files.families(sources, []) == {"thrust", "rand"}
     # the header itself, ported alone (the editor), still names what it uses outside the guards
     assert libraries.families_in_source((common / "helper_fft.h").read_text()) == {"fft"}
+
+
+def test_device_code_is_optimised_as_nvccs_where_the_build_type_sets_no_level() -> None:
+    """cuda-samples' radixSortThrust (CMake, no build type, CUDA_SEPARABLE_COMPILATION ON): nvcc
+    optimised its device code, clang compiled it at -O0, where every rocPRIM function is noinline and
+    LLVM 15 gives each kernel the LDS of them all ("local memory (487168) exceeds limit (65536)"; also
+    without -fgpu-rdc). With -O3 for the device alone it builds; a build type's -O still decides."""
+    text = ("project(radixSortThrust LANGUAGES C CXX CUDA)\nadd_executable(app sort.cu)\n"
+            "set_target_properties(app PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n")
+    out, findings = _port(text)
+    assert out.splitlines()[1:3] == ["project(radixSortThrust LANGUAGES C CXX HIP)",
+                                     'string(APPEND CMAKE_HIP_FLAGS " -Xarch_device -O3")']
+    assert "$<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>" in out
+    assert sum(f.message == cmake.DEVICE_OPTIMISATION_NOTE for f in findings) == 1
+    back = cmake_reverse.translate(out, Settings(reverse=True, nvidia_arch="sm_80")).text
+    assert "Xarch_device" not in back and "project(radixSortThrust LANGUAGES C CXX CUDA)\nadd_executable" in back

@@ -1,5 +1,6 @@
-"""What building a port needs, for doctor (cass_lsp.buildfiles.tools): LLVM's OpenMP for the clang
-Debian's hipcc runs, named by its package where it is missing."""
+"""What building a port needs, for doctor and translate's report (cass_lsp.buildfiles.tools): LLVM's
+OpenMP for the clang Debian's hipcc runs, and the libraries a port links, named by their package where
+they are missing."""
 
 from __future__ import annotations
 
@@ -37,3 +38,24 @@ def test_without_hipcc_the_toolchain_files_clang_decides(tmp_path: Path, monkeyp
     assert tools.openmp().hint == "apt-get install libomp-17-dev"
     monkeypatch.setattr(tools.shutil, "which", lambda name: None)
     assert "hipcc" in (tools.openmp().hint or "")
+
+
+def test_the_libraries_a_port_links_are_named_where_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """llm.c's dev/cuda port stopped on hipblas/hipblas.h with nothing saying Debian 12 has no hipBLAS."""
+    include, lib = tmp_path / "include", tmp_path / "lib"
+    (include / "hipsparse").mkdir(parents=True)
+    (include / "hipsparse" / "hipsparse.h").write_text("")
+    lib.mkdir()
+    (lib / "libhipsparse.so").write_text("")
+    monkeypatch.setattr(tools, "_SYSTEM_INCLUDES", (str(include),))
+    monkeypatch.setattr(tools, "_LIBRARY_FOLDERS", (str(lib),))
+    hint = tools.missing_libraries_hint(frozenset({"blas", "sparse", "nvtx", "thrust"}), "hip")
+    assert hint is not None and "hipSPARSE" not in hint
+    assert "hipBLAS (hipblas/hipblas.h, -lhipblas): Debian 12 packages none" in hint and "libhipblas-dev" in hint
+    assert "roctx (roctracer)" in hint and "roctracer package" in hint
+    assert "rocBLAS" in (tools.missing_libraries_hint(frozenset({"blas"}), "roc") or "")
+    assert tools.missing_libraries_hint(frozenset({"sparse", "runtime"}), "hip") is None
+    rows = {row.name: row for row in tools.status() if "ported" in row.name}
+    assert rows["build: hipSPARSE (ported cuSPARSE code)"].found
+    missing = rows["build: hipBLAS (ported cuBLAS code)"]
+    assert not missing.found and "libhipblas-dev" in (missing.hint or "")

@@ -177,6 +177,16 @@ def test_launches_become_hip_launch_kernel_ggl_on_request(launch: str, expected:
     assert f"{{ {expected}; }}" in out
 
 
+@pytest.mark.parametrize("options", [DEFAULT, GGL])
+def test_a_braced_grid_or_block_becomes_a_dim3(options: TranslateOptions) -> None:
+    """nvcc initialises a launch's dim3 from ``{x, y, 1}``; clang parses the configuration as
+    expressions and rejects a braced list ("expected expression", NVIDIA's multi-GPU jacobi)."""
+    out = hip("void f(int n, cudaStream_t s) {\n  k<<<{n, 1, 1}, {32, 8, 1}, 0, s>>>(n);\n}\n", options=options)
+    assert "{n, 1, 1}" not in out and "{32, 8, 1}" not in out
+    assert ("k<<<dim3(n, 1, 1), dim3(32, 8, 1), 0, s>>>(n);" if options is DEFAULT
+            else "hipLaunchKernelGGL(k, dim3(n, 1, 1), dim3(32, 8, 1), 0, s, n);") in out
+
+
 def test_kernel_launch_from_device_code_is_unsupported() -> None:
     src = "__global__ void child();\n__global__ void parent() { child<<<1, 1>>>(); }\n"
     out = translate(src, P52)
@@ -428,6 +438,20 @@ def test_nvml_is_named_with_what_covers_its_queries() -> None:
     out = translate("#include <nvml.h>\nint main() { return nvmlInit(); }\n", P52)
     assert [(f.code, f.severity) for f in out.findings] == [("unsupported-header", "error")]
     assert "rocm_smi/rocm_smi.h" in out.findings[0].message and "rocm_smi64" in out.findings[0].message
+
+
+def test_nvtx_markers_and_ranges_become_roctx_and_the_rest_stay_findings() -> None:
+    src = ("#include <nvtx3/nvToolsExt.h>\nvoid f() {\n  nvtxRangePush(\"step\");\n  nvtxMark(\"here\");\n"
+           "  nvtxRangeId_t r = nvtxRangeStartA(\"io\");\n  nvtxRangeEnd(r);\n  nvtxRangePop();\n"
+           "  nvtxEventAttributes_t a = {0};\n  nvtxRangePushEx(&a);\n}\n")
+    out = translate(src, P52)
+    assert "#include <roctracer/roctx.h>" in out.text
+    for roctx in ('roctxRangePushA("step");', 'roctxMarkA("here");', 'roctx_range_id_t r = roctxRangeStartA("io");',
+                  "roctxRangeStop(r);", "roctxRangePop();"):
+        assert roctx in out.text
+    assert [(f.name, f.code) for f in out.findings] == [("nvtxEventAttributes_t", "unsupported-api"),
+                                                        ("nvtxRangePushEx", "unsupported-api")]
+    assert "event attributes" in out.findings[1].message
 
 
 def test_grid_constant_is_removed_where_it_stands_and_in_a_macro() -> None:

@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import gen_tables  # noqa: E402
 
-FAMILIES = ["runtime", "driver", "device", "rtc", "complex", "blas", "rand", "fft", "sparse", "solver", "dnn", "cub"]
+FAMILIES = ["runtime", "driver", "device", "rtc", "complex", "blas", "rand", "fft", "sparse", "solver", "dnn", "cub",
+            "nvtx"]
 # Renames the rule engine makes when the table says HIP added the name (runtime-side families).
 HEADER_CHECKED_FAMILIES = ("runtime", "driver", "device", "complex", "rtc")
 
@@ -43,7 +44,7 @@ def test_provenance_is_recorded() -> None:
     assert source["generator"] == "tools/gen_tables.py"
 
 
-def test_all_twelve_families_are_there() -> None:
+def test_the_twelve_hipify_families_and_nvtx_are_there() -> None:
     assert tables.families() == FAMILIES
     counts = {f: 0 for f in FAMILIES}
     for row in all_rows():
@@ -67,6 +68,7 @@ def test_all_twelve_families_are_there() -> None:
         ("cusolverDnCreate", "hipsolverDnCreate", "solver", "rocblas_create_handle"),
         ("cudnnCreate", "hipdnnCreate", "dnn", "miopenCreate"),
         ("CUB_MAX", "CUB_MAX", "cub", ""),
+        ("nvtxRangePush", "roctxRangePushA", "nvtx", ""),
     ],
 )
 def test_entries_of_each_family(cuda: str, hip: str, family: str, alt: str) -> None:
