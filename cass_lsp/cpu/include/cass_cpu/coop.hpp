@@ -129,8 +129,7 @@ inline void run_crew_block(Worker& wk, Crew& c, unsigned me) {
   pthread_mutex_unlock(&c.mu);
   if (__atomic_load_n(&g_sticky_error, __ATOMIC_ACQUIRE) == 0) {
     t_grid_position = me;
-    const unsigned long long block = L.reverse ? c.total - 1 - me : me;
-    run_blocks(wk, L, block, block + 1);
+    run_block(wk, L, L.reverse ? c.total - 1 - me : me);
     t_grid_position = ~0u;
   }
   pthread_mutex_lock(&c.mu);
