@@ -46,12 +46,12 @@ _HEADERS: dict[str, tuple[str, ...]] = {
     "cuFFT": ("cufft.h", "cass_cpu/fft.hpp", "cass_cpu/library_types.hpp"),
     "hipFFT": ("hipfft/hipfft.h", "hipfft.h", "cass_cpu/hipfft.hpp", "cass_cpu/hipfft_names.hpp"),
 }
-# cass_cpu/blas.hpp writes the S and D entry points of these routines once (CASS_BLAS_REAL), and
-# the C and Z ones of the unversioned routines (CASS_BLAS_COMPLEX; the _v2 ones are spelled out by
-# their macros), so their names are not spelled out in its text.
-_REAL_ROUTINES = ("axpy", "dot", "nrm2", "asum", "scal", "copy", "swap", "gemv", "ger", "gemm", "symm", "trsm")
-_REAL_UNVERSIONED = ("gemmStridedBatched", "gemmBatched")
-_COMPLEX_UNVERSIONED = ("gemmStridedBatched", "gemmBatched", "gemm3m")
+# A function-like macro's definition, and a file-scope line that invokes one: cass_cpu/blas.hpp
+# writes each BLAS routine once and builds its S, D, C and Z names by token pasting.
+_MACRO = re.compile(r"^#define (?P<name>\w+)\((?P<params>[^)]*)\)(?P<body>(?:[^\n]*\\\n)*[^\n]*)", re.M)
+_INVOCATION = re.compile(r"^(?P<name>\w+)\((?P<args>[^()]*)\)[ \t]*$", re.M)
+_CALL = re.compile(r"\b(?P<name>\w+)\((?P<args>[^()]*)\)")
+_PASTE = re.compile(r"\s*##\s*")
 # The libraries linked for a program that includes one of their headers.
 _LINKED: dict[str, tuple[str, str, str]] = {
     # library: (shared object the linker finds, linker flag, Debian package)
@@ -112,15 +112,27 @@ def defined_names(library: str) -> frozenset[str]:
         return frozenset(name for name, owner in runtime_library_names().items() if owner == library)
     names: set[str] = set()
     for header in _HEADERS[library]:
-        text = (_INCLUDE_DIR / header).read_text(encoding="utf-8")
-        names.update(_IDENTIFIER.findall(_COMMENT.sub(" ", text)))
-    if library == "cuBLAS":
-        for precision in "SD":
-            names.update(f"cublas{precision}{r}{suffix}" for r in _REAL_ROUTINES for suffix in ("", "_v2"))
-            names.update(f"cublas{precision}{r}" for r in _REAL_UNVERSIONED)
-            names.update(f"cublasI{precision.lower()}{r}{suffix}" for r in ("amax", "amin") for suffix in ("", "_v2"))
-        names.update(f"cublas{precision}{r}" for precision in "CZ" for r in _COMPLEX_UNVERSIONED)
+        text = _COMMENT.sub(" ", (_INCLUDE_DIR / header).read_text(encoding="utf-8"))
+        names.update(_IDENTIFIER.findall(text))
+        names.update(_IDENTIFIER.findall(_pasted(text)))
     return frozenset(names)
+
+
+def _pasted(text: str) -> str:
+    """The expansions of the function-like macros that ``text`` invokes on a line of their own, with
+    the macros they invoke in turn: where a header builds names by token pasting, which its text
+    does not spell out."""
+    macros = {m["name"]: ([p.strip() for p in m["params"].split(",")], m["body"].replace("\\\n", " "))
+              for m in _MACRO.finditer(text)}
+
+    def expand(name: str, args: str) -> str:
+        params, body = macros[name]
+        values = dict(zip(params, (a.strip() for a in args.split(",")), strict=False))
+        body = _PASTE.sub("", _IDENTIFIER.sub(lambda token: values.get(token[0], token[0]), body))
+        return body + "".join(expand(call["name"], call["args"]) for call in _CALL.finditer(body)
+                              if call["name"] in macros)
+
+    return "".join(expand(m["name"], m["args"]) for m in _INVOCATION.finditer(text) if m["name"] in macros)
 
 
 def unexecuted(library: str, name: str) -> bool:

@@ -438,29 +438,13 @@ inline cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elem, const v
   return cublasGetMatrix(rows, cols, elem, A, lda, B, ldb, line);
 }
 
-// The S and D entry points of each routine, written once (the _v2 names are cuBLAS's own; the
-// plain names are its macros, below).
-#define CASS_BLAS_REAL(P, p, T)                                                                                      \
+// The entry points every precision has, written once for S, D, C and Z (the _v2 names are cuBLAS's
+// own; the plain names are its macros, below).
+#define CASS_BLAS_EVERY(P, p, T)                                                                                     \
   inline cublasStatus_t cublas##P##axpy_v2(cublasHandle_t h, int n, const T* alpha, const T* x, int incx, T* y,    \
                                            int incy) {                                                             \
     cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
     if (s == CUBLAS_STATUS_SUCCESS) ::cass::blas::axpy(n, *alpha, x, incx, y, incy);                                \
-    return s;                                                                                                       \
-  }                                                                                                                 \
-  inline cublasStatus_t cublas##P##dot_v2(cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy,     \
-                                          T* result) {                                                             \
-    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
-    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 ? ::cass::blas::dot(n, x, incx, y, incy) : T(0);                \
-    return s;                                                                                                       \
-  }                                                                                                                 \
-  inline cublasStatus_t cublas##P##nrm2_v2(cublasHandle_t h, int n, const T* x, int incx, T* result) {             \
-    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
-    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 && incx > 0 ? ::cass::blas::nrm2(n, x, incx) : T(0);            \
-    return s;                                                                                                       \
-  }                                                                                                                 \
-  inline cublasStatus_t cublas##P##asum_v2(cublasHandle_t h, int n, const T* x, int incx, T* result) {             \
-    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
-    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 && incx > 0 ? ::cass::blas::asum(n, x, incx) : T(0);            \
     return s;                                                                                                       \
   }                                                                                                                 \
   inline cublasStatus_t cublas##P##scal_v2(cublasHandle_t h, int n, const T* alpha, T* x, int incx) {              \
@@ -497,14 +481,6 @@ inline cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elem, const v
       ::cass::blas::gemv(::cass::blas::op(trans), m, n, *alpha, A, lda, x, incx, *beta, y, incy);                  \
     return CUBLAS_STATUS_SUCCESS;                                                                                   \
   }                                                                                                                 \
-  inline cublasStatus_t cublas##P##ger_v2(cublasHandle_t h, int m, int n, const T* alpha, const T* x, int incx,    \
-                                          const T* y, int incy, T* A, int lda) {                                   \
-    if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;                                                         \
-    if (m < 0 || n < 0 || incx == 0 || incy == 0 || lda < ::cass::blas::at_least_1(m))                              \
-      return CUBLAS_STATUS_INVALID_VALUE;                                                                           \
-    if (m > 0 && n > 0) ::cass::blas::ger(m, n, *alpha, x, incx, y, incy, A, lda);                                  \
-    return CUBLAS_STATUS_SUCCESS;                                                                                   \
-  }                                                                                                                 \
   inline cublasStatus_t cublas##P##gemm_v2(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,     \
                                            int n, int k, const T* alpha, const T* A, int lda, const T* B, int ldb, \
                                            const T* beta, T* C, int ldc) {                                         \
@@ -521,6 +497,36 @@ inline cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elem, const v
                                                const T* const B[], int ldb, const T* beta, T* const C[], int ldc,  \
                                                int batch) {                                                        \
     return ::cass::blas::gemm_batched(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch);              \
+  }
+// nrm2 and asum return a real R, named NP: S and D for the real types, Sc and Dz for the complex ones.
+#define CASS_BLAS_NORMS(NP, T, R)                                                                                    \
+  inline cublasStatus_t cublas##NP##nrm2_v2(cublasHandle_t h, int n, const T* x, int incx, R* result) {            \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 && incx > 0 ? ::cass::blas::nrm2(n, x, incx) : R(0);            \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##NP##asum_v2(cublasHandle_t h, int n, const T* x, int incx, R* result) {            \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 && incx > 0 ? ::cass::blas::asum(n, x, incx) : R(0);            \
+    return s;                                                                                                       \
+  }
+// The S and D entry points of each routine.
+#define CASS_BLAS_REAL(P, p, T)                                                                                      \
+  CASS_BLAS_EVERY(P, p, T)                                                                                           \
+  CASS_BLAS_NORMS(P, T, T)                                                                                           \
+  inline cublasStatus_t cublas##P##dot_v2(cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy,     \
+                                          T* result) {                                                             \
+    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
+    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 ? ::cass::blas::dot(n, x, incx, y, incy) : T(0);                \
+    return s;                                                                                                       \
+  }                                                                                                                 \
+  inline cublasStatus_t cublas##P##ger_v2(cublasHandle_t h, int m, int n, const T* alpha, const T* x, int incx,    \
+                                          const T* y, int incy, T* A, int lda) {                                   \
+    if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;                                                         \
+    if (m < 0 || n < 0 || incx == 0 || incy == 0 || lda < ::cass::blas::at_least_1(m))                              \
+      return CUBLAS_STATUS_INVALID_VALUE;                                                                           \
+    if (m > 0 && n > 0) ::cass::blas::ger(m, n, *alpha, x, incx, y, incy, A, lda);                                  \
+    return CUBLAS_STATUS_SUCCESS;                                                                                   \
   }                                                                                                                 \
   inline cublasStatus_t cublas##P##symm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, int m,   \
                                            int n, const T* alpha, const T* A, int lda, const T* B, int ldb,        \
@@ -556,12 +562,8 @@ CASS_BLAS_REAL(D, d, double)
 // Their index and norm results follow the real ones' conventions; Icamax and Scasum measure an
 // element as |re| + |im|, as cuBLAS and BLAS do.
 #define CASS_BLAS_COMPLEX(P, p, T, R, RP, PR)                                                                        \
-  inline cublasStatus_t cublas##P##axpy_v2(cublasHandle_t h, int n, const T* alpha, const T* x, int incx, T* y,    \
-                                           int incy) {                                                             \
-    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
-    if (s == CUBLAS_STATUS_SUCCESS) ::cass::blas::axpy(n, *alpha, x, incx, y, incy);                                \
-    return s;                                                                                                       \
-  }                                                                                                                 \
+  CASS_BLAS_EVERY(P, p, T)                                                                                           \
+  CASS_BLAS_NORMS(RP, T, R)                                                                                          \
   inline cublasStatus_t cublas##P##dotu_v2(cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy,    \
                                            T* result) {                                                            \
     cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
@@ -574,59 +576,10 @@ CASS_BLAS_REAL(D, d, double)
     if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 ? ::cass::blas::dotc(n, x, incx, y, incy) : T{0, 0};            \
     return s;                                                                                                       \
   }                                                                                                                 \
-  inline cublasStatus_t cublas##RP##nrm2_v2(cublasHandle_t h, int n, const T* x, int incx, R* result) {            \
-    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
-    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 && incx > 0 ? ::cass::blas::nrm2(n, x, incx) : R(0);            \
-    return s;                                                                                                       \
-  }                                                                                                                 \
-  inline cublasStatus_t cublas##RP##asum_v2(cublasHandle_t h, int n, const T* x, int incx, R* result) {            \
-    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
-    if (s == CUBLAS_STATUS_SUCCESS) *result = n > 0 && incx > 0 ? ::cass::blas::asum(n, x, incx) : R(0);            \
-    return s;                                                                                                       \
-  }                                                                                                                 \
-  inline cublasStatus_t cublas##P##scal_v2(cublasHandle_t h, int n, const T* alpha, T* x, int incx) {              \
-    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
-    if (s == CUBLAS_STATUS_SUCCESS && incx > 0) ::cass::blas::scal(n, *alpha, x, incx);                             \
-    return s;                                                                                                       \
-  }                                                                                                                 \
   inline cublasStatus_t cublas##PR##scal_v2(cublasHandle_t h, int n, const R* alpha, T* x, int incx) {             \
     cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
     if (s == CUBLAS_STATUS_SUCCESS && incx > 0) ::cass::blas::scal(n, *alpha, x, incx);                             \
     return s;                                                                                                       \
-  }                                                                                                                 \
-  inline cublasStatus_t cublas##P##copy_v2(cublasHandle_t h, int n, const T* x, int incx, T* y, int incy) {        \
-    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
-    if (s == CUBLAS_STATUS_SUCCESS) ::cass::blas::copy(n, x, incx, y, incy);                                        \
-    return s;                                                                                                       \
-  }                                                                                                                 \
-  inline cublasStatus_t cublas##P##swap_v2(cublasHandle_t h, int n, T* x, int incx, T* y, int incy) {              \
-    cublasStatus_t s = ::cass::blas::vector_call<T>(h, n);                                                          \
-    if (s == CUBLAS_STATUS_SUCCESS) ::cass::blas::swap(n, x, incx, y, incy);                                        \
-    return s;                                                                                                       \
-  }                                                                                                                 \
-  inline cublasStatus_t cublasI##p##amax_v2(cublasHandle_t h, int n, const T* x, int incx, int* result) {          \
-    return ::cass::blas::index_of(h, n, x, incx, result,                                                            \
-                                  [](int n_, const T* x_, int i_) { return ::cass::blas::amax(n_, x_, i_); });     \
-  }                                                                                                                 \
-  inline cublasStatus_t cublasI##p##amin_v2(cublasHandle_t h, int n, const T* x, int incx, int* result) {          \
-    return ::cass::blas::index_of(h, n, x, incx, result,                                                            \
-                                  [](int n_, const T* x_, int i_) { return ::cass::blas::amin(n_, x_, i_); });     \
-  }                                                                                                                 \
-  inline cublasStatus_t cublas##P##gemv_v2(cublasHandle_t h, cublasOperation_t trans, int m, int n, const T* alpha, \
-                                           const T* A, int lda, const T* x, int incx, const T* beta, T* y,         \
-                                           int incy) {                                                             \
-    if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;                                                         \
-    if (!::cass::blas::valid_op(trans) || m < 0 || n < 0 || lda < ::cass::blas::at_least_1(m) || incx == 0 ||       \
-        incy == 0)                                                                                                  \
-      return CUBLAS_STATUS_INVALID_VALUE;                                                                           \
-    if (m > 0 && n > 0)                                                                                             \
-      ::cass::blas::gemv(::cass::blas::op(trans), m, n, *alpha, A, lda, x, incx, *beta, y, incy);                  \
-    return CUBLAS_STATUS_SUCCESS;                                                                                   \
-  }                                                                                                                 \
-  inline cublasStatus_t cublas##P##gemm_v2(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,     \
-                                           int n, int k, const T* alpha, const T* A, int lda, const T* B, int ldb, \
-                                           const T* beta, T* C, int ldc) {                                         \
-    return ::cass::blas::gemm_call(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                        \
   }                                                                                                                 \
   inline cublasStatus_t cublas##P##gemm3m(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,      \
                                           int n, int k, const T* alpha, const T* A, int lda, const T* B, int ldb,  \
@@ -636,18 +589,6 @@ CASS_BLAS_REAL(D, d, double)
       ::cass::blas::gemm3m(::cass::blas::op(ta), ::cass::blas::op(tb), m, n, k, *alpha, A, lda, B, ldb, *beta, C,   \
                            ldc);                                                                                    \
     return s;                                                                                                       \
-  }                                                                                                                 \
-  inline cublasStatus_t cublas##P##gemmStridedBatched(                                                             \
-      cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T* alpha,           \
-      const T* A, int lda, long long sa, const T* B, int ldb, long long sb, const T* beta, T* C, int ldc,          \
-      long long sc, int batch) {                                                                                    \
-    return ::cass::blas::gemm_strided(h, ta, tb, m, n, k, alpha, A, lda, sa, B, ldb, sb, beta, C, ldc, sc, batch);  \
-  }                                                                                                                 \
-  inline cublasStatus_t cublas##P##gemmBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, \
-                                               int n, int k, const T* alpha, const T* const A[], int lda,          \
-                                               const T* const B[], int ldb, const T* beta, T* const C[], int ldc,  \
-                                               int batch) {                                                        \
-    return ::cass::blas::gemm_batched(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch);              \
   }                                                                                                                 \
   inline cublasStatus_t cublas##P##herk_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, \
                                            int k, const R* alpha, const T* A, int lda, const R* beta, T* C,        \
@@ -668,6 +609,8 @@ CASS_BLAS_REAL(D, d, double)
 CASS_BLAS_COMPLEX(C, c, cuComplex, float, Sc, Cs)
 CASS_BLAS_COMPLEX(Z, z, cuDoubleComplex, double, Dz, Zd)
 #undef CASS_BLAS_COMPLEX
+#undef CASS_BLAS_NORMS
+#undef CASS_BLAS_EVERY
 
 inline cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
                                    const void* alpha, const void* A, cudaDataType_t at, int lda, const void* B,
