@@ -101,10 +101,10 @@ inline void grid_sync() {
   if (!in_cooperative_launch())
     cannot_run("grid.sync() in a kernel not launched with cudaLaunchCooperativeKernel/hipLaunchCooperativeKernel "
                "(on a GPU that is undefined behaviour)");
-  Block& b = *t_fiber->block;
+  Block& b = *this_thread()->block;
   settle(b);
 #ifndef CASS_CPU_EXITED_THREADS_ARRIVE
-  if (b.done != 0) deadlock(b, t_fiber, "grid.sync() reached after other threads of the block exited");
+  if (b.done != 0) deadlock(b, this_thread(), "grid.sync() reached after other threads of the block exited");
 #endif
   if (b.at_barrier + 1 == b.live) grid_arrive();  // the last to arrive: the barrier below then opens at once
   block_barrier(0);
@@ -129,7 +129,8 @@ inline void run_crew_block(Worker& wk, Crew& c, unsigned me) {
   pthread_mutex_unlock(&c.mu);
   if (__atomic_load_n(&g_sticky_error, __ATOMIC_ACQUIRE) == 0) {
     t_grid_position = me;
-    run_block(wk, L, L.reverse ? c.total - 1 - me : me);
+    const unsigned long long block = L.reverse ? c.total - 1 - me : me;
+    run_blocks(wk, L, block, block + 1);
     t_grid_position = ~0u;
   }
   pthread_mutex_lock(&c.mu);
