@@ -73,9 +73,9 @@ inline bool release_coalesced(::cass::detail::Block& b) {
 inline const bool g_coalescing_hooked = (::cass::detail::g_release_stalled = &release_coalesced, true);
 
 inline lanemask wait_for_coalesced() {
-  ::cass::detail::Fiber* f = ::cass::detail::this_thread();
-  ::cass::detail::Block& b = *f->block;
+  ::cass::detail::Block& b = *::cass::detail::t_fiber->block;
   ::cass::detail::settle(b);
+  ::cass::detail::Fiber* f = ::cass::detail::t_fiber;  // exact once settled
   Coalescing& c = t_coalescing;
   if (c.waiting.size() < b.nwarps) {
     c.waiting.resize(b.nwarps, 0);

@@ -101,10 +101,10 @@ inline void grid_sync() {
   if (!in_cooperative_launch())
     cannot_run("grid.sync() in a kernel not launched with cudaLaunchCooperativeKernel/hipLaunchCooperativeKernel "
                "(on a GPU that is undefined behaviour)");
-  Block& b = *this_thread()->block;
-  settle(b);
+  Block& b = *t_fiber->block;
+  settle(b);  // t_fiber is exact from here on
 #ifndef CASS_CPU_EXITED_THREADS_ARRIVE
-  if (b.done != 0) deadlock(b, this_thread(), "grid.sync() reached after other threads of the block exited");
+  if (b.done != 0) deadlock(b, t_fiber, "grid.sync() reached after other threads of the block exited");
 #endif
   if (b.at_barrier + 1 == b.live) grid_arrive();  // the last to arrive: the barrier below then opens at once
   block_barrier(0);

@@ -105,30 +105,31 @@ inline T from_bits(unsigned long long u) {
 inline int clamp_width(int width) {
   return width <= 0 || width > CASS_CPU_WARP_SIZE || (width & (width - 1)) != 0 ? CASS_CPU_WARP_SIZE : width;
 }
+// The shuffles read the lane from t_fiber: exact, as warp_exchange settled the block.
 template <class T>
 inline T shfl(lanemask mask, T v, int src_lane, int width) {
   Exchange e = warp_exchange(to_bits(v), mask);
-  int lane = static_cast<int>(this_thread()->lane), w = clamp_width(width);
+  int lane = static_cast<int>(t_fiber->lane), w = clamp_width(width);
   return from_bits<T>(e.slots[(lane & ~(w - 1)) + (src_lane & (w - 1))]);
 }
 template <class T>
 inline T shfl_up(lanemask mask, T v, unsigned delta, int width) {
   Exchange e = warp_exchange(to_bits(v), mask);
-  int lane = static_cast<int>(this_thread()->lane), w = clamp_width(width);
+  int lane = static_cast<int>(t_fiber->lane), w = clamp_width(width);
   int src = lane - static_cast<int>(delta);
   return src < (lane & ~(w - 1)) ? v : from_bits<T>(e.slots[src]);
 }
 template <class T>
 inline T shfl_down(lanemask mask, T v, unsigned delta, int width) {
   Exchange e = warp_exchange(to_bits(v), mask);
-  int lane = static_cast<int>(this_thread()->lane), w = clamp_width(width);
+  int lane = static_cast<int>(t_fiber->lane), w = clamp_width(width);
   int src = lane + static_cast<int>(delta);
   return src >= (lane & ~(w - 1)) + w ? v : from_bits<T>(e.slots[src]);
 }
 template <class T>
 inline T shfl_xor(lanemask mask, T v, int lane_mask, int width) {
   Exchange e = warp_exchange(to_bits(v), mask);
-  int lane = static_cast<int>(this_thread()->lane), w = clamp_width(width);
+  int lane = static_cast<int>(t_fiber->lane), w = clamp_width(width);
   int src = lane ^ lane_mask;
   return src >= (lane & ~(w - 1)) + w || src < 0 ? v : from_bits<T>(e.slots[src]);
 }
@@ -207,8 +208,8 @@ inline void __syncwarp(unsigned long long mask = ::cass::detail::kFullWarp) { ::
 // Lanes that have not exited: fibers cannot see which lanes share a branch, so this is the best
 // approximation of "converged lanes" (exact for warp-uniform code).
 inline cass_lanemask_t __activemask() {
-  const ::cass::detail::Fiber* f = ::cass::detail::this_thread();
-  ::cass::detail::settle(*f->block);
+  ::cass::detail::settle(*::cass::detail::t_fiber->block);
+  const ::cass::detail::Fiber* f = ::cass::detail::t_fiber;  // exact once settled
   return static_cast<cass_lanemask_t>(f->block->warps[f->warp].live);
 }
 // HIP's lane queries; CUDA declares none (a CUDA program may define its own __lane_id).

@@ -182,10 +182,15 @@ inline unsigned position(const Block& b, const Fiber* f) {
 
 // The running GPU thread (nullptr on the host). In the plain loop t_fiber is the block's first
 // fiber and threadIdx says which thread runs; once the block turned to fibers, t_fiber is exact.
+// The plain loop's case out of line: this is inlined into kernels (lane ids), the barriers and
+// the collectives, which a bigger body would keep from being inlined in turn.
+[[gnu::noinline]] inline Fiber* thread_from_index(Fiber* any) {
+  return any->block->fibers + (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
 inline Fiber* this_thread() {
   Fiber* f = t_fiber;
-  if (f == nullptr || t_settled) return f;
-  return f->block->fibers + (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+  if (__builtin_expect(f == nullptr || t_settled, 1)) return f;
+  return thread_from_index(f);
 }
 
 // Every lane of the block live, none waiting.
@@ -248,9 +253,9 @@ inline void yield(Fiber* f) {
 // A spinning thread (failed CAS, __nanosleep) lets the others of its block run: without preemption
 // a lock holder in the same block would otherwise never get to release the lock.
 inline void spin_hint() {
-  if (Fiber* f = this_thread()) {
-    settle(*f->block);
-    yield(f);
+  if (Fiber* any = t_fiber) {
+    settle(*any->block);  // t_fiber is exact from here on
+    yield(t_fiber);
   }
 }
 
@@ -267,9 +272,9 @@ inline void release_barrier(Block& b) {
 
 // __syncthreads: returns how many arriving threads had pred != 0 (and via *arrived how many arrived).
 inline unsigned block_barrier(int pred, unsigned* arrived = nullptr) {
-  Fiber* f = this_thread();
-  Block& b = *f->block;
+  Block& b = *t_fiber->block;
   settle(b);
+  Fiber* f = t_fiber;  // exact once settled
 #ifndef CASS_CPU_EXITED_THREADS_ARRIVE
   if (b.done != 0) deadlock(b, f, "__syncthreads reached after other threads of the block exited");
 #endif
@@ -316,9 +321,9 @@ struct Exchange {
 // The one warp collective everything else is built on: publish a value, wait for the lanes the
 // mask names (CUDA semantics; a 64-wide warp ignores masks like an AMD wavefront), read them all.
 inline Exchange warp_exchange(unsigned long long mine, lanemask mask) {
-  Fiber* f = this_thread();
-  Block& b = *f->block;
+  Block& b = *t_fiber->block;
   settle(b);
+  Fiber* f = t_fiber;  // exact once settled
   Warp& w = b.warps[f->warp];
   unsigned par = f->warp_ops++ & 1;
   w.slot[par][f->lane] = mine;
