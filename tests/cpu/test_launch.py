@@ -1,7 +1,8 @@
 """How the CPU runtime runs a launch (kernels/launch_paths.cu): a block starts as a plain loop over
 its threads and becomes fibers only when a thread reaches a yield point; blocks run on a pool of
 workers sized to the cores and the process cap; CASS_CPU_ORDER=reverse runs each block's threads
-last-first, which a dropped barrier cannot survive. The paths are read from the runtime's own
+last-first, which a dropped barrier cannot survive, in thread index order reversed along every
+axis of a 3-D block. The paths are read from the runtime's own
 counters (-DCASS_CPU_COUNT_BARRIERS), every result from an answer computed here."""
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class Ran:
     def __init__(self, result: proc.ProcResult) -> None:
         assert result.ok, result.text()
         self.values = dict(re.findall(r"^(\w+)=(-?\d+)$", result.stdout.decode(), re.M))
+        self.lists = {k: [int(v) for v in vs.split(",")] for k, vs in re.findall(r"^(\w+)=(-?\d+(?:,-?\d+)+)$",
+                                                                                 result.stdout.decode(), re.M)}  # fmt: skip
         stats = re.search(r"^cass-cpu-stats: (.*)$", result.stderr.decode(), re.M)
         assert stats is not None, result.text()
         self.stats = dict(re.findall(r"(\w+)=(\w+)", stats.group(1)))
@@ -51,10 +54,12 @@ def weighted(values: Sequence[int]) -> int:
 
 
 def test_a_barrier_free_kernel_runs_every_block_as_a_plain_loop(exe: Path) -> None:
-    ran = run(exe, "plain")
-    assert int(ran.values["weighted"]) == weighted([3 * x for x in INPUT])
-    assert ran.stats["plain_blocks"] == ran.stats["blocks"] == str(N // BLOCK // 4)
-    assert ran.stats["switches"] == ran.stats["blocks"]  # one switch into each block's loop, none per thread
+    for workers, switches in (("1", 1), ("4", 64)):
+        ran = run(exe, "plain", {"CASS_CPU_THREADS": workers})
+        assert int(ran.values["weighted"]) == weighted([3 * x for x in INPUT])
+        assert ran.stats["plain_blocks"] == ran.stats["blocks"] == str(N // BLOCK // 4)
+        # one switch into the plain loop per share of the grid (16 shares a worker), none per block or thread
+        assert int(ran.stats["switches"]) == switches, workers
 
 
 def test_blocks_that_reach_a_barrier_go_on_as_fibers_and_the_others_stay_plain(exe: Path) -> None:
@@ -111,3 +116,23 @@ def test_a_dropped_barrier_changes_the_result_when_threads_run_in_reverse(exe: P
     # reversed alone, the kernel with the barrier agrees still: the other one races
     only = run(exe, "shift", {"CASS_CPU_ORDER": "reverse", "CASS_CPU_ORDER_KERNEL": "shift_synced"})
     assert int(only.values["synced"]) == int(only.values["unsynced"]) == expected
+
+
+def test_threads_of_3d_blocks_run_in_index_order_and_reversed_along_every_axis(exe: Path) -> None:
+    block, grid = (5, 3, 2), (3, 2, 2)
+    size = block[0] * block[1] * block[2]
+    blocks = [(bx, by, bz) for bz in range(grid[2]) for by in range(grid[1]) for bx in range(grid[0])]
+    threads = [(x, y, z) for z in range(block[2]) for y in range(block[1]) for x in range(block[0])]
+    index = [x + 8 * y + 64 * z + 512 * (bx + 4 * by + 16 * bz) for bx, by, bz in blocks for x, y, z in threads]
+    for order in ("forward", "reverse"):
+        place = list(range(size)) if order == "forward" else list(range(size - 1, -1, -1))
+        # one worker: the plain loop goes on with the next block after a block that went on as fibers
+        ran = run(exe, "walk", {"CASS_CPU_ORDER": order, "CASS_CPU_THREADS": "1"})
+        assert ran.lists["index"] == index, order
+        for b, (bx, _, _) in enumerate(blocks):
+            before, after = ran.lists["order"][b * size : (b + 1) * size], ran.lists["after"][b * size : (b + 1) * size]
+            if bx == 1:  # all take a place before the barrier, in run order, then all after it
+                assert (before, sorted(after)) == (place, list(range(size, 2 * size))), (order, b)
+            else:  # a plain loop: each thread runs to its end before the next starts
+                assert (before, after) == ([2 * p for p in place], [2 * p + 1 for p in place]), (order, b)
+        assert (ran.stats["blocks"], ran.stats["plain_blocks"], ran.stats["block_barriers"]) == ("12", "8", "4")

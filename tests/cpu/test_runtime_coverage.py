@@ -243,3 +243,18 @@ def test_an_invalid_access_says_which_gpu_thread_made_it(built: Built) -> None:
     assert outcome.kind == "crashed", result.text()
     assert outcome.detail.startswith("killed by SIGSEGV (invalid memory access at ")
     assert "in kernel poke, block (0,0,0), thread (0,0,0)" in outcome.detail
+
+
+def test_an_invalid_access_in_a_plain_loop_names_its_thread(built: Built) -> None:
+    # barrier-free kernels that read no memory, their blocks run back to back in one plain loop:
+    # the first thread in run order of one block faults, whichever way the threads run
+    runs = [("poke_row", {"CASS_CPU_THREADS": "1"}, "block (2,0,0), thread (0,0,0)"),
+            ("poke_row", {"CASS_CPU_THREADS": "1", "CASS_CPU_ORDER": "reverse"}, "block (2,0,0), thread (31,0,0)"),
+            ("poke_block", {"CASS_CPU_THREADS": "1"}, "block (1,2,0), thread (0,0,0)"),
+            ("poke_block", {"CASS_CPU_THREADS": "4"}, "block (1,2,0), thread (0,0,0)"),
+            ("poke_block", {"CASS_CPU_THREADS": "1", "CASS_CPU_ORDER": "reverse"}, "block (1,2,0), thread (3,3,1)")]  # fmt: skip
+    for mode, env, where in runs:
+        result = built.run("limits.cu", [mode, "0"], env=env)
+        outcome = classify(result)
+        assert outcome.kind == "crashed", (mode, env, result.text())
+        assert f"in kernel poke_block, {where}" in outcome.detail, (mode, env, outcome.detail)

@@ -1,8 +1,9 @@
 // The paths a launch takes on the CPU runtime: a barrier-free kernel as a plain loop over each
 // block's threads, a kernel whose blocks reach a barrier only sometimes, warps whose first lanes
 // have exited before the others shuffle, atomics from blocks running in parallel, and a dropped
-// barrier before a read of the lower-index thread's shared store.
-// Usage: launch_paths {plain|mixed|shuffle|atomics|shift} [n]
+// barrier before a read of the lower-index thread's shared store, and the order threads of 3-D
+// blocks run in.
+// Usage: launch_paths {plain|mixed|shuffle|atomics|shift|walk} [n]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -68,6 +69,28 @@ __global__ void shift_unsynced(int* out) {
   out[blockIdx.x * BLOCK + t] = t > 0 ? s[t - 1] : -1;
 }
 
+// Each thread's place in its block's run order and its indices, in 3-D blocks (not a whole warp)
+// of a 3-D grid; the blocks with blockIdx.x == 1 then reach a barrier and go on as fibers, and
+// each thread takes a place again.
+__global__ void run_order_3d(int* places, int* order, int* index, int* order_after) {
+  int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  int g = block * blockDim.x * blockDim.y * blockDim.z + t;
+  order[g] = atomicAdd(&places[block], 1);
+  index[g] = threadIdx.x + 8 * threadIdx.y + 64 * threadIdx.z + 512 * (blockIdx.x + 4 * blockIdx.y + 16 * blockIdx.z);
+  if (blockIdx.x == 1) __syncthreads();
+  order_after[g] = atomicAdd(&places[block], 1);
+}
+
+static void print_ints(const char* name, const int* d, int n) {
+  int* h = (int*)malloc(n * sizeof(int));
+  cudaMemcpy(h, d, n * sizeof(int), cudaMemcpyDeviceToHost);
+  printf("%s=", name);
+  for (int i = 0; i < n; ++i) printf("%s%d", i ? "," : "", h[i]);
+  printf("\n");
+  free(h);
+}
+
 static int* device_copy(const int* host, int n) {
   int* d;
   cudaMalloc(&d, n * sizeof(int));
@@ -120,6 +143,19 @@ int main(int argc, char** argv) {
     cudaMemcpy(&g, guarded, sizeof g, cudaMemcpyDeviceToHost);
     for (int b = 0; b < BINS; ++b) printf("bin%d=%u\n", b, h[b]);
     printf("guarded=%lld\n", g);
+  } else if (!strcmp(mode, "walk")) {
+    const dim3 grid(3, 2, 2), block(5, 3, 2);
+    const int blocks3d = 3 * 2 * 2, threads = blocks3d * 5 * 3 * 2;
+    int *places, *order, *index, *after;
+    cudaMalloc(&places, blocks3d * sizeof(int));
+    cudaMalloc(&order, threads * sizeof(int));
+    cudaMalloc(&index, threads * sizeof(int));
+    cudaMalloc(&after, threads * sizeof(int));
+    cudaMemset(places, 0, blocks3d * sizeof(int));
+    run_order_3d<<<grid, block>>>(places, order, index, after);
+    print_ints("order", order, threads);
+    print_ints("index", index, threads);
+    print_ints("after", after, threads);
   } else {
     shift_synced<<<8, BLOCK>>>(y);
     printf("synced=%lld\n", weighted(y, 8 * BLOCK));

@@ -1,6 +1,6 @@
 // Programs that need what a GPU gives each thread and block: big local arrays in 1024-thread
-// blocks, a full 48 KiB static __shared__ array, deep device recursion, a device-side assert, and
-// kernels launched from several host threads at once. `limits MODE [N]`
+// blocks, a full 48 KiB static __shared__ array, deep device recursion, a device-side assert,
+// kernels launched from several host threads at once, and invalid accesses. `limits MODE [N]`
 // (tests/cpu/test_runtime_coverage.py).
 #include <cassert>
 #include <cstdio>
@@ -51,6 +51,15 @@ __global__ void add_to(int* d, int v) {
 }
 
 __global__ void poke(int* p) { p[threadIdx.x] = 1; }
+
+// Block (bx,by,0)'s threads write through `bad`, the others' to their own int of `out`:
+// barrier-free and reading no memory, the shape whose per-thread stores g++ sinks out of the
+// plain loop (the fault handler's clue to the thread).
+__global__ void poke_block(int* bad, int* out, unsigned bx, unsigned by) {
+  unsigned size = blockDim.x * blockDim.y * blockDim.z, block = blockIdx.x + gridDim.x * blockIdx.y;
+  int* p = blockIdx.x == bx && blockIdx.y == by ? bad : out + block * size;
+  p[threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)] = 1;
+}
 
 __global__ void checked(int* out, int limit) {
   assert(static_cast<int>(threadIdx.x) < limit);
@@ -107,6 +116,15 @@ int main(int argc, char** argv) {
     // An address no allocation has (N, 0 for a null pointer): a GPU reports an illegal address.
     poke<<<1, 32>>>(reinterpret_cast<int*>(static_cast<size_t>(n)));
     printf("poke=%s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+  } else if (std::strcmp(mode, "poke_block") == 0 || std::strcmp(mode, "poke_row") == 0) {
+    // 3-D blocks of a 2-D grid, block (1,2,0) faulting, or 1-D ones, block (2,0,0) faulting
+    bool cube = std::strcmp(mode, "poke_block") == 0;
+    int* out;
+    cudaMalloc(&out, 6 * 32 * sizeof(int));
+    int* bad = reinterpret_cast<int*>(static_cast<size_t>(n));
+    if (cube) poke_block<<<dim3(2, 3), dim3(4, 4, 2)>>>(bad, out, 1, 2);
+    else poke_block<<<6, 32>>>(bad, out, 2, 0);
+    printf("%s=%s\n", mode, cudaGetErrorName(cudaDeviceSynchronize()));
   } else if (std::strcmp(mode, "recurse") == 0) {
     int* out;
     cudaMalloc(&out, 32 * sizeof(int));

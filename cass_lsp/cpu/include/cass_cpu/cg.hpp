@@ -21,7 +21,7 @@ using ::cass::detail::lanemask;
 
 inline unsigned block_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
 inline unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
-inline unsigned my_lane() { return ::cass::detail::t_fiber->lane; }
+inline unsigned my_lane() { return ::cass::detail::this_thread()->lane; }
 
 // The lanes of this warp in a group of `size` consecutive block ranks containing this thread.
 inline lanemask tile_mask(unsigned size) {
@@ -73,9 +73,9 @@ inline bool release_coalesced(::cass::detail::Block& b) {
 inline const bool g_coalescing_hooked = (::cass::detail::g_release_stalled = &release_coalesced, true);
 
 inline lanemask wait_for_coalesced() {
-  ::cass::detail::Fiber* f = ::cass::detail::t_fiber;
-  ::cass::detail::Block& b = *f->block;
+  ::cass::detail::Block& b = *::cass::detail::t_fiber->block;
   ::cass::detail::settle(b);
+  ::cass::detail::Fiber* f = ::cass::detail::t_fiber;  // exact once settled
   Coalescing& c = t_coalescing;
   if (c.waiting.size() < b.nwarps) {
     c.waiting.resize(b.nwarps, 0);

@@ -102,7 +102,7 @@ inline void grid_sync() {
     cannot_run("grid.sync() in a kernel not launched with cudaLaunchCooperativeKernel/hipLaunchCooperativeKernel "
                "(on a GPU that is undefined behaviour)");
   Block& b = *t_fiber->block;
-  settle(b);
+  settle(b);  // t_fiber is exact from here on
 #ifndef CASS_CPU_EXITED_THREADS_ARRIVE
   if (b.done != 0) deadlock(b, t_fiber, "grid.sync() reached after other threads of the block exited");
 #endif
@@ -129,7 +129,8 @@ inline void run_crew_block(Worker& wk, Crew& c, unsigned me) {
   pthread_mutex_unlock(&c.mu);
   if (__atomic_load_n(&g_sticky_error, __ATOMIC_ACQUIRE) == 0) {
     t_grid_position = me;
-    run_block(wk, L, L.reverse ? c.total - 1 - me : me);
+    const unsigned long long block = L.reverse ? c.total - 1 - me : me;
+    run_blocks(wk, L, block, block + 1);
     t_grid_position = ~0u;
   }
   pthread_mutex_lock(&c.mu);

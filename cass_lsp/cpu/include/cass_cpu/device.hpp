@@ -49,16 +49,16 @@ inline void __nanosleep(unsigned) { ::cass::detail::spin_hint(); }
 // __trap ends the kernel with cudaErrorLaunchFailure (719), a failed assert with cudaErrorAssert
 // (710); on the host they abort, as there.
 [[noreturn]] inline void __trap() {
-  if (::cass::detail::t_fiber == nullptr) std::abort();
+  if (::cass::detail::this_thread() == nullptr) std::abort();
   std::fflush(stdout);
-  std::fprintf(stderr, "cass-cpu: __trap() called in kernel %s\n", ::cass::detail::t_fiber->block->launch->name);
+  std::fprintf(stderr, "cass-cpu: __trap() called in kernel %s\n", ::cass::detail::this_thread()->block->launch->name);
   ::cass::detail::abort_kernel(719);
 }
 // glibc's assert calls __assert_fail; this definition (weak: the runtime is header-only) takes
 // precedence over libc's. Device code gets CUDA's message and error, host code glibc's behaviour.
 extern "C" __attribute__((weak, noreturn)) void __assert_fail(const char* expr, const char* file, unsigned int line,
                                                               const char* function) noexcept {
-  const ::cass::detail::Fiber* f = ::cass::detail::t_fiber;
+  const ::cass::detail::Fiber* f = ::cass::detail::this_thread();
   std::fflush(stdout);
   if (f == nullptr) {
     std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name, file, line,
@@ -105,6 +105,7 @@ inline T from_bits(unsigned long long u) {
 inline int clamp_width(int width) {
   return width <= 0 || width > CASS_CPU_WARP_SIZE || (width & (width - 1)) != 0 ? CASS_CPU_WARP_SIZE : width;
 }
+// The shuffles read the lane from t_fiber: exact, as warp_exchange settled the block.
 template <class T>
 inline T shfl(lanemask mask, T v, int src_lane, int width) {
   Exchange e = warp_exchange(to_bits(v), mask);
@@ -207,13 +208,13 @@ inline void __syncwarp(unsigned long long mask = ::cass::detail::kFullWarp) { ::
 // Lanes that have not exited: fibers cannot see which lanes share a branch, so this is the best
 // approximation of "converged lanes" (exact for warp-uniform code).
 inline cass_lanemask_t __activemask() {
-  const ::cass::detail::Fiber* f = ::cass::detail::t_fiber;
-  ::cass::detail::settle(*f->block);
+  ::cass::detail::settle(*::cass::detail::t_fiber->block);
+  const ::cass::detail::Fiber* f = ::cass::detail::t_fiber;  // exact once settled
   return static_cast<cass_lanemask_t>(f->block->warps[f->warp].live);
 }
 // HIP's lane queries; CUDA declares none (a CUDA program may define its own __lane_id).
 #if CASS_CPU_HIP
-inline unsigned __lane_id() { return ::cass::detail::t_fiber->lane; }
+inline unsigned __lane_id() { return ::cass::detail::this_thread()->lane; }
 inline cass_lanemask_t __lanemask_lt() { return static_cast<cass_lanemask_t>((1ull << __lane_id()) - 1); }
 inline cass_lanemask_t __lanemask_le() { return static_cast<cass_lanemask_t>((2ull << __lane_id()) - 1); }
 inline cass_lanemask_t __lanemask_gt() { return static_cast<cass_lanemask_t>(~((2ull << __lane_id()) - 1) & ::cass::detail::kFullWarp); }
@@ -230,7 +231,7 @@ inline cass_lanemask_t __match_any_sync(unsigned long long mask, T v) {
 template <class T>
 inline cass_lanemask_t __match_all_sync(unsigned long long mask, T v, int* pred) {
   cass_lanemask_t same = __match_any_sync(mask, v);
-  unsigned long long members = (mask | (1ull << ::cass::detail::t_fiber->lane)) & ::cass::detail::kFullWarp;
+  unsigned long long members = (mask | (1ull << ::cass::detail::this_thread()->lane)) & ::cass::detail::kFullWarp;
   *pred = (same & members) == (members & static_cast<cass_lanemask_t>(~0ull));
   return *pred ? same : 0;
 }

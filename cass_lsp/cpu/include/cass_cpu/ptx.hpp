@@ -51,9 +51,9 @@ template <class T>
 using unsigned_of = std::make_unsigned_t<T>;
 
 // ---- special registers ----
-inline unsigned laneid() { return ::cass::detail::t_fiber->lane; }
-inline unsigned warpid() { return ::cass::detail::t_fiber->warp; }
-inline unsigned nwarpid() { return ::cass::detail::t_fiber->block->nwarps; }
+inline unsigned laneid() { return ::cass::detail::this_thread()->lane; }
+inline unsigned warpid() { return ::cass::detail::this_thread()->warp; }
+inline unsigned nwarpid() { return ::cass::detail::this_thread()->block->nwarps; }
 inline unsigned long long globaltimer() {
   return static_cast<unsigned long long>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());

@@ -6,7 +6,9 @@
 // yields, and none has yielded yet), so when a thread reaches a yield point the loop's stack simply
 // becomes that thread's fiber, the threads after it get fibers of their own, and the block goes on
 // as fibers: the threads before it ended, exactly as they would have. A barrier-free kernel thus
-// never pays for fibers, and no kernel needs to be known barrier-free beforehand.
+// never pays for fibers, and no kernel needs to be known barrier-free beforehand. The plain loop
+// runs a worker's whole share of the grid's blocks back to back, so a barrier-free launch costs
+// one switch per share, not per block; after a block that went on as fibers it starts again.
 //
 // CASS_CPU_ORDER=reverse runs the threads of each block in reverse order (last thread first, and
 // so at every step between barriers): a thread that reads another's shared store without a barrier
@@ -43,6 +45,15 @@ inline thread_local dim3 gridDim{1, 1, 1};
 
 namespace cass {
 namespace detail {
+
+// A store of a built-in variable that g++ keeps where it stands, for the fault handler: the plain
+// loop writes threadIdx so, per thread, and the handler finds the running thread from it (this_thread)
+// even in a loop whose kernel reads no memory, where g++ would sink a plain store out of the loop or
+// drop it. Volatile, not a fence: g++ still knows the value, so the kernel reads it from a register
+// (a signal fence per thread, or a store through a pointer g++ cannot see through, made a saxpy's
+// loop 1.5x slower). No access through a pointer moves across a volatile store to a variable the
+// pointer might reach; one into a named array (__shared__, __device__) g++ could schedule across it.
+inline void publish(unsigned& var, unsigned value) { *static_cast<volatile unsigned*>(&var) = value; }
 
 using lanemask = unsigned long long;
 constexpr lanemask kFullWarp = CASS_CPU_WARP_SIZE == 64 ? ~0ull : 0xffffffffull;
@@ -90,7 +101,6 @@ struct Block {
   unsigned nwarps;
   Context sched;
   Context plain;         // where the plain loop starts
-  bool settled;          // the plain loop's ended threads are counted out: the block goes on as fibers
   bool reverse;          // CASS_CPU_ORDER=reverse
   bool aborted;  // a thread failed an assert or trapped: the rest of the block does not run
   uint3 idx;
@@ -107,11 +117,20 @@ struct Worker {
   void* dyn_shared = nullptr;
   std::size_t dyn_capacity = 0;
   Block block{};
+  unsigned long long next_block = 0, end_block = 0;  // the share of the grid the plain loop works through
   Stats stats{};
   Worker* next = nullptr;
 };
 
+// The GPU thread this OS thread runs (nullptr on the host), but in the plain loop the block's first
+// fiber: there the running thread is the one threadIdx names (this_thread), as a store of the
+// fiber per thread would cost a barrier-free kernel's loop one store more per thread.
 inline thread_local Fiber* t_fiber = nullptr;
+// The block this OS thread runs has turned to fibers: the plain loop's ended threads are counted
+// out (settle). Per OS thread, as a block runs on one; and one byte, which the compiler knows a
+// kernel's wider stores cannot change, so a plain loop reloads it only after a thread that called
+// out of line (at a barrier, say), not after every thread of a barrier-free kernel.
+inline thread_local bool t_settled = false;
 inline thread_local const StackPool* t_stacks = nullptr;  // this worker's, for the overflow handler
 inline thread_local void* t_dyn_shared = nullptr;
 inline thread_local int t_last_error = 0;  // cudaError_t of the last failed launch, per host thread
@@ -161,13 +180,43 @@ inline unsigned position(const Block& b, const Fiber* f) {
   return b.reverse ? b.n - 1 - i : i;
 }
 
+// The running GPU thread (nullptr on the host). In the plain loop t_fiber is the block's first
+// fiber and threadIdx says which thread runs; once the block turned to fibers, t_fiber is exact.
+// The plain loop's case out of line: this is inlined into kernels (lane ids), the barriers and
+// the collectives, which a bigger body would keep from being inlined in turn.
+[[gnu::noinline]] inline Fiber* thread_from_index(Fiber* any) {
+  return any->block->fibers + (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
+inline Fiber* this_thread() {
+  Fiber* f = t_fiber;
+  if (__builtin_expect(f == nullptr || t_settled, 1)) return f;
+  return thread_from_index(f);
+}
+
+// Every lane of the block live, none waiting.
+inline void init_warps(Block& b) {
+  for (unsigned i = 0; i < b.nwarps; ++i) {
+    Warp& w = b.warps[i];
+    unsigned lanes = b.n - i * CASS_CPU_WARP_SIZE;
+    w.live = lanes >= CASS_CPU_WARP_SIZE ? kFullWarp : (1ull << lanes) - 1;
+    w.arrived = w.pending = 0;
+    // Lanes beyond the block read as 0 from shuffles (what AMD's ds_bpermute gives for them).
+    for (unsigned l = lanes; l < CASS_CPU_WARP_SIZE; ++l) w.slot[0][l] = w.slot[1][l] = 0;
+  }
+}
+
 // The plain loop keeps no books per thread (that would cost more than a small kernel's body): the
 // threads before the running one (t_fiber) ended, and the first yield point, or anything that asks
-// which threads are live, counts them out (settle), once per block, before it looks. Out of line,
+// which threads are live, counts them out (settle), once per block, before it looks. What only
+// fibers use (warps, barrier counts) is set up here too, not at each block's start. Out of line,
 // so that the barriers it sits in stay small enough to be inlined into kernels.
 [[gnu::noinline]] inline void count_out_ended(Block& b) {
-  b.settled = true;
+  t_fiber = this_thread();  // exact from here on: the block goes on as fibers
+  t_settled = true;
   const unsigned running = position(b, t_fiber);
+  b.at_barrier = b.bar_gen = 0;
+  b.bar_pred[0] = b.bar_pred[1] = b.bar_arrived[0] = b.bar_arrived[1] = 0;
+  init_warps(b);
   for (unsigned p = 0; p < b.n; ++p) {
     Fiber& g = thread_at(b, p);
     g.warp_ops = 0;
@@ -183,7 +232,7 @@ inline unsigned position(const Block& b, const Fiber* f) {
 }
 
 inline void settle(Block& b) {
-  if (__builtin_expect(!b.settled, 0)) count_out_ended(b);
+  if (__builtin_expect(!t_settled, 0)) count_out_ended(b);
 }
 
 inline void yield(Fiber* f) {
@@ -194,7 +243,7 @@ inline void yield(Fiber* f) {
 // A failed device-side assert or __trap: this thread stops, its block and the kernel end, and the
 // error sticks. The fiber is abandoned (never resumed), as a GPU abandons the kernel.
 [[noreturn]] inline void abort_kernel(int error) {
-  Fiber* f = t_fiber;
+  Fiber* f = this_thread();
   __atomic_store_n(&g_sticky_error, error, __ATOMIC_RELEASE);
   f->block->aborted = true;
   ctx_switch(f->ctx, f->block->sched);
@@ -204,9 +253,9 @@ inline void yield(Fiber* f) {
 // A spinning thread (failed CAS, __nanosleep) lets the others of its block run: without preemption
 // a lock holder in the same block would otherwise never get to release the lock.
 inline void spin_hint() {
-  if (Fiber* f = t_fiber) {
-    settle(*f->block);
-    yield(f);
+  if (Fiber* any = t_fiber) {
+    settle(*any->block);  // t_fiber is exact from here on
+    yield(t_fiber);
   }
 }
 
@@ -223,9 +272,9 @@ inline void release_barrier(Block& b) {
 
 // __syncthreads: returns how many arriving threads had pred != 0 (and via *arrived how many arrived).
 inline unsigned block_barrier(int pred, unsigned* arrived = nullptr) {
-  Fiber* f = t_fiber;
-  Block& b = *f->block;
+  Block& b = *t_fiber->block;
   settle(b);
+  Fiber* f = t_fiber;  // exact once settled
 #ifndef CASS_CPU_EXITED_THREADS_ARRIVE
   if (b.done != 0) deadlock(b, f, "__syncthreads reached after other threads of the block exited");
 #endif
@@ -272,9 +321,9 @@ struct Exchange {
 // The one warp collective everything else is built on: publish a value, wait for the lanes the
 // mask names (CUDA semantics; a 64-wide warp ignores masks like an AMD wavefront), read them all.
 inline Exchange warp_exchange(unsigned long long mine, lanemask mask) {
-  Fiber* f = t_fiber;
-  Block& b = *f->block;
+  Block& b = *t_fiber->block;
   settle(b);
+  Fiber* f = t_fiber;  // exact once settled
   Warp& w = b.warps[f->warp];
   unsigned par = f->warp_ops++ & 1;
   w.slot[par][f->lane] = mine;
@@ -324,34 +373,85 @@ inline void fiber_main(void* arg) {
   __builtin_unreachable();
 }
 
-// The block's threads in run order, each to its end, on the stack of the block's first fiber. A
-// thread that yields keeps this stack as its fiber (the scheduler then gives the later threads
-// theirs); when it ends, so does the loop: the threads after it run as fibers.
-template <class LaunchType>
-void plain_loop(void* arg) {
-  Block& b = *static_cast<Block*>(arg);
-  const LaunchType& L = *static_cast<const LaunchType*>(b.launch);
-  // Read once: the kernel's stores might alias the block for all the compiler knows, and reloading
-  // these after each thread lengthens the chain a small kernel's threads wait on.
-  Fiber* const fibers = b.fibers;
-  const unsigned n = b.n;
+// The block's threads in run order, each to its end, until one yields: that one is returned (it
+// became a fiber, and the threads after it run as fibers), or nullptr when all ended. Run order is
+// thread index order, x fastest, or its reverse (CASS_CPU_ORDER): each axis counts up or down, so a
+// thread costs no division, and only threadIdx.x is written per thread (a kernel cannot assign the
+// built-in variables), published where it stands: it is how this_thread, and so the fault handler,
+// knows the running thread (no fiber pointer is stored per thread: on a store-bound core that one
+// more store cost a saxpy's loop 15%).
+template <class Kernel>
+Fiber* run_in_order(Block& b, const dim3 dims, const Kernel& kernel) {
   const bool reverse = b.reverse;
-  Fiber* f = nullptr;
-  for (unsigned p = 0; p < n; ++p) {
-    f = &fibers[reverse ? n - 1 - p : p];
-    t_fiber = f;
-    threadIdx = f->tid;
-    LaunchType::call(L);  // inlined: the kernel is called in the loop, not through a pointer
-    if (b.settled) {  // this thread yielded and became a fiber: the loop ends with it
-      end_thread(f);
-      break;
+  const unsigned step = reverse ? ~0u : 1u;  // -1 when the axes count down
+  const auto first = [reverse](unsigned size) { return reverse ? size - 1 : 0u; };
+  const auto end = [reverse](unsigned size) { return reverse ? ~0u : size; };  // one step past the last
+  const unsigned x_first = first(dims.x), x_end = end(dims.x);
+  for (unsigned z = first(dims.z); z != end(dims.z); z += step) {
+    publish(threadIdx.z, z);
+    for (unsigned y = first(dims.y); y != end(dims.y); y += step) {
+      publish(threadIdx.y, y);
+      for (unsigned x = x_first; x != x_end; x += step) {
+        publish(threadIdx.x, x);
+        kernel();  // inlined: the kernel is called in the loop, not through a pointer
+        if (t_settled) return t_fiber;  // this thread yielded, and its fiber ran it to its end
+      }
     }
   }
-  if (!b.settled) {
-    b.live = 0;
-    b.done = b.n;
+  return nullptr;
+}
+
+// Block number `linear` of the grid as an index: most grids are one-dimensional, and the three
+// 64-bit divisions of the general case cost more than a small barrier-free block's threads.
+inline uint3 block_index(unsigned long long linear, dim3 grid) {
+  if (grid.y == 1 && grid.z == 1) return uint3{unsigned(linear), 0, 0};
+  const unsigned long long gx = grid.x, gy = grid.y;
+  return uint3{unsigned(linear % gx), unsigned((linear / gx) % gy), unsigned(linear / (gx * gy))};
+}
+
+// The blocks of the worker's share (run_blocks), back to back, each a plain loop over its threads,
+// until one yields: that thread's block goes on as fibers.
+template <class Kernel>
+void run_plain_blocks(Worker& wk, const Kernel& kernel) {
+  Block& b = wk.block;
+  const dim3 dims = b.launch->block, grid = b.launch->grid;
+  while (wk.next_block < wk.end_block) {
+    if (__atomic_load_n(&g_sticky_error, __ATOMIC_ACQUIRE) != 0) return;  // the kernel was aborted
+    b.idx = block_index(wk.next_block++, grid);
+    blockIdx = b.idx;
+    t_settled = false;
+    t_fiber = b.fibers;  // the running thread is the one threadIdx names (this_thread)
+    // All in memory before the block's threads run, for the fault handler (this_thread): g++
+    // could otherwise sink these stores below the loop of a kernel that reads no memory.
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (Fiber* yielded = run_in_order(b, dims, kernel)) {
+      end_thread(yielded);
+      return;
+    }
+    CASS_CPU_COUNT(wk.stats.plain_blocks);
+    CASS_CPU_COUNT(wk.stats.blocks);
   }
-  ctx_switch(f->ctx, b.sched);  // never resumed
+}
+
+// The plain loops, on the stack of a block's first fiber: one switch for a worker's share of the
+// grid, not one per block. A thread that yields keeps this stack as its fiber (the scheduler then
+// gives the later threads theirs); when it ends, so does the loop, and the scheduler starts it
+// again for the blocks after.
+template <class LaunchType>
+void plain_loop(void* arg) {
+  Worker& wk = *static_cast<Worker*>(arg);
+  const LaunchType& L = *static_cast<const LaunchType*>(wk.block.launch);
+  using Params = typename LaunchType::ParamsType;
+  if constexpr (std::is_trivially_copy_constructible_v<Params> && std::is_trivially_destructible_v<Params>) {
+    // The share's own copy of the arguments (each thread copies them again, as its parameters),
+    // which the compiler keeps in registers: the launch's it would reload after every thread, as
+    // the kernel's stores might change them for all it knows.
+    Params params = *L.params;
+    run_plain_blocks(wk, [&] { std::apply(*L.body, params); });
+  } else {
+    run_plain_blocks(wk, [&] { LaunchType::call(L); });
+  }
+  ctx_switch(wk.block.plain, wk.block.sched);  // never resumed
   __builtin_unreachable();
 }
 
@@ -389,7 +489,7 @@ inline void write_formatted(const char* msg, int n, std::size_t capacity) {
 [[noreturn]] inline void stack_overflow() {
   // In the SIGSEGV handler, on the alternate stack: leave with _exit.
   char msg[1024];
-  const Fiber* f = t_fiber;
+  const Fiber* f = this_thread();
   const Block& b = *f->block;
   int n = std::snprintf(msg, sizeof msg,
                         "cannot run on CPU: fiber stack overflow in kernel %s, block (%u,%u,%u), thread (%u,%u,%u): "
@@ -403,7 +503,7 @@ inline void write_formatted(const char* msg, int n, std::size_t capacity) {
 
 inline void on_segv(int, siginfo_t* info, void*) {
   const StackPool* stacks = t_stacks;
-  const Fiber* f = t_fiber;
+  const Fiber* f = this_thread();  // in the plain loop, the thread whose threadIdx the loop published
   if (f != nullptr && stacks != nullptr && stacks->in_guard(info->si_addr)) stack_overflow();
   if (f != nullptr) {
     // What a GPU reports as cudaErrorIllegalAddress; here the process dies, so say where.
@@ -533,47 +633,15 @@ inline bool reversed_for(const char* launch_name) {
 // the block can run on: this releases them and says whether it did.
 inline bool (*g_release_stalled)(Block&) = nullptr;
 
-inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear) {
-  const unsigned n = L.block.x * L.block.y * L.block.z;
-  const unsigned nwarps = (n + CASS_CPU_WARP_SIZE - 1) / CASS_CPU_WARP_SIZE;
+// The rest of a block whose thread yielded in the plain loop, as fibers switched at barriers.
+inline void run_as_fibers(Worker& wk) {
   Block& b = wk.block;
-  const unsigned long long gx = L.grid.x, gy = L.grid.y;
-  b.idx = uint3{unsigned(linear % gx), unsigned((linear / gx) % gy), unsigned(linear / (gx * gy))};
-  b.fibers = wk.fibers;
-  b.n = b.live = n;
-  b.done = b.at_barrier = b.bar_gen = 0;
-  b.bar_pred[0] = b.bar_pred[1] = b.bar_arrived[0] = b.bar_arrived[1] = 0;
-  b.aborted = false;
-  b.settled = false;
-  b.reverse = L.reverse;
-  b.warps = wk.warps;
-  b.nwarps = nwarps;
-  b.launch = &L;
-  b.worker = &wk;
-  blockIdx = b.idx;
-  blockDim = L.block;
-  gridDim = L.grid;
-  t_dyn_shared = wk.dyn_shared;
-  for (unsigned i = 0; i < nwarps; ++i) {
-    Warp& w = b.warps[i];
-    unsigned lanes = n - i * CASS_CPU_WARP_SIZE;
-    w.live = lanes >= CASS_CPU_WARP_SIZE ? kFullWarp : (1ull << lanes) - 1;
-    w.arrived = w.pending = 0;
-    // Lanes beyond the block read as 0 from shuffles (what AMD's ds_bpermute gives for them).
-    for (unsigned l = lanes; l < CASS_CPU_WARP_SIZE; ++l) w.slot[0][l] = w.slot[1][l] = 0;
-  }
-  ctx_init(b.plain, wk.stacks.stack(0), wk.stacks.size(), L.run_plain, &b);
-  CASS_CPU_COUNT(wk.stats.switches);
-  ctx_switch(b.sched, b.plain);
-  if (b.live == 0 || b.aborted) {
-    CASS_CPU_COUNT(wk.stats.plain_blocks);
-  } else {
-    // A thread yielded: it keeps the plain loop's stack (stack 0), the threads after it in run
-    // order get stacks 1, 2, ... Their tops are staggered by a cache line per fiber: page-aligned
-    // tops would all map to the same L1 sets, and the switch touches every fiber's top in turn.
-    for (unsigned p = position(b, t_fiber) + 1; p < n; ++p)
-      ctx_init(thread_at(b, p).ctx, wk.stacks.stack(p), wk.stacks.size() - (p % 64) * 64, &fiber_main, &thread_at(b, p));
-  }
+  const unsigned n = b.n;
+  // The thread that yielded keeps the plain loop's stack (stack 0), the threads after it in run
+  // order get stacks 1, 2, ... Their tops are staggered by a cache line per fiber: page-aligned
+  // tops would all map to the same L1 sets, and the switch touches every fiber's top in turn.
+  for (unsigned p = position(b, t_fiber) + 1; p < n; ++p)
+    ctx_init(thread_at(b, p).ctx, wk.stacks.stack(p), wk.stacks.size() - (p % 64) * 64, &fiber_main, &thread_at(b, p));
   while (b.live != 0 && !b.aborted) {
     bool ran = false;
     for (unsigned p = 0; p < n && !b.aborted; ++p) {
@@ -588,8 +656,34 @@ inline void run_block(Worker& wk, const LaunchBase& L, unsigned long long linear
     if (!ran && !b.aborted && (g_release_stalled == nullptr || !g_release_stalled(b)))
       deadlock(b, nullptr, "no thread can make progress (threads wait at different barriers or collectives)");
   }
-  t_fiber = nullptr;
   CASS_CPU_COUNT(wk.stats.blocks);
+}
+
+// Blocks first..last-1 of the launch (this worker's share), one after another.
+inline void run_blocks(Worker& wk, const LaunchBase& L, unsigned long long first, unsigned long long last) {
+  Block& b = wk.block;
+  b.fibers = wk.fibers;
+  b.n = L.block.x * L.block.y * L.block.z;
+  b.warps = wk.warps;
+  b.nwarps = (b.n + CASS_CPU_WARP_SIZE - 1) / CASS_CPU_WARP_SIZE;
+  b.reverse = L.reverse;
+  b.launch = &L;
+  b.worker = &wk;
+  blockDim = L.block;
+  gridDim = L.grid;
+  t_dyn_shared = wk.dyn_shared;
+  wk.next_block = first;
+  wk.end_block = last;
+  while (wk.next_block < wk.end_block) {
+    t_settled = b.aborted = false;
+    ctx_init(b.plain, wk.stacks.stack(0), wk.stacks.size(), L.run_plain, &wk);
+    CASS_CPU_COUNT(wk.stats.switches);
+    ctx_switch(b.sched, b.plain);
+    if (!t_settled || b.aborted) break;  // the share ran to its end (or the kernel was aborted)
+    run_as_fibers(wk);
+    if (b.aborted) break;
+  }
+  t_fiber = nullptr;
 }
 
 // ---- the pool of OS threads that run blocks -------------------------------------------------------
@@ -602,6 +696,7 @@ struct Pool {
   unsigned long generation = 0;
   const LaunchBase* job = nullptr;
   unsigned long long next = 0, total = 0;
+  unsigned long long share = 1;  // blocks a worker takes at a time
   unsigned busy = 0;
 };
 
@@ -634,10 +729,18 @@ inline void work(Worker& wk, const LaunchBase& L) {
   Pool& p = pool();
   for (;;) {
     if (__atomic_load_n(&g_sticky_error, __ATOMIC_ACQUIRE) != 0) break;  // the kernel was aborted
-    unsigned long long i = __atomic_fetch_add(&p.next, 1, __ATOMIC_RELAXED);
-    if (i >= p.total) break;
-    run_block(wk, L, i);
+    unsigned long long first = __atomic_fetch_add(&p.next, p.share, __ATOMIC_RELAXED);
+    if (first >= p.total) break;
+    run_blocks(wk, L, first, first + p.share < p.total ? first + p.share : p.total);
   }
+}
+
+// Blocks are taken a share at a time: one atomic add and one switch into the plain loop per
+// share, where one per block cost more than a small barrier-free block's threads. Sixteen shares
+// per worker keep the workers' loads even (the last share is at most 1/16 of one's work).
+inline unsigned long long share_of(unsigned long long total, unsigned workers) {
+  const unsigned long long share = total / (16ull * workers);
+  return share != 0 ? share : 1;
 }
 
 inline void* worker_main(void*) {
@@ -680,7 +783,7 @@ inline void execute(const LaunchBase& L) {
   const unsigned threads = worker_count();
   if (threads <= 1 || total <= 1) {
     p.next = 0;
-    p.total = total;
+    p.total = p.share = total;
     work(me, L);
     return;
   }
@@ -694,6 +797,7 @@ inline void execute(const LaunchBase& L) {
   p.job = &L;
   p.next = 0;
   p.total = total;
+  p.share = share_of(total, p.started + 1);
   p.busy = p.started;
   ++p.generation;
   pthread_cond_broadcast(&p.wake);
@@ -712,6 +816,7 @@ inline void capture(const void* stream, std::function<void()> work);
 
 template <class Body, class Params>
 struct Launch : LaunchBase {
+  using ParamsType = Params;
   Body* body;
   Params* params;
   // Each GPU thread calls the kernel with the launch's parameter values; the kernel's by-value

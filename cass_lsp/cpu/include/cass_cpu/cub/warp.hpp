@@ -19,7 +19,7 @@ struct LogicalWarp {
   unsigned lane, base;
   ::cass::detail::lanemask mask;
   LogicalWarp() {
-    const unsigned hw = ::cass::detail::t_fiber->lane;
+    const unsigned hw = ::cass::detail::this_thread()->lane;
     lane = hw % W;
     base = hw - lane;
     mask = W == CASS_CPU_WARP_SIZE ? ::cass::detail::kFullWarp : ((1ull << W) - 1) << base;
