@@ -65,8 +65,20 @@ EDGE_DATA: dict[str, tuple[int, int, str | None]] = {
     "cudaStreamGetCaptureInfo": (5, 7, "hipStreamGetCaptureInfo_v2"),
 }
 _NULL = frozenset({"NULL", "nullptr", "0", "__null"})
+# CUDA C++ overloads whose last argument defaults where HIP's declaration has no default (HIP 5.2's
+# hipStreamWaitEvent and hipMalloc3DArray take the flags always): API -> (the argument count
+# without it, CUDA's default), which the translation passes.
+DEFAULTED_ARGUMENT: dict[str, tuple[int, str]] = {
+    "cudaStreamWaitEvent": (2, "0"),
+    "cudaMalloc3DArray": (3, "0"),
+}
+# CUDA C++ overloads that HIP spells as another function: API -> (argument count, HIP's call).
+OVERLOADS: dict[str, tuple[int, str]] = {
+    "cudaEventCreate": (2, "cudaEventCreateWithFlags"),  # cudaEventCreate(&e, flags)
+}
 # Names any call rule here handles.
-NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *EDGE_DATA, *IMAGE_FUNCTIONS})
+NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *EDGE_DATA, *IMAGE_FUNCTIONS, *DEFAULTED_ARGUMENT,
+                   *OVERLOADS})
 _READ_VALUE = "cass_value_"
 
 
@@ -76,6 +88,10 @@ def handle(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
         return wrapped_call(p, name, node)
     if name == "cudaGraphInstantiate":
         return graph_instantiate(p, node)
+    if name in DEFAULTED_ARGUMENT:
+        return defaulted_argument(p, name, node)
+    if name in OVERLOADS:
+        return overload(p, name, node)
     if name in EDGE_DATA:
         return edge_data_call(p, name, node)
     return image_call(p, name, node)
@@ -109,6 +125,28 @@ def graph_instantiate(p: RuleContext, node: tree_sitter.Node) -> bool:
     if call is None or len(p.arguments(call)) != 3 or not p.inside(call):
         return False
     p.apply_entry("cudaGraphInstantiateWithFlags", node.start_byte, node.end_byte)
+    return True
+
+
+def defaulted_argument(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``cudaStreamWaitEvent(s, e)`` -> ``hipStreamWaitEvent(s, e, 0)``: CUDA's default, passed."""
+    call = p.call_of(node)
+    count, default = DEFAULTED_ARGUMENT[name]
+    args = p.arguments(call) if call is not None and p.inside(call) else []
+    if len(args) != count:
+        return False  # every argument given (or not a call): the plain rename
+    p.apply_entry(name, node.start_byte, node.end_byte)
+    p.edit(args[-1].end_byte, args[-1].end_byte, f", {default}", "runtime")
+    return True
+
+
+def overload(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``cudaEventCreate(&e, flags)``, CUDA's C++ overload, is HIP's ``hipEventCreateWithFlags``."""
+    call = p.call_of(node)
+    count, other = OVERLOADS[name]
+    if call is None or not p.inside(call) or len(p.arguments(call)) != count:
+        return False
+    p.apply_entry(other, node.start_byte, node.end_byte)
     return True
 
 

@@ -26,12 +26,15 @@ from cass_lsp.translate import (
     calls,
     collisions,
     compat,
+    groups,
     headers,
     launch,
     libraries,
+    nvtx,
     placement,
     portability,
     relevance,
+    rounding,
     tables,
     vectors,
     warp,
@@ -65,7 +68,8 @@ _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "
                     "__CUDA_ARCH__", "__launch_bounds__", portability.GRID_CONSTANT, *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
                     *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS, "pow", *compat.CACHE_LOADS,
-                    *compat.CACHE_STORES, *compat.INTEGER_MINMAX, *bfloat16.NAMES}
+                    *compat.CACHE_STORES, *compat.INTEGER_MINMAX, *bfloat16.NAMES, *compat.SCOPED_ATOMICS,
+                    *rounding.NAMES, *groups.META_GROUP, *nvtx.NAMES}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -546,6 +550,14 @@ class Pass:
             return compat.cache_hint(self, name, node)
         if name in compat.INTEGER_MINMAX:
             return compat.integer_minmax(self, name, node)
+        if name in compat.SCOPED_ATOMICS:
+            return compat.scoped_atomic(self, name, node)
+        if name in rounding.NAMES:
+            return rounding.forward(self, name, node)
+        if name in groups.META_GROUP:
+            return groups.meta_group(self, name, node)
+        if name in nvtx.NAMES:
+            return nvtx.forward(self, name, node)
         if name in bfloat16.NAMES:
             return bfloat16.forward(self, name, node)
         if name == collisions.MAKE_UINT3:
@@ -751,6 +763,8 @@ class Pass:
                 self.find(fc.UNSUPPORTED_HEADER, "error", f"<{path}> has no HIP equivalent: {reason}",
                           m.start(1), m.end(1), name=path, family=family)
                 continue
+            if path == groups.REDUCE_HEADER and not self.reverse:
+                groups.reduce_header(self, m.start(1), m.end(1))
             if new in seen and self.inside(directive):
                 self.edit(directive.start_byte, directive.end_byte, "", "headers")
                 continue
