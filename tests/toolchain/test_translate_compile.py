@@ -310,7 +310,9 @@ def apply_edits(data: bytes, edits: list[Edit]) -> str:
 
 
 # What NVIDIA's cuda-samples use that the rule translation did not compile: mergeSort's umin,
-# simpleIPC's prop.unifiedAddressing (ROCm 5.2), CUDA 13's graph calls with null edge data.
+# simpleIPC's prop.unifiedAddressing (ROCm 5.2), CUDA 13's graph calls with null edge data,
+# simpleIPC's cudaEventCreate(&e, flags), streamOrderedAllocationP2P's two-argument
+# cudaStreamWaitEvent, simpleTexture3D's flag-less cudaMalloc3DArray, simpleStreams' CUDART_VERSION.
 SAMPLE_GAPS = r"""
 #include <cuda_runtime.h>
 __device__ unsigned merge_pos(unsigned pos, unsigned stride, unsigned L) { return umin(pos + stride, L); }
@@ -323,6 +325,16 @@ int deps(cudaGraph_t g, cudaGraphNode_t* a, cudaGraphNode_t* b, cudaStream_t s) 
     cudaStreamUpdateCaptureDependencies(s, a, NULL, 1, cudaStreamSetCaptureDependencies);
     return cudaGraphAddDependencies(g, a, b, NULL, 1) == cudaSuccess;
 }
+int overloads(cudaStream_t s, cudaArray_t* array, cudaChannelFormatDesc* desc, cudaExtent extent) {
+    cudaEvent_t e;
+    cudaEventCreate(&e, cudaEventDisableTiming | cudaEventInterprocess);
+    cudaStreamWaitEvent(s, e);
+#if CUDART_VERSION >= 4000
+    return cudaMalloc3DArray(array, desc, extent) == cudaSuccess;
+#else
+    return cuda_before_4_has_no_such_call();
+#endif
+}
 """
 
 
@@ -332,6 +344,18 @@ def test_the_sample_gaps_compile(tmp_path: Path, rocm: str) -> None:
     result = translate(SAMPLE_GAPS, profile)
     assert errors(result) == []
     compiled = compile_hip(tmp_path, "gaps", result.text, profile)
+    assert compiled.ok, compiled.text()
+
+
+@pytest.mark.parametrize("rocm", ["5.2", "7.1"])
+def test_directed_rounding_atomics_and_cg_reduce_compile(tmp_path: Path, rocm: str) -> None:
+    """interval's __fadd_rd & co., systemWideAtomics' atomicInc_system, reduction's cg::reduce and
+    meta_group_rank: the program tests/cpu/test_sample_gaps.py runs against CUDA."""
+    profile = TargetProfile("gfx1100", rocm)
+    program = Path(__file__).parent.parent / "cpu" / "gaps" / "sample_gaps.cu"
+    result = translate(program.read_text(encoding="utf-8"), profile)
+    assert errors(result) == []
+    compiled = compile_hip(tmp_path, "sample_gaps", result.text, profile)
     assert compiled.ok, compiled.text()
 
 
