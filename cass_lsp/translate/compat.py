@@ -293,6 +293,22 @@ def render(key: str, eol: str) -> str:
     return text.replace("\n", eol)
 
 
+# CUDA struct tags whose HIP name is a typedef of another tag: ``struct cudaGraphicsResource* r`` (the
+# GL-interop samples) names HIP's tag, since clang rejects ``struct hipGraphicsResource`` (a typedef).
+STRUCT_TAGS = {"cudaGraphicsResource": "_hipGraphicsResource"}
+
+
+def struct_tag(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``struct cudaGraphicsResource`` (no body) -> ``struct _hipGraphicsResource``; False for other uses."""
+    parent = node.parent
+    if (parent is None or parent.type != "struct_specifier" or parent.child_by_field_name(nodes.Field.NAME) != node
+            or parent.child_by_field_name(nodes.Field.BODY) is not None):
+        return False
+    p.need_runtime()
+    p.edit(node.start_byte, node.end_byte, STRUCT_TAGS[name], "runtime")
+    return True
+
+
 def scoped_atomic(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
     """``atomicAdd_block`` -> ``atomicAdd``; ``atomicInc_system`` -> ``cass_atomicInc_system`` (always handled)."""
     if name.endswith("_block"):

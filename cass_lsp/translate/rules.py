@@ -69,7 +69,7 @@ _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
                     *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS, "pow", *compat.CACHE_LOADS,
                     *compat.CACHE_STORES, *compat.INTEGER_MINMAX, *bfloat16.NAMES, *compat.SCOPED_ATOMICS,
-                    *rounding.NAMES, *groups.META_GROUP, *nvtx.NAMES}
+                    *rounding.NAMES, *groups.META_GROUP, *nvtx.NAMES, *compat.STRUCT_TAGS}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -550,6 +550,8 @@ class Pass:
             return compat.cache_hint(self, name, node)
         if name in compat.INTEGER_MINMAX:
             return compat.integer_minmax(self, name, node)
+        if name in compat.STRUCT_TAGS:
+            return compat.struct_tag(self, name, node)
         if name in compat.SCOPED_ATOMICS:
             return compat.scoped_atomic(self, name, node)
         if name in rounding.NAMES:

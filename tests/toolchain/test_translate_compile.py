@@ -359,6 +359,29 @@ def test_directed_rounding_atomics_and_cg_reduce_compile(tmp_path: Path, rocm: s
     assert compiled.ok, compiled.text()
 
 
+GL_INTEROP = r"""
+#include <cuda_runtime.h>
+#include <cuda_gl_interop.h>
+struct cudaGraphicsResource *pbo;
+int f(unsigned int buffer, cudaStream_t s) {
+    cudaGraphicsGLRegisterBuffer(&pbo, buffer, cudaGraphicsMapFlagsWriteDiscard);
+    cudaGraphicsMapResources(1, &pbo, s);
+    void* p; size_t n;
+    cudaGraphicsResourceGetMappedPointer(&p, &n, pbo);
+    return cudaGraphicsUnmapResources(1, &pbo, s) == cudaSuccess;
+}
+"""
+
+
+def test_gl_interop_compiles_for_rocm71(tmp_path: Path) -> None:
+    """The GL-interop samples' resource handling (simpleCUDA2GL, boxFilter, particles): HIP 6.2's header."""
+    profile = TargetProfile("gfx1100", "7.1")
+    result = translate(GL_INTEROP, profile)
+    assert errors(result) == []
+    compiled = compile_hip(tmp_path, "gl", result.text, profile)
+    assert compiled.ok, compiled.text()
+
+
 def test_stream_attributes_and_sparse_order_compile_where_hip_has_them(tmp_path: Path) -> None:
     """simpleAttributes' stream access-policy window (HIP 7.1); hipSPARSE 5.3's column order (the
     7.1 profile here has hipSPARSE 5.3 too, which lacks HIPSPARSE_ORDER_COL: checked on 5.2 only)."""

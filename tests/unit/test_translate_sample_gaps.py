@@ -106,6 +106,16 @@ def test_gl_interop_header_where_hip_has_it() -> None:
     assert _findings(translate(src, P52)) == [("unsupported-header", "error", "cuda_gl_interop.h")]
 
 
+def test_graphics_resource_struct_tag_and_map_flags() -> None:
+    """simpleCUDA2GL's ``struct cudaGraphicsResource *r``: HIP's name is a typedef of _hipGraphicsResource."""
+    src = ("#include <cuda_runtime.h>\nstruct cudaGraphicsResource *r;\ncudaGraphicsResource *q;\n"
+           "void f(unsigned b) { cudaGraphicsGLRegisterBuffer(&r, b, cudaGraphicsMapFlagsWriteDiscard); }\n")
+    out = translate(src, P71)
+    assert out.findings == []
+    assert "struct _hipGraphicsResource *r;\nhipGraphicsResource *q;\n" in out.text
+    assert "hipGraphicsGLRegisterBuffer(&r, b, hipGraphicsRegisterFlagsWriteDiscard);" in out.text
+
+
 def test_host_memory_location_in_hip_71() -> None:
     src = "#include <cuda_runtime.h>\nvoid f(cudaMemLocation* l) { l->type = cudaMemLocationTypeHost; }\n"
     assert "l->type = hipMemLocationTypeHost;" in translate(src, P71).text
