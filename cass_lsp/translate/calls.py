@@ -76,9 +76,16 @@ DEFAULTED_ARGUMENT: dict[str, tuple[int, str]] = {
 OVERLOADS: dict[str, tuple[int, str]] = {
     "cudaEventCreate": (2, "cudaEventCreateWithFlags"),  # cudaEventCreate(&e, flags)
 }
+# Calls that only make later work faster, which a target lacking them can leave out (the work is done
+# anyway): API -> (the first ROCm with the HIP call, why dropping it keeps the program's meaning).
+# The call becomes its arguments' evaluation and hipSuccess.
+OPTIONAL_CALLS: dict[str, tuple[tuple[int, int], str]] = {
+    "cudaGraphUpload": ((5, 3), "uploading a graph ahead of its launch is an optimisation: hipGraphLaunch uploads "
+                                "it"),
+}
 # Names any call rule here handles.
 NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *EDGE_DATA, *IMAGE_FUNCTIONS, *DEFAULTED_ARGUMENT,
-                   *OVERLOADS})
+                   *OVERLOADS, *OPTIONAL_CALLS})
 _READ_VALUE = "cass_value_"
 
 
@@ -92,6 +99,8 @@ def handle(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
         return defaulted_argument(p, name, node)
     if name in OVERLOADS:
         return overload(p, name, node)
+    if name in OPTIONAL_CALLS:
+        return optional_call(p, name, node)
     if name in EDGE_DATA:
         return edge_data_call(p, name, node)
     return image_call(p, name, node)
@@ -147,6 +156,21 @@ def overload(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
     if call is None or not p.inside(call) or len(p.arguments(call)) != count:
         return False
     p.apply_entry(other, node.start_byte, node.end_byte)
+    return True
+
+
+def optional_call(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``cudaGraphUpload(g, s)`` before ROCm 5.3 -> ``((void)(g), (void)(s), hipSuccess)``."""
+    since, why = OPTIONAL_CALLS[name]
+    call = p.call_of(node)
+    if p.target.rocm >= since or call is None or not p.inside(call):
+        return False
+    evaluated = "".join(f"(void)({p.text(a)}), " for a in p.arguments(call))
+    p.edit(call.start_byte, call.end_byte, f"({evaluated}hipSuccess)", "runtime")
+    p.need_runtime()
+    p.find(fc.API_NEWER_THAN_TARGET, "info", f"{name} needs ROCm {since[0]}.{since[1]} (the target is ROCm "
+           f"{p.target.rocm_text}): left out, since {why}", call.start_byte, call.end_byte, name=name,
+           family="runtime")
     return True
 
 

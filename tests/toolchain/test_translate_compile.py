@@ -312,7 +312,8 @@ def apply_edits(data: bytes, edits: list[Edit]) -> str:
 # What NVIDIA's cuda-samples use that the rule translation did not compile: mergeSort's umin,
 # simpleIPC's prop.unifiedAddressing (ROCm 5.2), CUDA 13's graph calls with null edge data,
 # simpleIPC's cudaEventCreate(&e, flags), streamOrderedAllocationP2P's two-argument
-# cudaStreamWaitEvent, simpleTexture3D's flag-less cudaMalloc3DArray, simpleStreams' CUDART_VERSION.
+# cudaStreamWaitEvent, simpleTexture3D's flag-less cudaMalloc3DArray, simpleStreams' CUDART_VERSION,
+# cudaGraphsPerfScaling's cudaGraphUpload (HIP 5.3).
 SAMPLE_GAPS = r"""
 #include <cuda_runtime.h>
 __device__ unsigned merge_pos(unsigned pos, unsigned stride, unsigned L) { return umin(pos + stride, L); }
@@ -325,6 +326,7 @@ int deps(cudaGraph_t g, cudaGraphNode_t* a, cudaGraphNode_t* b, cudaStream_t s) 
     cudaStreamUpdateCaptureDependencies(s, a, NULL, 1, cudaStreamSetCaptureDependencies);
     return cudaGraphAddDependencies(g, a, b, NULL, 1) == cudaSuccess;
 }
+int upload(cudaGraphExec_t e, cudaStream_t s) { return cudaGraphUpload(e, s) == cudaSuccess; }
 int overloads(cudaStream_t s, cudaArray_t* array, cudaChannelFormatDesc* desc, cudaExtent extent) {
     cudaEvent_t e;
     cudaEventCreate(&e, cudaEventDisableTiming | cudaEventInterprocess);

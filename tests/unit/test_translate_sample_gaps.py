@@ -120,3 +120,12 @@ def test_host_memory_location_in_hip_71() -> None:
     src = "#include <cuda_runtime.h>\nvoid f(cudaMemLocation* l) { l->type = cudaMemLocationTypeHost; }\n"
     assert "l->type = hipMemLocationTypeHost;" in translate(src, P71).text
     assert _findings(translate(src, P52)) == [("api-newer-than-target", "error", "cudaMemLocationTypeHost")]
+
+
+def test_graph_upload_is_left_out_where_hip_lacks_it() -> None:
+    """cudaGraphsPerfScaling's cudaGraphUpload: HIP has it from 5.3; the launch uploads anyway."""
+    src = "#include <cuda_runtime.h>\nvoid f(cudaGraphExec_t g, cudaStream_t* s) { cudaGraphUpload(g, s[1]); }\n"
+    out = translate(src, P52)
+    assert "{ ((void)(g), (void)(s[1]), hipSuccess); }" in out.text
+    assert _findings(out) == [("api-newer-than-target", "info", "cudaGraphUpload")]
+    assert "hipGraphUpload(g, s[1]);" in translate(src, P71).text
