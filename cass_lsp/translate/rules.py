@@ -771,9 +771,13 @@ class Pass:
                 self.edit(directive.start_byte, directive.end_byte, "", "headers")
                 continue
             if not self.reverse and not has_runtime and not headers.is_runtime_header(new):
-                # nvcc includes cuda_runtime.h before anything else, and HIP's headers rely on it.
-                self.edit(directive.start_byte, directive.start_byte,
-                          f"#include <{headers.RUNTIME}>{_eol(self.src)}", "headers")
+                # nvcc includes cuda_runtime.h before anything else, and HIP's headers rely on it. A
+                # directive under #if/#ifdef (jacobi's `#ifdef HAVE_CUB`) may be skipped: then at the top.
+                if _conditional(directive):
+                    self.runtime_at_top()
+                else:
+                    self.edit(directive.start_byte, directive.start_byte,
+                              f"#include <{headers.RUNTIME}>{_eol(self.src)}", "headers")
                 seen.add(headers.RUNTIME)
                 has_runtime = True
             if (not self.reverse and not has_runtime and headers.is_runtime_header(new)
@@ -921,6 +925,19 @@ _CONSTRUCTS = (
     (re.compile(rb"\bnew\b"), "a new-expression"),
     (re.compile(rb"\)[ \t]*$"), "a call used as a statement without a semicolon (a statement macro?)"),
 )
+
+
+_CONDITIONALS = frozenset({nodes.IF, nodes.IFDEF, nodes.ELIF, nodes.ELSE, nodes.ELIFDEF})
+
+
+def _conditional(node: tree_sitter.Node) -> bool:
+    """``node`` lies in a preprocessor conditional's branch."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _CONDITIONALS:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _at_line_start(src: bytes, pos: int) -> bool:

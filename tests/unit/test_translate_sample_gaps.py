@@ -129,3 +129,14 @@ def test_graph_upload_is_left_out_where_hip_lacks_it() -> None:
     assert "{ ((void)(g), (void)(s[1]), hipSuccess); }" in out.text
     assert _findings(out) == [("api-newer-than-target", "info", "cudaGraphUpload")]
     assert "hipGraphUpload(g, s[1]);" in translate(src, P71).text
+
+
+def test_runtime_include_is_not_put_under_an_ifdef() -> None:
+    """jacobi: its first CUDA include is under #ifdef HAVE_CUB; the runtime include HIP needs for the
+    kernels must not be skipped with it."""
+    src = ("#include <cstdio>\n#ifdef HAVE_CUB\n#include <cub/block/block_reduce.cuh>\n#endif\n"
+           "__global__ void k(float* a) { a[threadIdx.x] = 0; }\n")
+    out = translate(src, P52)
+    assert out.text.startswith("#include <hip/hip_runtime.h>\n#include <cstdio>\n#ifdef HAVE_CUB\n#include <hipcub/hipcub.hpp>\n#endif\n")
+    guarded = "#ifndef K_H\n#define K_H\n#include <cub/cub.cuh>\n#endif\n"
+    assert translate(guarded, P52).text == "#ifndef K_H\n#define K_H\n#include <hip/hip_runtime.h>\n#include <hipcub/hipcub.hpp>\n#endif\n"
