@@ -203,6 +203,7 @@ HELPERS: dict[str, Helper] = {
                                   "other _system atomics, not these", _system_atomics()),
     rounding.HELPER: Helper(rounding.GUARD, rounding.WHY, rounding.code()),
     groups.REDUCE_HELPER: Helper(groups.REDUCE_GUARD, groups.REDUCE_WHY, groups.reduce_code()),
+    groups.SHUFFLE_HELPER: Helper(groups.SHUFFLE_GUARD, groups.SHUFFLE_WHY, groups.shuffle_code()),
     nvtx.HELPER: Helper(nvtx.GUARD, nvtx.WHY, nvtx.code()),
     nvtx.NAMING_HELPER: Helper(nvtx.NAMING_GUARD, nvtx.NAMING_WHY, nvtx.naming_code()),
 

@@ -11,10 +11,16 @@
   index and the tile count within the thread block, from the block's ``thread_rank()``/``size()``
   and the tile's ``size()``; that is what they are for a tile partitioned from the thread block
   (the finding says so: a tile partitioned from another tile needs a hand port).
+* A group's ``shfl``/``shfl_up``/``shfl_down``/``shfl_xor`` of a value that is not plainly a number
+  (``tile.shfl_xor(result.y, 1)`` of a ``uint4``, shfl_scan): CUDA's shuffle any trivially copyable
+  type, HIP's integers and floating point only. The call becomes ``cass_shfl_xor(tile, v, 1)``, a
+  helper that calls HIP's for those and moves any other type of a size divisible by 4 as 32-bit
+  words; a value whose declaration in the file is of an arithmetic type keeps HIP's call.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 import tree_sitter
@@ -30,6 +36,16 @@ REDUCE_WHY = "CUDA's cg::reduce and its function objects (<cooperative_groups/re
 META_GROUP = frozenset({"meta_group_rank", "meta_group_size"})
 _META_GROUP_SINCE = (6, 2)
 _BLOCK = "cooperative_groups::this_thread_block()"
+
+SHUFFLES = frozenset({"shfl", "shfl_up", "shfl_down", "shfl_xor"})
+SHUFFLE_HELPER = "cg-shuffle"
+SHUFFLE_GUARD = "CASS_CG_SHUFFLE"
+SHUFFLE_WHY = "CUDA's group shuffles take any trivially copyable type, HIP's numbers only: others move as 32-bit words"
+# A group variable: ``auto t = cg::tiled_partition<32>(b)``, ``thread_block_tile<32> t``, ``coalesced_group g``.
+_GROUP_DECLARATION = (r"(?:\b(?:thread_block_tile\s*<[^;>]*>|coalesced_group)\s+(?:const\s+)?&?\s*{name}\b"
+                      r"|\b{name}\s*=\s*(?:\w+\s*::\s*)*(?:tiled_partition|coalesced_threads)\b)")
+_ARITHMETIC = (r"\b(?:(?:unsigned|signed|const|volatile|long|short|register|static)\s+)*(?:int|unsigned|float|double|"
+               r"long|short|char|bool|size_t|u?int(?:8|16|32|64)_t|__half|half)\s+(?:\w+\s*(?:=[^,;]*)?,\s*)*\**{name}\b")
 
 _OPS = {"plus": "a + b", "less": "b < a ? b : a", "greater": "a < b ? b : a", "bit_and": "a & b", "bit_or": "a | b",
         "bit_xor": "a ^ b"}
@@ -79,4 +95,40 @@ def meta_group(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
            "computed from the thread block's rank and size and the tile's size, which is its value for a tile "
            "partitioned from the thread block (a tile of a tile needs a hand port)", call.start_byte, call.end_byte,
            name=name, family="device")
+    return True
+
+
+def shuffle_code() -> str:
+    one = ("template <class G, class T> __device__ inline T cass_{op}(const G& g, const T& v, unsigned int arg) {{\n"
+           "  if constexpr (std::is_arithmetic<T>::value || sizeof(T) % sizeof(int) != 0) {{\n"
+           "    return g.{op}(v, arg);\n  }} else {{\n    int words[sizeof(T) / sizeof(int)];\n"
+           "    __builtin_memcpy(words, &v, sizeof(T));\n"
+           "    for (unsigned int i = 0; i < sizeof(T) / sizeof(int); ++i) words[i] = g.{op}(words[i], arg);\n"
+           "    T r;\n    __builtin_memcpy(&r, words, sizeof(T));\n    return r;\n  }}\n}}\n")
+    return "#include <type_traits>\n" + "".join(one.format(op=op) for op in sorted(SHUFFLES))
+
+
+def tile_shuffle(p: _HelperContext, name: str, node: tree_sitter.Node) -> bool:
+    """``tile.shfl_xor(v, m)`` of a value not declared as a number -> ``cass_shfl_xor(tile, v, m)``."""
+    field = node.parent
+    call = field.parent if field is not None else None
+    if (field is None or call is None or field.type != nodes.FIELD_EXPRESSION or call.type != nodes.CALL
+            or not p.inside(call)):
+        return True
+    group = field.child_by_field_name(nodes.Field.ARGUMENT)
+    args = p.arguments(call)
+    source = p.file_source.decode("utf-8", "surrogateescape")
+    if (group is None or group.type != nodes.IDENTIFIER or len(args) != 2 or p.src[group.end_byte:node.start_byte] != b"."
+            or not re.search(_GROUP_DECLARATION.format(name=re.escape(p.text(group))), source)):
+        return True
+    value = p.text(args[0]).strip()
+    if re.fullmatch(r"[\d.]+[fFuUlL]*", value) or (
+            re.fullmatch(r"\w+", value) and re.search(_ARITHMETIC.format(name=re.escape(value)), source)):
+        return True  # a number: HIP's shuffle takes it
+    p.edit(call.start_byte, args[0].start_byte, f"cass_{name}({p.text(group)}, ", "device")
+    p.need_helper(SHUFFLE_HELPER, call.start_byte)
+    p.find(fc.UNSUPPORTED_API, "info", f"{name} of {p.text(args[0])}: HIP's group shuffles take integers and floating "
+           f"point only; cass_{name}, a compatibility helper this translation defines, moves other types as 32-bit "
+           "words (CUDA shuffles any trivially copyable type)", call.start_byte, call.end_byte, name=name,
+           family="device")
     return True

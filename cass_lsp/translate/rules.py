@@ -69,7 +69,8 @@ _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
                     *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS, "pow", *compat.CACHE_LOADS,
                     *compat.CACHE_STORES, *compat.INTEGER_MINMAX, *bfloat16.NAMES, *compat.SCOPED_ATOMICS,
-                    *rounding.NAMES, *groups.META_GROUP, *nvtx.NAMES, *compat.STRUCT_TAGS}
+                    *rounding.NAMES, *groups.META_GROUP, *groups.SHUFFLES, *nvtx.NAMES,
+                    *compat.STRUCT_TAGS}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -147,7 +148,7 @@ def _text(raw: bytes) -> str:
 
 
 # Members the tables know (cooperative groups methods newer than some ROCm); other members are not API.
-_MEMBER_RULES = frozenset({"meta_group_rank", "meta_group_size"})
+_MEMBER_RULES = frozenset({"meta_group_rank", "meta_group_size", *groups.SHUFFLES})
 _RUNTIME_FAMILIES = frozenset({"runtime", "driver", "device"})
 _DECLARING_PARENTS = frozenset({*nodes.DECLARING_FIELDS, *nodes.TAG_SPECIFIERS})
 # Nodes between a declared name and its declaration.
@@ -558,6 +559,8 @@ class Pass:
             return rounding.forward(self, name, node)
         if name in groups.META_GROUP:
             return groups.meta_group(self, name, node)
+        if name in groups.SHUFFLES:
+            return groups.tile_shuffle(self, name, node) if node.type == nodes.MEMBER_NAME else True
         if name in nvtx.NAMES:
             return nvtx.forward(self, name, node)
         if name in bfloat16.NAMES:

@@ -2,7 +2,8 @@
 
 The CPU runtime's CUDA side rounds with the host's rounding modes (``fesetround``), its atomics and
 cooperative groups are its own: the translation's compatibility helpers (directed rounding,
-atomicInc_system/atomicDec_system, cg::reduce, meta_group_rank/size before ROCm 6.2) must print
+atomicInc_system/atomicDec_system, cg::reduce, meta_group_rank/size before ROCm 6.2, a uint2 tile
+shuffle) must print
 the same bits.
 """
 
@@ -33,12 +34,12 @@ def test_the_helpers_compute_what_cuda_computes(tmp_path: Path) -> None:
     result = translate(text, TargetProfile("gfx1100", "5.2"))
     assert [f.message for f in result.findings if f.severity != "info"] == []
     for helper in ("cass_fadd_rd(", "cass_atomicInc_system(", "cooperative_groups::this_thread_block().thread_rank()",
-                   "__device__ inline T reduce("):
+                   "__device__ inline T reduce(", "cass_shfl_xor(tile, p.y, 5)"):
         assert helper in result.text
     original = _run(PROGRAM, text, tmp_path / "cuda")
     port = tmp_path / "sample_gaps.hip"
     port.write_text(result.text, encoding="utf-8")
     translated = _run(port, result.text, tmp_path / "hip")
-    assert "inc 1 block 111 dec 1\n" in original  # 111 increments wrap past 9 (111 % 10), decrements past 0 to 6
+    assert "inc 1 block 111 dec 1\n" in original and "shuffled 37 32\n" in original  # lane 37 reads 32's  # 111 increments wrap past 9 (111 % 10), decrements past 0 to 6
     diff = "".join(difflib.unified_diff(original.splitlines(True), translated.splitlines(True), n=0))
     assert translated == original, diff[:4000]

@@ -140,3 +140,16 @@ def test_runtime_include_is_not_put_under_an_ifdef() -> None:
     assert out.text.startswith("#include <hip/hip_runtime.h>\n#include <cstdio>\n#ifdef HAVE_CUB\n#include <hipcub/hipcub.hpp>\n#endif\n")
     guarded = "#ifndef K_H\n#define K_H\n#include <cub/cub.cuh>\n#endif\n"
     assert translate(guarded, P52).text == "#ifndef K_H\n#define K_H\n#include <hip/hip_runtime.h>\n#include <hipcub/hipcub.hpp>\n#endif\n"
+
+
+def test_group_shuffles_of_other_types_move_words() -> None:
+    """shfl_scan's ``tile.shfl_xor(result.y, 1)`` of a uint4: HIP's tile shuffles take numbers only."""
+    src = ("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\nstruct P { uint4 x, y; };\n"
+           "__global__ void k(uint4* o, float* q) {\n  const auto tile = cg::tiled_partition<32>(cg::this_thread_block());\n"
+           "  P r; r.y = o[0];\n  float sum = q[0];\n  r.y = tile.shfl_xor(r.y, 1);\n"
+           "  sum += tile.shfl_down(sum, 1) + tile.shfl_up(2.0f, 1);\n  o[1] = tile.shfl(o[0], 0);\n}\n")
+    out = translate(src, P52)
+    assert "r.y = cass_shfl_xor(tile, r.y, 1);" in out.text and "o[1] = cass_shfl(tile, o[0], 0);" in out.text
+    assert "sum += tile.shfl_down(sum, 1) + tile.shfl_up(2.0f, 1);" in out.text  # numbers: HIP's own
+    assert "if constexpr (std::is_arithmetic<T>::value || sizeof(T) % sizeof(int) != 0) {" in out.text
+    assert _findings(out) == [("unsupported-api", "info", "shfl_xor"), ("unsupported-api", "info", "shfl")]

@@ -1,6 +1,7 @@
 // What NVIDIA's cuda-samples use that HIP lacks, run on the CPU runtime as CUDA and as its rule
 // translation (tests/cpu/test_sample_gaps.py): directed rounding (interval), atomicInc_system /
-// atomicDec_system (systemWideAtomics), cg::reduce and meta_group_rank/size (reduction, shfl_scan).
+// atomicDec_system (systemWideAtomics), cg::reduce and meta_group_rank/size (reduction, shfl_scan),
+// a tile shuffle of a vector type (shfl_scan's uint4; the CPU runtime's CUDA side moves 8 bytes at most).
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cmath>
@@ -36,12 +37,20 @@ __global__ void wrap(unsigned* inc, unsigned* dec) {
   atomicAdd_block(inc + 1, 1u);
 }
 
-__global__ void groups(int* sums, int* maxima, int* meta) {
+struct packed {
+  uint2 x, y;
+};
+
+__global__ void groups(int* sums, int* maxima, int* meta, unsigned* shuffled) {
   cg::thread_block cta = cg::this_thread_block();
   cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cta);
   int v = (int)(threadIdx.x * 7 % 13);
   int s = cg::reduce(tile, v, cg::plus<int>());
   int m = cg::reduce(tile, v, cg::greater<int>());
+  packed p;
+  p.y = make_uint2(threadIdx.x, blockIdx.x);
+  p.y = tile.shfl_xor(p.y, 5);
+  shuffled[blockIdx.x * blockDim.x + threadIdx.x] = p.y.x + 1000u * p.y.y;
   if (tile.thread_rank() == 0) {
     sums[blockIdx.x * 4 + tile.meta_group_rank()] = s;
     maxima[blockIdx.x * 4 + tile.meta_group_rank()] = m;
@@ -115,10 +124,14 @@ int main() {
   printf("inc %u block %u dec %u\n", host[0], host[1], host[2]);
 
   int *sums, *maxima, *meta, hs[8], hm[8], hmeta[2];
+  unsigned *shuffled, hsh[256];
+  cudaMalloc(&shuffled, sizeof hsh);
   cudaMalloc(&sums, sizeof hs);
   cudaMalloc(&maxima, sizeof hm);
   cudaMalloc(&meta, sizeof hmeta);
-  groups<<<2, 128>>>(sums, maxima, meta);
+  groups<<<2, 128>>>(sums, maxima, meta, shuffled);
+  cudaMemcpy(hsh, shuffled, sizeof hsh, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 256; i += 37) printf("shuffled %d %u\n", i, hsh[i]);
   cudaMemcpy(hs, sums, sizeof hs, cudaMemcpyDeviceToHost);
   cudaMemcpy(hm, maxima, sizeof hm, cudaMemcpyDeviceToHost);
   cudaMemcpy(hmeta, meta, sizeof hmeta, cudaMemcpyDeviceToHost);
