@@ -4,6 +4,8 @@ functions some targets cannot run."""
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter
 
 from cass_lsp.syntax import nodes
@@ -83,9 +85,18 @@ OPTIONAL_CALLS: dict[str, tuple[tuple[int, int], str]] = {
     "cudaGraphUpload": ((5, 3), "uploading a graph ahead of its launch is an optimisation: hipGraphLaunch uploads "
                                 "it"),
 }
+# CUDA 13's managed-memory calls take a cudaMemLocation where CUDA 12's took a device number (CUDA
+# 12.2 spelled them ..._v2); HIP's location forms are the _v2 calls, from HIP 7.1: API -> (the
+# location argument's index, the HIP call). A call whose argument there is a cudaMemLocation (a
+# variable the file declares so, or a braced one) is the location form.
+LOCATION_FORMS: dict[str, tuple[int, str]] = {
+    "cudaMemPrefetchAsync": (2, "hipMemPrefetchAsync_v2"),
+    "cudaMemAdvise": (3, "hipMemAdvise_v2"),
+}
+_LOCATION_FORMS_SINCE = (7, 1)
 # Names any call rule here handles.
 NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *EDGE_DATA, *IMAGE_FUNCTIONS, *DEFAULTED_ARGUMENT,
-                   *OVERLOADS, *OPTIONAL_CALLS})
+                   *OVERLOADS, *OPTIONAL_CALLS, *LOCATION_FORMS})
 _READ_VALUE = "cass_value_"
 
 
@@ -101,6 +112,8 @@ def handle(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
         return overload(p, name, node)
     if name in OPTIONAL_CALLS:
         return optional_call(p, name, node)
+    if name in LOCATION_FORMS:
+        return location_form(p, name, node)
     if name in EDGE_DATA:
         return edge_data_call(p, name, node)
     return image_call(p, name, node)
@@ -156,6 +169,30 @@ def overload(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
     if call is None or not p.inside(call) or len(p.arguments(call)) != count:
         return False
     p.apply_entry(other, node.start_byte, node.end_byte)
+    return True
+
+
+def location_form(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``cudaMemPrefetchAsync(p, n, location, flags, s)`` (CUDA 13) -> ``hipMemPrefetchAsync_v2(...)``."""
+    call = p.call_of(node)
+    index, hip = LOCATION_FORMS[name]
+    args = p.arguments(call) if call is not None and p.inside(call) else []
+    if len(args) <= index:
+        return False
+    location = p.text(args[index]).strip()
+    source = p.file_source.decode("utf-8", "surrogateescape")
+    declared = re.fullmatch(r"\w+", location) and re.search(
+        rf"\bcudaMemLocation\s+(?:\w+\s*,\s*)*{re.escape(location)}\b", source)
+    if not (declared or location.startswith(("{", "cudaMemLocation{", "cudaMemLocation {"))):
+        return False  # CUDA 12's device-number form: the table's rename
+    p.need_runtime()
+    if p.target.rocm < _LOCATION_FORMS_SINCE:
+        p.find(fc.API_NEWER_THAN_TARGET, "error", f"{name} with a cudaMemLocation (CUDA 12.2's _v2, CUDA 13's only "
+               f"form) is HIP's {hip}, from ROCm 7.1; the target is ROCm {p.target.rocm_text}: pass a device number "
+               "(hipCpuDeviceId for the host) to the older form, or target ROCm 7.1", node.start_byte,
+               node.end_byte, name=name, family="runtime")
+        return True
+    p.edit(node.start_byte, node.end_byte, hip, "runtime")
     return True
 
 

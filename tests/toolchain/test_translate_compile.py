@@ -375,6 +375,18 @@ int f(unsigned int buffer, cudaStream_t s) {
 """
 
 
+def test_memory_location_calls_compile_for_rocm71(tmp_path: Path) -> None:
+    """UnifiedMemoryPerf's CUDA 13 prefetch to a cudaMemLocation (HIP 7.1's hipMemPrefetchAsync_v2)."""
+    source = ("#include <cuda_runtime.h>\nint f(float* p, size_t n, cudaStream_t s) {\n  cudaMemLocation host;\n"
+              "  host.type = cudaMemLocationTypeHost;\n  cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, host);\n"
+              "  return cudaMemPrefetchAsync(p, n, host, 0, s) == cudaSuccess;\n}\n")
+    profile = TargetProfile("gfx1100", "7.1")
+    result = translate(source, profile)
+    assert errors(result) == []
+    compiled = compile_hip(tmp_path, "location", result.text, profile)
+    assert compiled.ok, compiled.text()
+
+
 def test_gl_interop_compiles_for_rocm71(tmp_path: Path) -> None:
     """The GL-interop samples' resource handling (simpleCUDA2GL, boxFilter, particles): HIP 6.2's header."""
     profile = TargetProfile("gfx1100", "7.1")

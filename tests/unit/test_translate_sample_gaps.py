@@ -153,3 +153,17 @@ def test_group_shuffles_of_other_types_move_words() -> None:
     assert "sum += tile.shfl_down(sum, 1) + tile.shfl_up(2.0f, 1);" in out.text  # numbers: HIP's own
     assert "if constexpr (std::is_arithmetic<T>::value || sizeof(T) % sizeof(int) != 0) {" in out.text
     assert _findings(out) == [("unsupported-api", "info", "shfl_xor"), ("unsupported-api", "info", "shfl")]
+
+
+def test_memory_location_forms_of_cuda_13() -> None:
+    """UnifiedMemoryPerf's cudaMemPrefetchAsync(p, n, hostLoc, 0): HIP 7.1's _v2 calls; CUDA 12's device form stays."""
+    src = ("#include <cuda_runtime.h>\nvoid f(float* p, size_t n, cudaStream_t s, int dev) {\n"
+           "  cudaMemLocation loc;\n  loc.type = cudaMemLocationTypeDevice;\n  cudaMemPrefetchAsync(p, n, loc, 0, s);\n"
+           "  cudaMemPrefetchAsync(p, n, dev, s);\n  cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, loc);\n}\n")
+    out = translate(src, P71)
+    assert out.findings == []
+    for line in ("hipMemPrefetchAsync_v2(p, n, loc, 0, s);", "hipMemPrefetchAsync(p, n, dev, s);",
+                 "hipMemAdvise_v2(p, n, hipMemAdviseSetReadMostly, loc);"):
+        assert line in out.text
+    assert _findings(translate(src, P52)) == [("api-newer-than-target", "error", n)
+                                              for n in ("cudaMemPrefetchAsync", "cudaMemAdvise")]
