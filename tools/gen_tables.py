@@ -119,6 +119,12 @@ CORRECTIONS: dict[str, dict[str, str]] = {
     **{n: {"alt": "rocrand_state_xorwow", "alt_added": "1.5.0", "note": _XORWOW_NOTE} for n in (
         "curandState", "curandState_t", "curandStateXORWOW", "curandStateXORWOW_t")},
     **{cuda: {"hip": hip, "hip_added": "7.1.0", "note": _STREAM_ATTRIBUTE_NOTE} for cuda, hip in _STREAM_ATTRIBUTES.items()},
+    **{f"cudaGraphicsMapFlags{n}": {"hip": f"hipGraphicsRegisterFlags{n}", "hip_added": "4.4.0", "note": (
+        "HIP has no map-flags enum; its register flag of the same name has the same value (0, 1, 2 in both "
+        "APIs), which is what the GL/D3D register calls that CUDA code passes them to take")}
+       for n in ("None", "ReadOnly", "WriteDiscard")},
+    "cudaMemLocationTypeHost": {"hip": "hipMemLocationTypeHost", "hip_added": "7.1.0", "note": (
+        "In the HIP 7.1 headers (hipMemLocationType); absent from the HIP 5.2 and 6.2 headers.")},
     "CUSPARSE_ORDER_COL": {"alt": "rocsparse_order_column", "note": _ORDER_NOTE},
     "CUSPARSE_ORDER_ROW": {"alt": "rocsparse_order_row", "note": _ORDER_NOTE},
     "cusolver_int_t": {"hip_added": "4.5.0", "note": (

@@ -4,6 +4,8 @@ functions some targets cannot run."""
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter
 
 from cass_lsp.syntax import nodes
@@ -65,8 +67,36 @@ EDGE_DATA: dict[str, tuple[int, int, str | None]] = {
     "cudaStreamGetCaptureInfo": (5, 7, "hipStreamGetCaptureInfo_v2"),
 }
 _NULL = frozenset({"NULL", "nullptr", "0", "__null"})
+# CUDA C++ overloads whose last argument defaults where HIP's declaration has no default (HIP 5.2's
+# hipStreamWaitEvent and hipMalloc3DArray take the flags always): API -> (the argument count
+# without it, CUDA's default), which the translation passes.
+DEFAULTED_ARGUMENT: dict[str, tuple[int, str]] = {
+    "cudaStreamWaitEvent": (2, "0"),
+    "cudaMalloc3DArray": (3, "0"),
+}
+# CUDA C++ overloads that HIP spells as another function: API -> (argument count, HIP's call).
+OVERLOADS: dict[str, tuple[int, str]] = {
+    "cudaEventCreate": (2, "cudaEventCreateWithFlags"),  # cudaEventCreate(&e, flags)
+}
+# Calls that only make later work faster, which a target lacking them can leave out (the work is done
+# anyway): API -> (the first ROCm with the HIP call, why dropping it keeps the program's meaning).
+# The call becomes its arguments' evaluation and hipSuccess.
+OPTIONAL_CALLS: dict[str, tuple[tuple[int, int], str]] = {
+    "cudaGraphUpload": ((5, 3), "uploading a graph ahead of its launch is an optimisation: hipGraphLaunch uploads "
+                                "it"),
+}
+# CUDA 13's managed-memory calls take a cudaMemLocation where CUDA 12's took a device number (CUDA
+# 12.2 spelled them ..._v2); HIP's location forms are the _v2 calls, from HIP 7.1: API -> (the
+# location argument's index, the HIP call). A call whose argument there is a cudaMemLocation (a
+# variable the file declares so, or a braced one) is the location form.
+LOCATION_FORMS: dict[str, tuple[int, str]] = {
+    "cudaMemPrefetchAsync": (2, "hipMemPrefetchAsync_v2"),
+    "cudaMemAdvise": (3, "hipMemAdvise_v2"),
+}
+_LOCATION_FORMS_SINCE = (7, 1)
 # Names any call rule here handles.
-NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *EDGE_DATA, *IMAGE_FUNCTIONS})
+NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *EDGE_DATA, *IMAGE_FUNCTIONS, *DEFAULTED_ARGUMENT,
+                   *OVERLOADS, *OPTIONAL_CALLS, *LOCATION_FORMS})
 _READ_VALUE = "cass_value_"
 
 
@@ -76,6 +106,14 @@ def handle(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
         return wrapped_call(p, name, node)
     if name == "cudaGraphInstantiate":
         return graph_instantiate(p, node)
+    if name in DEFAULTED_ARGUMENT:
+        return defaulted_argument(p, name, node)
+    if name in OVERLOADS:
+        return overload(p, name, node)
+    if name in OPTIONAL_CALLS:
+        return optional_call(p, name, node)
+    if name in LOCATION_FORMS:
+        return location_form(p, name, node)
     if name in EDGE_DATA:
         return edge_data_call(p, name, node)
     return image_call(p, name, node)
@@ -109,6 +147,67 @@ def graph_instantiate(p: RuleContext, node: tree_sitter.Node) -> bool:
     if call is None or len(p.arguments(call)) != 3 or not p.inside(call):
         return False
     p.apply_entry("cudaGraphInstantiateWithFlags", node.start_byte, node.end_byte)
+    return True
+
+
+def defaulted_argument(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``cudaStreamWaitEvent(s, e)`` -> ``hipStreamWaitEvent(s, e, 0)``: CUDA's default, passed."""
+    call = p.call_of(node)
+    count, default = DEFAULTED_ARGUMENT[name]
+    args = p.arguments(call) if call is not None and p.inside(call) else []
+    if len(args) != count:
+        return False  # every argument given (or not a call): the plain rename
+    p.apply_entry(name, node.start_byte, node.end_byte)
+    p.edit(args[-1].end_byte, args[-1].end_byte, f", {default}", "runtime")
+    return True
+
+
+def overload(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``cudaEventCreate(&e, flags)``, CUDA's C++ overload, is HIP's ``hipEventCreateWithFlags``."""
+    call = p.call_of(node)
+    count, other = OVERLOADS[name]
+    if call is None or not p.inside(call) or len(p.arguments(call)) != count:
+        return False
+    p.apply_entry(other, node.start_byte, node.end_byte)
+    return True
+
+
+def location_form(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``cudaMemPrefetchAsync(p, n, location, flags, s)`` (CUDA 13) -> ``hipMemPrefetchAsync_v2(...)``."""
+    call = p.call_of(node)
+    index, hip = LOCATION_FORMS[name]
+    args = p.arguments(call) if call is not None and p.inside(call) else []
+    if len(args) <= index:
+        return False
+    location = p.text(args[index]).strip()
+    source = p.file_source.decode("utf-8", "surrogateescape")
+    declared = re.fullmatch(r"\w+", location) and re.search(
+        rf"\bcudaMemLocation\s+(?:\w+\s*,\s*)*{re.escape(location)}\b", source)
+    if not (declared or location.startswith(("{", "cudaMemLocation{", "cudaMemLocation {"))):
+        return False  # CUDA 12's device-number form: the table's rename
+    p.need_runtime()
+    if p.target.rocm < _LOCATION_FORMS_SINCE:
+        p.find(fc.API_NEWER_THAN_TARGET, "error", f"{name} with a cudaMemLocation (CUDA 12.2's _v2, CUDA 13's only "
+               f"form) is HIP's {hip}, from ROCm 7.1; the target is ROCm {p.target.rocm_text}: pass a device number "
+               "(hipCpuDeviceId for the host) to the older form, or target ROCm 7.1", node.start_byte,
+               node.end_byte, name=name, family="runtime")
+        return True
+    p.edit(node.start_byte, node.end_byte, hip, "runtime")
+    return True
+
+
+def optional_call(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``cudaGraphUpload(g, s)`` before ROCm 5.3 -> ``((void)(g), (void)(s), hipSuccess)``."""
+    since, why = OPTIONAL_CALLS[name]
+    call = p.call_of(node)
+    if p.target.rocm >= since or call is None or not p.inside(call):
+        return False
+    evaluated = "".join(f"(void)({p.text(a)}), " for a in p.arguments(call))
+    p.edit(call.start_byte, call.end_byte, f"({evaluated}hipSuccess)", "runtime")
+    p.need_runtime()
+    p.find(fc.API_NEWER_THAN_TARGET, "info", f"{name} needs ROCm {since[0]}.{since[1]} (the target is ROCm "
+           f"{p.target.rocm_text}): left out, since {why}", call.start_byte, call.end_byte, name=name,
+           family="runtime")
     return True
 
 

@@ -28,6 +28,12 @@ cases (README, "Compatibility helpers"):
   ``hipDeviceGetAttribute`` through ``cass_hip_device_attribute``.
 * CUDA -> HIP: ``umin``/``umax``, ``llmin``/``llmax``, ``ullmin``/``ullmax`` (CUDA's integer
   min/max, host and device), which HIP lacks, become ``cass_umin``, ... functions.
+* CUDA -> HIP: ``atomicInc_system``/``atomicDec_system`` become ``cass_atomicInc_system``, ...
+  (``atomicCAS_system`` loops); the ``_block`` atomics become the device-scope ones, without a helper.
+* CUDA -> HIP: ``CUDART_VERSION``/``CUDA_VERSION`` read ``CASS_CUDART_VERSION``/``CASS_CUDA_VERSION``, the
+  original's CUDA version (``portability.version_macro``).
+* CUDA -> HIP: directed rounding (``__fadd_rd``, ...: :mod:`.rounding`), ``cg::reduce`` and
+  ``meta_group_rank`` before ROCm 6.2 (:mod:`.groups`), NVTX's event attributes and naming calls (:mod:`.nvtx`).
 
 Other gaps are rewritten in place, without a helper: ``__syncwarp`` before ROCm 7 (the expression
 HIP 7 defines it as, see ``warp.SYNCWARP_EXPR``), the typed ``cudaHostAlloc``/``cudaMallocHost``
@@ -44,7 +50,7 @@ import tree_sitter
 
 from cass_lsp.syntax import nodes
 from cass_lsp.translate import codes as fc
-from cass_lsp.translate import vectors
+from cass_lsp.translate import groups, nvtx, rounding, vectors
 from cass_lsp.translate.context import RuleContext
 
 
@@ -172,7 +178,35 @@ def _integer_minmax() -> str:
                    for name, t in INTEGER_MINMAX.items())
 
 
+# CUDA's scoped atomics: the _block forms are the device-scope atomic in HIP (a wider scope is a valid
+# implementation of a narrower one; HIP 5.2 has no _block forms), and the _system forms HIP lacks
+# are compare-and-swap loops on atomicCAS_system, with CUDA's wrap-around semantics.
+_BLOCK_ATOMICS = ("atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
+                  "atomicCAS", "atomicAnd", "atomicOr", "atomicXor")
+SCOPED_ATOMICS = frozenset({*(f"{a}_block" for a in _BLOCK_ATOMICS), "atomicInc_system", "atomicDec_system"})
+SYSTEM_ATOMICS_HELPER = "system-atomics"
+
+
+def _system_atomics() -> str:
+    out = []
+    for name, new in (("atomicInc", "assumed >= val ? 0u : assumed + 1u"),
+                      ("atomicDec", "(assumed == 0u || assumed > val) ? val : assumed - 1u")):
+        out.append(f"__device__ inline unsigned int cass_{name}_system(unsigned int* address, unsigned int val) {{\n"
+                   "  unsigned int old = *address, assumed;\n"
+                   f"  do {{\n    assumed = old;\n    old = atomicCAS_system(address, assumed, {new});\n"
+                   "  } while (assumed != old);\n  return old;\n}\n")
+    return "".join(out)
+
+
 HELPERS: dict[str, Helper] = {
+    SYSTEM_ATOMICS_HELPER: Helper("CASS_SYSTEM_ATOMICS", "CUDA's atomicInc_system/atomicDec_system; HIP has the "
+                                  "other _system atomics, not these", _system_atomics()),
+    rounding.HELPER: Helper(rounding.GUARD, rounding.WHY, rounding.code()),
+    groups.REDUCE_HELPER: Helper(groups.REDUCE_GUARD, groups.REDUCE_WHY, groups.reduce_code()),
+    groups.SHUFFLE_HELPER: Helper(groups.SHUFFLE_GUARD, groups.SHUFFLE_WHY, groups.shuffle_code()),
+    nvtx.HELPER: Helper(nvtx.GUARD, nvtx.WHY, nvtx.code()),
+    nvtx.NAMING_HELPER: Helper(nvtx.NAMING_GUARD, nvtx.NAMING_WHY, nvtx.naming_code()),
+
     INTEGER_MINMAX_HELPER: Helper("CASS_INTEGER_MINMAX", "CUDA's umin/umax, llmin/llmax and ullmin/ullmax; HIP "
                                   "has none", _integer_minmax()),
     CACHE_HINT_HELPER: Helper("CASS_CACHE_HINTS", "NVIDIA's cache-hinted loads and stores for any type; HIP has "
@@ -230,11 +264,68 @@ def older_spelling(name: str, hip: str, rocm: tuple[int, int]) -> tuple[str, str
                    f"ROCm {rocm[0]}.{rocm[1]}")
 
 
+# CUDART_VERSION and CUDA_VERSION (cuda.h) read on the HIP side: CASS_CUDART_VERSION / CASS_CUDA_VERSION,
+# the value of the CUDA the original is built with (the target's CUDA, cass.target.cuda), so that
+# `#if CUDART_VERSION >= ...` takes the branch the original takes; a CUDA runtime underneath (HIP on
+# NVIDIA, the CPU runtime) gives its own. The helper key carries the value: "cudart-version:13000".
+VERSION_MACROS = {"CUDART_VERSION": "CASS_CUDART_VERSION", "CUDA_VERSION": "CASS_CUDA_VERSION"}
+_CUDART_VERSION_HELPER = "cudart-version:"
+
+
+def cudart_version_helper(cuda: tuple[int, int]) -> str:
+    return f"{_CUDART_VERSION_HELPER}{cuda[0] * 1000 + cuda[1] * 10}"
+
+
+def _cudart_version(key: str) -> Helper:
+    value = key[len(_CUDART_VERSION_HELPER):]
+    code = "".join(f"#ifndef {ours}\n#ifdef {cuda}\n#define {ours} {cuda}\n#else\n#define {ours} {value}\n#endif\n#endif\n"
+                   for cuda, ours in VERSION_MACROS.items())
+    return Helper("CASS_CUDART_VERSION_LEVEL", "HIP has no CUDART_VERSION or CUDA_VERSION; these stand for them, "
+                  "at the version of the CUDA the original is built with", code)
+
+
 def render(key: str, eol: str) -> str:
-    helper = Helper(*vectors.helper(key)) if vectors.is_helper(key) else HELPERS[key]
+    if key.startswith(_CUDART_VERSION_HELPER):
+        helper = _cudart_version(key)
+    else:
+        helper = Helper(*vectors.helper(key)) if vectors.is_helper(key) else HELPERS[key]
     text = (f"// cass: compatibility helper ({helper.why})\n#ifndef {helper.guard}\n#define {helper.guard}\n"
             f"{helper.code}#endif  // {helper.guard}\n")
     return text.replace("\n", eol)
+
+
+# CUDA struct tags whose HIP name is a typedef of another tag: ``struct cudaGraphicsResource* r`` (the
+# GL-interop samples) names HIP's tag, since clang rejects ``struct hipGraphicsResource`` (a typedef).
+STRUCT_TAGS = {"cudaGraphicsResource": "_hipGraphicsResource"}
+
+
+def struct_tag(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``struct cudaGraphicsResource`` (no body) -> ``struct _hipGraphicsResource``; False for other uses."""
+    parent = node.parent
+    if (parent is None or parent.type != "struct_specifier" or parent.child_by_field_name(nodes.Field.NAME) != node
+            or parent.child_by_field_name(nodes.Field.BODY) is not None):
+        return False
+    p.need_runtime()
+    p.edit(node.start_byte, node.end_byte, STRUCT_TAGS[name], "runtime")
+    return True
+
+
+def scoped_atomic(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
+    """``atomicAdd_block`` -> ``atomicAdd``; ``atomicInc_system`` -> ``cass_atomicInc_system`` (always handled)."""
+    if name.endswith("_block"):
+        new = name[:-len("_block")]
+        p.edit(node.start_byte, node.end_byte, new, "device")
+        p.find(fc.UNSUPPORTED_API, "info", f"{name}: HIP has no block-scope atomics; {new}, the device-scope "
+               "atomic, is a valid (wider) implementation", node.start_byte, node.end_byte, name=name,
+               family="device")
+        return True
+    new = f"cass_{name}"
+    p.edit(node.start_byte, node.end_byte, new, "compat")
+    p.need_helper(SYSTEM_ATOMICS_HELPER, node.start_byte)
+    p.find(fc.UNSUPPORTED_API, "info", f"{name}: HIP has no {name}; {new}, a compatibility helper this translation "
+           "defines, is an atomicCAS_system loop with CUDA's wrap-around", node.start_byte, node.end_byte,
+           name=name, family="device")
+    return True
 
 
 def forward(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:

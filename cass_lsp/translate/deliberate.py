@@ -9,7 +9,7 @@ file declares itself) are not per-row and are tested with their rules.
 
 from __future__ import annotations
 
-from cass_lsp.translate import libraries, warp
+from cass_lsp.translate import libraries, rounding, warp
 
 _NON_SYNC = ("HIP before 7.0 gets the non-sync form (HIP 6.x has the sync one only behind "
              "-DHIP_ENABLE_WARP_SYNC_BUILTINS): the mask is dropped when it is the full mask, else reported")
@@ -25,6 +25,9 @@ REASONS: dict[str, str] = {
               "loads any type (the hint dropped)") for name in ("__ldca", "__ldcg", "__ldcs")},
     "cudaGraphInstantiate": ("CUDA 12's three-argument form is hipGraphInstantiateWithFlags; "
                              "hipGraphInstantiate keeps CUDA 11's five arguments"),
+    "cudaEventCreate": "CUDA's two-argument C++ overload, cudaEventCreate(&e, flags), is hipEventCreateWithFlags",
+    **{name: ("HIP's is its approximate reciprocal or square root: cass_frcp_rn, ..., a compatibility helper, "
+              "rounds correctly as CUDA's does") for name in rounding.NAMES if name.endswith("_rn")},
 }
 
 # Under translate.libraries = "roc", rows of the ROC families (rocBLAS, rocSPARSE, rocRAND, rocSOLVER)

@@ -22,7 +22,6 @@ class HeaderRule(NamedTuple):
 RUNTIME = "hip/hip_runtime.h"
 _NO_LIBCUXX = "HIP has no libcu++ (cuda::std, cuda::barrier, cuda::pipeline)"
 _ROCTX = "roctracer/roctx.h"
-_NO_ROCTX_NAMING = "roctracer's roctx has no calls that name CUDA streams, events or devices"
 
 _EXACT: dict[str, HeaderRule] = {
     "cuda_runtime.h": HeaderRule(RUNTIME),
@@ -67,6 +66,8 @@ _EXACT: dict[str, HeaderRule] = {
     "cusolverRf.h": HeaderRule("hipsolver/hipsolver.h", "hipsolver.h", family="solver"),
     "cusolver_common.h": HeaderRule("hipsolver/hipsolver.h", "hipsolver.h", family="solver"),
     "nccl.h": HeaderRule("rccl/rccl.h", "rccl.h"),
+    # absent from Debian's HIP 5.2 headers; in HIP 6.2's (and 7.1 reads 6.2's; its subset has the amd_detail part)
+    "cuda_gl_interop.h": HeaderRule("hip/hip_gl_interop.h", since=(6, 2)),
     "cudnn.h": HeaderRule("", family="dnn", note="MIOpen (miopen/miopen.h) has a different API"),
     "cublasXt.h": HeaderRule("", family="blas", note="hipBLAS has no multi-GPU Xt API"),
     "mma.h": HeaderRule("", family="device", note="nvcuda::wmma maps to rocWMMA, which differs"),
@@ -74,8 +75,8 @@ _EXACT: dict[str, HeaderRule] = {
     "cuda_occupancy.h": HeaderRule(""),
     "cuda_pipeline.h": HeaderRule("", family="device"),
     "cuda_awbarrier.h": HeaderRule("", family="device"),
-    "cooperative_groups/reduce.h": HeaderRule("", family="device",
-                                              note="HIP cooperative groups have no cg::reduce"),
+    # HIP's cooperative groups have no cg::reduce: a compatibility helper defines it (translate.groups)
+    "cooperative_groups/reduce.h": HeaderRule("hip/hip_cooperative_groups.h", family="device"),
     "cooperative_groups/memcpy_async.h": HeaderRule("", family="device"),
     "nvml.h": HeaderRule("", note="ROCm SMI (rocm_smi/rocm_smi.h, library rocm_smi64, Debian: librocm-smi-dev) "
                          "covers the common queries under other names: rsmi_dev_gpu_clk_freq_get, "
@@ -83,8 +84,9 @@ _EXACT: dict[str, HeaderRule] = {
     # markers and ranges have roctx twins (the API tables' nvtx rows); the rest are findings there
     "nvToolsExt.h": HeaderRule(_ROCTX, family="nvtx"),
     "nvtx3/nvToolsExt.h": HeaderRule(_ROCTX, family="nvtx"),
-    "nvToolsExtCudaRt.h": HeaderRule("", family="nvtx", note=_NO_ROCTX_NAMING),
-    "nvtx3/nvToolsExtCudaRt.h": HeaderRule("", family="nvtx", note=_NO_ROCTX_NAMING),
+    # its naming calls become a helper that drops the name (translate.nvtx)
+    "nvToolsExtCudaRt.h": HeaderRule(_ROCTX, family="nvtx"),
+    "nvtx3/nvToolsExtCudaRt.h": HeaderRule(_ROCTX, family="nvtx"),
 }
 
 # A header a newer ROCm replaced: (its path, the first ROCm with it). hip_bf16.h's __hip_bfloat16 has

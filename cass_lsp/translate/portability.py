@@ -127,12 +127,23 @@ HEADER_GUARDS = {
 
 # Version macros of CUDA's toolkit and compiler, which HIP does not define: a test of one silently
 # reads 0 and takes the branch for an old CUDA (NVIDIA's simpleZeroCopy then compiles its
-# pre-CUDA-2.2 fallback). HIP_VERSION counts otherwise, so the branch is a human's choice.
+# pre-CUDA-2.2 fallback). The runtime's (CUDART_VERSION, CUDA_VERSION) read the original's CUDA
+# version through a helper (compat.VERSION_MACROS); the compiler's stay a human's choice.
 VERSION_MACROS = ("CUDART_VERSION", "CUDA_VERSION", "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__",
                   "__CUDACC_VER_BUILD__", "__NVCC__")
 
 
-def version_macro(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+def version_macro(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
+    if name in compat.VERSION_MACROS:
+        ours = compat.VERSION_MACROS[name]
+        helper = compat.cudart_version_helper(p.target.cuda)
+        p.edit(node.start_byte, node.end_byte, ours, "runtime")
+        p.need_helper(helper, node.start_byte)
+        p.find(fc.NVCC_ISM, "info", f"HIP has no {name}: this reads {ours}, {helper.split(':')[1]} (the version of "
+               f"CUDA {p.target.cuda_text}, which the original is built with: the same branches are taken; "
+               f"cass.target.cuda chooses another) or, over a CUDA runtime, its own {name}",
+               node.start_byte, node.end_byte, name=name, family="runtime")
+        return True
     p.find(fc.NVCC_ISM, "warning", f"HIP does not define {name}: a preprocessor test reads it as 0 and takes the "
            "branch for an old or absent CUDA, and code using it does not compile; choose what HIP should do "
            "by hand (HIP_VERSION counts differently)", node.start_byte, node.end_byte, name=name, family="runtime")

@@ -26,12 +26,15 @@ from cass_lsp.translate import (
     calls,
     collisions,
     compat,
+    groups,
     headers,
     launch,
     libraries,
+    nvtx,
     placement,
     portability,
     relevance,
+    rounding,
     tables,
     vectors,
     warp,
@@ -65,7 +68,9 @@ _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "
                     "__CUDA_ARCH__", "__launch_bounds__", portability.GRID_CONSTANT, *warp.FORWARD_NAMES, *calls.NAMES, "CUDART_CB",
                     *compat.FORWARD_NAMES, collisions.MAKE_UINT3, *portability.HEADER_GUARDS,
                     *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS, "pow", *compat.CACHE_LOADS,
-                    *compat.CACHE_STORES, *compat.INTEGER_MINMAX, *bfloat16.NAMES}
+                    *compat.CACHE_STORES, *compat.INTEGER_MINMAX, *bfloat16.NAMES, *compat.SCOPED_ATOMICS,
+                    *rounding.NAMES, *groups.META_GROUP, *groups.SHUFFLES, *nvtx.NAMES,
+                    *compat.STRUCT_TAGS}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -143,7 +148,7 @@ def _text(raw: bytes) -> str:
 
 
 # Members the tables know (cooperative groups methods newer than some ROCm); other members are not API.
-_MEMBER_RULES = frozenset({"meta_group_rank", "meta_group_size"})
+_MEMBER_RULES = frozenset({"meta_group_rank", "meta_group_size", *groups.SHUFFLES})
 _RUNTIME_FAMILIES = frozenset({"runtime", "driver", "device"})
 _DECLARING_PARENTS = frozenset({*nodes.DECLARING_FIELDS, *nodes.TAG_SPECIFIERS})
 # Nodes between a declared name and its declaration.
@@ -546,6 +551,18 @@ class Pass:
             return compat.cache_hint(self, name, node)
         if name in compat.INTEGER_MINMAX:
             return compat.integer_minmax(self, name, node)
+        if name in compat.STRUCT_TAGS:
+            return compat.struct_tag(self, name, node)
+        if name in compat.SCOPED_ATOMICS:
+            return compat.scoped_atomic(self, name, node)
+        if name in rounding.NAMES:
+            return rounding.forward(self, name, node)
+        if name in groups.META_GROUP:
+            return groups.meta_group(self, name, node)
+        if name in groups.SHUFFLES:
+            return groups.tile_shuffle(self, name, node) if node.type == nodes.MEMBER_NAME else True
+        if name in nvtx.NAMES:
+            return nvtx.forward(self, name, node)
         if name in bfloat16.NAMES:
             return bfloat16.forward(self, name, node)
         if name == collisions.MAKE_UINT3:
@@ -751,13 +768,19 @@ class Pass:
                 self.find(fc.UNSUPPORTED_HEADER, "error", f"<{path}> has no HIP equivalent: {reason}",
                           m.start(1), m.end(1), name=path, family=family)
                 continue
+            if path == groups.REDUCE_HEADER and not self.reverse:
+                groups.reduce_header(self, m.start(1), m.end(1))
             if new in seen and self.inside(directive):
                 self.edit(directive.start_byte, directive.end_byte, "", "headers")
                 continue
             if not self.reverse and not has_runtime and not headers.is_runtime_header(new):
-                # nvcc includes cuda_runtime.h before anything else, and HIP's headers rely on it.
-                self.edit(directive.start_byte, directive.start_byte,
-                          f"#include <{headers.RUNTIME}>{_eol(self.src)}", "headers")
+                # nvcc includes cuda_runtime.h before anything else, and HIP's headers rely on it. A
+                # directive under #if/#ifdef (jacobi's `#ifdef HAVE_CUB`) may be skipped: then at the top.
+                if _conditional(directive):
+                    self.runtime_at_top()
+                else:
+                    self.edit(directive.start_byte, directive.start_byte,
+                              f"#include <{headers.RUNTIME}>{_eol(self.src)}", "headers")
                 seen.add(headers.RUNTIME)
                 has_runtime = True
             if (not self.reverse and not has_runtime and headers.is_runtime_header(new)
@@ -905,6 +928,19 @@ _CONSTRUCTS = (
     (re.compile(rb"\bnew\b"), "a new-expression"),
     (re.compile(rb"\)[ \t]*$"), "a call used as a statement without a semicolon (a statement macro?)"),
 )
+
+
+_CONDITIONALS = frozenset({nodes.IF, nodes.IFDEF, nodes.ELIF, nodes.ELSE, nodes.ELIFDEF})
+
+
+def _conditional(node: tree_sitter.Node) -> bool:
+    """``node`` lies in a preprocessor conditional's branch."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _CONDITIONALS:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _at_line_start(src: bytes, pos: int) -> bool:

@@ -310,7 +310,10 @@ def apply_edits(data: bytes, edits: list[Edit]) -> str:
 
 
 # What NVIDIA's cuda-samples use that the rule translation did not compile: mergeSort's umin,
-# simpleIPC's prop.unifiedAddressing (ROCm 5.2), CUDA 13's graph calls with null edge data.
+# simpleIPC's prop.unifiedAddressing (ROCm 5.2), CUDA 13's graph calls with null edge data,
+# simpleIPC's cudaEventCreate(&e, flags), streamOrderedAllocationP2P's two-argument
+# cudaStreamWaitEvent, simpleTexture3D's flag-less cudaMalloc3DArray, simpleStreams' CUDART_VERSION,
+# cudaGraphsPerfScaling's cudaGraphUpload (HIP 5.3).
 SAMPLE_GAPS = r"""
 #include <cuda_runtime.h>
 __device__ unsigned merge_pos(unsigned pos, unsigned stride, unsigned L) { return umin(pos + stride, L); }
@@ -323,6 +326,17 @@ int deps(cudaGraph_t g, cudaGraphNode_t* a, cudaGraphNode_t* b, cudaStream_t s) 
     cudaStreamUpdateCaptureDependencies(s, a, NULL, 1, cudaStreamSetCaptureDependencies);
     return cudaGraphAddDependencies(g, a, b, NULL, 1) == cudaSuccess;
 }
+int upload(cudaGraphExec_t e, cudaStream_t s) { return cudaGraphUpload(e, s) == cudaSuccess; }
+int overloads(cudaStream_t s, cudaArray_t* array, cudaChannelFormatDesc* desc, cudaExtent extent) {
+    cudaEvent_t e;
+    cudaEventCreate(&e, cudaEventDisableTiming | cudaEventInterprocess);
+    cudaStreamWaitEvent(s, e);
+#if CUDART_VERSION >= 4000
+    return cudaMalloc3DArray(array, desc, extent) == cudaSuccess;
+#else
+    return cuda_before_4_has_no_such_call();
+#endif
+}
 """
 
 
@@ -332,6 +346,53 @@ def test_the_sample_gaps_compile(tmp_path: Path, rocm: str) -> None:
     result = translate(SAMPLE_GAPS, profile)
     assert errors(result) == []
     compiled = compile_hip(tmp_path, "gaps", result.text, profile)
+    assert compiled.ok, compiled.text()
+
+
+@pytest.mark.parametrize("rocm", ["5.2", "7.1"])
+def test_directed_rounding_atomics_and_cg_reduce_compile(tmp_path: Path, rocm: str) -> None:
+    """interval's __fadd_rd & co., systemWideAtomics' atomicInc_system, reduction's cg::reduce and
+    meta_group_rank: the program tests/cpu/test_sample_gaps.py runs against CUDA."""
+    profile = TargetProfile("gfx1100", rocm)
+    program = Path(__file__).parent.parent / "cpu" / "gaps" / "sample_gaps.cu"
+    result = translate(program.read_text(encoding="utf-8"), profile)
+    assert errors(result) == []
+    compiled = compile_hip(tmp_path, "sample_gaps", result.text, profile)
+    assert compiled.ok, compiled.text()
+
+
+GL_INTEROP = r"""
+#include <cuda_runtime.h>
+#include <cuda_gl_interop.h>
+struct cudaGraphicsResource *pbo;
+int f(unsigned int buffer, cudaStream_t s) {
+    cudaGraphicsGLRegisterBuffer(&pbo, buffer, cudaGraphicsMapFlagsWriteDiscard);
+    cudaGraphicsMapResources(1, &pbo, s);
+    void* p; size_t n;
+    cudaGraphicsResourceGetMappedPointer(&p, &n, pbo);
+    return cudaGraphicsUnmapResources(1, &pbo, s) == cudaSuccess;
+}
+"""
+
+
+def test_memory_location_calls_compile_for_rocm71(tmp_path: Path) -> None:
+    """UnifiedMemoryPerf's CUDA 13 prefetch to a cudaMemLocation (HIP 7.1's hipMemPrefetchAsync_v2)."""
+    source = ("#include <cuda_runtime.h>\nint f(float* p, size_t n, cudaStream_t s) {\n  cudaMemLocation host;\n"
+              "  host.type = cudaMemLocationTypeHost;\n  cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, host);\n"
+              "  return cudaMemPrefetchAsync(p, n, host, 0, s) == cudaSuccess;\n}\n")
+    profile = TargetProfile("gfx1100", "7.1")
+    result = translate(source, profile)
+    assert errors(result) == []
+    compiled = compile_hip(tmp_path, "location", result.text, profile)
+    assert compiled.ok, compiled.text()
+
+
+def test_gl_interop_compiles_for_rocm71(tmp_path: Path) -> None:
+    """The GL-interop samples' resource handling (simpleCUDA2GL, boxFilter, particles): HIP 6.2's header."""
+    profile = TargetProfile("gfx1100", "7.1")
+    result = translate(GL_INTEROP, profile)
+    assert errors(result) == []
+    compiled = compile_hip(tmp_path, "gl", result.text, profile)
     assert compiled.ok, compiled.text()
 
 

@@ -563,6 +563,7 @@
 #define hipMemLocation cudaMemLocation
 #define hipMemLocationType cudaMemLocationType
 #define hipMemLocationTypeDevice cudaMemLocationTypeDevice
+#define hipMemLocationTypeHost cudaMemLocationTypeHost
 #define hipMemLocationTypeInvalid cudaMemLocationTypeInvalid
 #define hipMemPoolAttr cudaMemPoolAttr
 #define hipMemPoolAttrReleaseThreshold cudaMemPoolAttrReleaseThreshold
