@@ -11,6 +11,7 @@
 // once no thread of the block can run on (each other lane has gone past, to a barrier, a
 // collective or its end), so a group made inside a branch holds exactly the lanes that took it.
 #pragma once
+#include <cstring>
 #include <vector>
 
 #include "runtime.hpp"
@@ -155,18 +156,15 @@ class cass_lane_group : public thread_group {
 
   template <class T>
   T shfl(T v, unsigned src_rank) const {
-    ::cass::detail::Exchange e = ::cass::detail::warp_exchange(::cass::detail::to_bits(v), mask_);
-    return ::cass::detail::from_bits<T>(e.slots[cass_impl::lane_of(mask_, src_rank % size_)]);
+    return cass_from_lane(v, static_cast<int>(cass_impl::lane_of(mask_, src_rank % size_)));
   }
   template <class T>
   T shfl_down(T v, unsigned delta) const {
-    ::cass::detail::Exchange e = ::cass::detail::warp_exchange(::cass::detail::to_bits(v), mask_);
-    return rank_ + delta < size_ ? ::cass::detail::from_bits<T>(e.slots[cass_impl::lane_of(mask_, rank_ + delta)]) : v;
+    return cass_from_lane(v, rank_ + delta < size_ ? static_cast<int>(cass_impl::lane_of(mask_, rank_ + delta)) : -1);
   }
   template <class T>
   T shfl_up(T v, unsigned delta) const {
-    ::cass::detail::Exchange e = ::cass::detail::warp_exchange(::cass::detail::to_bits(v), mask_);
-    return rank_ >= delta ? ::cass::detail::from_bits<T>(e.slots[cass_impl::lane_of(mask_, rank_ - delta)]) : v;
+    return cass_from_lane(v, rank_ >= delta ? static_cast<int>(cass_impl::lane_of(mask_, rank_ - delta)) : -1);
   }
   unsigned ballot(int pred) const {
     return static_cast<unsigned>(cass_impl::compress(::cass::detail::ballot(mask_, pred), mask_));
@@ -192,6 +190,22 @@ class cass_lane_group : public thread_group {
   }
 
  protected:
+  // The value of the member in lane `from` (-1: this member's own), moved 8 bytes at a time: CUDA's
+  // group shuffles take any trivially copyable type (shfl_scan's uint4), not only what fits a register.
+  template <class T>
+  T cass_from_lane(T v, int from) const {
+    constexpr unsigned words = (sizeof(T) + 7) / 8;
+    unsigned long long mine[words] = {}, theirs[words];
+    std::memcpy(mine, &v, sizeof(T));
+    for (unsigned w = 0; w < words; ++w) {
+      ::cass::detail::Exchange e = ::cass::detail::warp_exchange(mine[w], mask_);
+      theirs[w] = from < 0 ? mine[w] : e.slots[from];
+    }
+    T r;
+    std::memcpy(&r, theirs, sizeof(T));
+    return r;
+  }
+
   cass_lane_group(Kind kind, cass_impl::lanemask mask, unsigned long long meta_rank, unsigned long long meta_size)
       : thread_group(kind, static_cast<unsigned long long>(__builtin_popcountll(mask)),
                      static_cast<unsigned long long>(__builtin_popcountll(mask & ((1ull << cass_impl::my_lane()) - 1))),
@@ -214,9 +228,8 @@ class thread_block_tile : public cass_lane_group {
   unsigned long long thread_rank() const { return rank_; }
   template <class T>
   T shfl_xor(T v, unsigned lane_mask) const {
-    ::cass::detail::Exchange e = ::cass::detail::warp_exchange(::cass::detail::to_bits(v), mask_);
     unsigned src = static_cast<unsigned>(rank_) ^ lane_mask;
-    return src < Size ? ::cass::detail::from_bits<T>(e.slots[cass_impl::lane_of(mask_, src)]) : v;
+    return cass_from_lane(v, src < Size ? static_cast<int>(cass_impl::lane_of(mask_, src)) : -1);
   }
 };
 
