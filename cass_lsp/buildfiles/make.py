@@ -22,7 +22,11 @@ touches stay as written:
 * the toolkit's root: ``$(CUDA_HOME)``, ``$(CUDA_PATH)``, … -> ``$(ROCM_PATH)`` (its ``lib64`` ->
   ``lib``), its assignment -> ``ROCM_PATH ?= /opt/rocm``;
 * source names: ``.cu`` -> ``.hip`` when the tree's sources are renamed, so ``%.o: %.cu`` rules keep
-  building the translated sources.
+  building the translated sources;
+* a query of the NVIDIA GPU's compute capability (``$(shell __nvcc_device_query)``, ``$(shell
+  nvidia-smi --query-gpu=compute_cap ...)``) becomes the AMD targets (``cass.target.arch``): it would
+  answer nothing on a machine without an NVIDIA GPU, and the Makefile would build for hipcc's
+  default target instead of the configured one.
 
 A line no rule can port is kept as written with an error finding on it: no Makefile makes the port
 raise.
@@ -55,6 +59,8 @@ _REFERENCE = re.compile(r"\$[({](?P<name>[A-Za-z_][\w.-]*)[)}]")
 _NVCC = re.compile(r"^(?:nvcc|\S*/nvcc)$")
 # nvcc found on PATH by the shell: $(shell which nvcc 2>/dev/null), $(shell command -v nvcc)
 _SHELL_NVCC = re.compile(r"(\$[({]shell\s+(?:which|command\s+-v|type\s+-p)\s+)nvcc\b")
+# the GPU's compute capability asked of the machine (a whole ``$(shell ...)`` word)
+_DEVICE_QUERY = re.compile(r"^\$[({]shell\s+(?:__nvcc_device_query|nvidia-smi\s[^()]*compute_cap[^()]*)[)}]$")
 _HIPCC = re.compile(r"^(?:hipcc|\S*/hipcc)$")
 _CU_NAME = re.compile(r"\.cu(?![\w.])")
 _ROOT_PATH = re.compile(r"\$[({](?:" + "|".join(CUDA_ROOT_VARIABLES) + r")[)}]")
@@ -224,6 +230,11 @@ def _rename_word(port: _Port, token: _Token) -> str:
                 port.find(token.start, "info", f"{text} -> -l{hip.link}: "
                           f"{libraries.DROPPED_LINK.get(name) or hip.note}")
             return f"-l{hip.link}" if hip.link else ""
+    if _DEVICE_QUERY.match(text):
+        arches = " ".join(port.settings.arches)
+        port.find(token.start, "info", f"{text} asks the machine's NVIDIA GPU for its target: now the AMD targets "
+                  f"{arches} (cass.target.arch; translate with --arch for others), which need no GPU to build for")
+        return arches
     if _SHELL_NVCC.search(text):
         text = _SHELL_NVCC.sub(r"\1hipcc", text)
     if text.startswith(("$(", "${")):  # $(patsubst %/bin/nvcc,%,$(NVCC)): the compiler's path, now hipcc's

@@ -173,3 +173,29 @@ def test_links_of_relocatable_objects_get_fgpu_rdc() -> None:
     assert "\tclang++ --hip-link -fgpu-rdc --offload-arch" in clang and "\tclang++ -x hip --offload-arch" in clang
     plain = "app: a.o\n\tnvcc a.o -o app\n%.o: %.cu\n\tnvcc -c $< -o $@\n"
     assert "-fgpu-rdc" not in make.translate(plain, HIP).text
+
+
+def test_a_query_of_the_nvidia_gpus_target_becomes_the_configured_amd_targets() -> None:
+    """llm.c's dev/cuda Makefile asks ``__nvcc_device_query`` for the GPU's compute capability and
+    builds without a target when it answers nothing: on a machine without an NVIDIA GPU the port built
+    for hipcc's default target, not the configured one."""
+    text = ("NVCC := $(shell which nvcc 2>/dev/null)\n"
+            "ifndef GPU_COMPUTE_CAPABILITY\n"
+            "  GPU_COMPUTE_CAPABILITY = $(shell __nvcc_device_query) # assume if NVCC is present\n"
+            "  GPU_COMPUTE_CAPABILITY := $(strip $(GPU_COMPUTE_CAPABILITY))\n"
+            "endif\n"
+            "ifeq ($(GPU_COMPUTE_CAPABILITY),)\n"
+            "  CFLAGS = -O3 --use_fast_math\n"
+            "else\n"
+            "  CFLAGS = -O3 --use_fast_math --generate-code arch=compute_$(GPU_COMPUTE_CAPABILITY),"
+            "code=[compute_$(GPU_COMPUTE_CAPABILITY),sm_$(GPU_COMPUTE_CAPABILITY)]\n"
+            "endif\n"
+            "SMI_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader | sed 's/\\.//g' | head -n 1)\n"
+            "%: %.cu\n\t$(NVCC) $(CFLAGS) $< -o $@\n")
+    result = make.translate(text, Settings(arches=("gfx1030", "gfx1100")))
+    lines = result.text.splitlines()
+    assert lines[3] == "  GPU_COMPUTE_CAPABILITY = gfx1030 gfx1100 # assume if NVCC is present"
+    assert lines[9] == "  CFLAGS = -O3 -ffast-math --offload-arch=gfx1030 --offload-arch=gfx1100"
+    assert lines[11] == "SMI_CC := gfx1030 gfx1100"
+    queries = [f for f in result.findings if "asks the machine's NVIDIA GPU" in f.message]
+    assert [f.line for f in queries] == [3, 11]
