@@ -90,10 +90,16 @@ def test_included_kernels_and_a_compiler_found_on_path_build_with_hipcc(
     offload_bundle(tree / "lud")
 
 
-def test_pattern_rules_and_wrapper_variables_build_with_hipcc(tmp_path: Path, nvcc: toolchains.Invocation) -> None:
-    """%: %.cu and %.o: %.cu behind CUCC = $(NVCC) -ccbin $(CXX), NVCC = $(CUDA_BIN)/nvcc."""
+@pytest.mark.parametrize("mode", MODES)
+def test_pattern_rules_and_wrapper_variables_build_with_hipcc(
+    mode: str, tmp_path: Path, nvcc: toolchains.Invocation
+) -> None:
+    """%: %.cu and %.o: %.cu behind CUCC = $(NVCC) -ccbin $(CXX), NVCC = $(CUDA_BIN)/nvcc; in place
+    the rules keep their .cu names, which hipcc compiles as HIP: both ports build alike."""
     tool("hipcc")
-    tree, _ = _port(PATTERNS, "out-dir", tmp_path)
+    tree, _ = _port(PATTERNS, mode, tmp_path)
+    suffix = ".hip" if mode == "out-dir" else ".cu"
+    assert f"%: %{suffix}" in (tree / "Makefile").read_text()
     result = proc.run([tool("make"), "-C", str(tree)], env=_hipcc_env(nvcc), timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
     assert "-ccbin" not in result.text() and "-Wl,--as-needed" in result.text()
