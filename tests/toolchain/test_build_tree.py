@@ -77,6 +77,11 @@ def test_doctor_names_the_toolchain_file_for_ported_cmake_projects() -> None:
     assert tools["build: hipcc (ported Makefiles)"]["found"], "scripts/setup.sh installs hipcc"
     cmake = tools["build: CMake HIP language"]
     assert cmake["found"] and TOOLCHAIN_FILE in cmake["version"]
+    # a port's -fopenmp links LLVM's libomp, not gcc's libgomp: doctor names its package where missing
+    from cass_lsp.buildfiles.tools import OPENMP_NAME
+
+    openmp = tools[OPENMP_NAME]
+    assert openmp["found"] or openmp["hint"].startswith("apt-get install libomp-"), openmp
 
 
 def test_files_cmake_generated_in_a_build_tree_are_not_ported(tmp_path: Path) -> None:
