@@ -153,3 +153,49 @@ def test_a_cmake_unit_including_kernels_from_its_include_path_builds(mode: str, 
     assert result.ok, result.text()
     offload_bundle(build / "heat2d")
 
+
+
+_QUERIED_ARCH = """\
+NVCC := $(shell which nvcc 2>/dev/null)
+# dev/cuda's shape: the GPU asked for its compute capability
+ifndef GPU_COMPUTE_CAPABILITY
+  GPU_COMPUTE_CAPABILITY = $(shell __nvcc_device_query)
+  GPU_COMPUTE_CAPABILITY := $(strip $(GPU_COMPUTE_CAPABILITY))
+endif
+ifeq ($(GPU_COMPUTE_CAPABILITY),)
+  CFLAGS = -O3
+else
+  CFLAGS = -O3 --generate-code arch=compute_$(GPU_COMPUTE_CAPABILITY),code=[compute_$(GPU_COMPUTE_CAPABILITY),sm_$(GPU_COMPUTE_CAPABILITY)]
+endif
+# the top-level Makefile's shape: a target flag only where nvidia-smi answers
+ifneq ($(shell which nvidia-smi 2>/dev/null),)
+  GUARDED_FLAGS = -arch=sm_$(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader | sed 's/\\.//g')
+endif
+%: %.cu
+\t$(NVCC) $(CFLAGS) $< -o $@
+guarded: queried.cu
+\t$(NVCC) -O3 $(GUARDED_FLAGS) $< -o $@
+"""
+
+
+def test_a_makefile_that_asks_the_gpu_for_its_target_builds_for_the_configured_one(
+    tmp_path: Path, nvcc: toolchains.Invocation
+) -> None:
+    """llm.c's Makefiles take the target from the NVIDIA GPU (``__nvcc_device_query``, ``nvidia-smi``),
+    and without one add no target flag: the port built for clang's default target (hipcc asks
+    rocm_agent_enumerator, which finds no GPU here), not the configured one."""
+    tool("hipcc")
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "Makefile").write_text(_QUERIED_ARCH)
+    (source / "queried.cu").write_text("#include <cstdio>\n__global__ void k(int* p) { p[threadIdx.x] = 1; }\n"
+                                       "int main() { std::printf(\"%p\\n\", (void*)k); return 0; }\n")
+    tree = tmp_path / "port"
+    result = proc.run([sys.executable, "-m", "cass_lsp", "translate", str(source), "--out-dir", str(tree),
+                       "--arch", ARCH], timeout=300)
+    assert result.ok and "Traceback" not in result.text(), result.text()
+    built = proc.run([tool("make"), "-C", str(tree), "queried", "guarded"], env=_hipcc_env(nvcc),
+                     timeout=BUILD_TIMEOUT_S)
+    assert built.ok, built.text()
+    offload_bundle(tree / "queried")
+    offload_bundle(tree / "guarded")
