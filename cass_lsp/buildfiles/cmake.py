@@ -172,7 +172,14 @@ LEGACY_UNMAPPED = {
     "cuda_select_nvcc_arch_flags": "NVIDIA target selection: use CMAKE_HIP_ARCHITECTURES",
     "cuda_detect_installed_gpus": "NVIDIA GPU detection: rocm_agent_enumerator lists AMD GPUs",
     "cuda_add_cufft_to_target": "",
+    "cuda_compute_separable_compilation_object_file_name": "FindCUDA's separate device-link object: clang links "
+    "-fgpu-rdc objects itself",
+    "cuda_link_separable_compilation_objects": "FindCUDA's separate device link: clang links -fgpu-rdc objects "
+    "itself (list them in a HIP target)",
 }
+"""FindCUDA's commands with no HIP counterpart. Any other ``cuda_*`` command is the project's own
+(``function(cuda_add_benchmark ...)``, often in another file): ported as any call, its ``.cu``
+arguments following the rename."""
 _VARIABLE = re.compile(r"\b(?:CMAKE_CUDA_\w+|CUDAToolkit_\w+|CUDA_\w+)\b")
 _REFERENCE = re.compile(r"\$\{(?P<name>\w+)\}")
 _NVML_LIBRARY = re.compile(r"^(?:-l)?(?:lib)?nvidia-ml(?:\.so[\d.]*)?$")
@@ -850,8 +857,8 @@ def _legacy_removed(port: _Port, command: Command) -> None:
 
 
 def _generic(port: _Port, command: Command) -> None:
-    if command.name in LEGACY_UNMAPPED or command.name.startswith("cuda_"):
-        why = LEGACY_UNMAPPED.get(command.name) or "a FindCUDA command cass-lsp does not port"
+    if command.name in LEGACY_UNMAPPED:
+        why = LEGACY_UNMAPPED[command.name]
         port.find(command.start, "error", f"{command.name}: {why}; kept", UNMAPPED)
         return
     new = _rewrite_args(port, command)

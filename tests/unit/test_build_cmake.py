@@ -245,6 +245,21 @@ def test_sources_handed_to_a_projects_function_compile_as_hip() -> None:
                         + "set_source_files_properties(src/main.cu PROPERTIES LANGUAGE HIP)\n")
 
 
+def test_a_projects_own_cuda_prefixed_function_is_not_taken_for_findcuda() -> None:
+    """``cuda_add_benchmark(...)``, the project's own (defined here or in another file): it was reported
+    as a FindCUDA command not ported and its ``.cu`` argument kept its name, while --out-dir renamed
+    the file, so the port's configure could not find the source."""
+    text = ("function(cuda_add_benchmark name src)\n  add_executable(${name} ${src})\nendfunction()\n"
+            "cuda_add_benchmark(triad src/triad.cu)\ncuda_bench_from_other_file(copy src/copy.cu)\n"
+            "cuda_link_separable_compilation_objects(link k src/k.o)\n")
+    renamed, findings = _port(text)
+    assert "cuda_add_benchmark(triad src/triad.hip)\ncuda_bench_from_other_file(copy src/copy.hip)\n" in renamed
+    assert [(f.line, f.severity) for f in findings if f.code == "build-unmapped"] == [(6, "error")]
+    in_place, _ = _port(text, Settings(arches=("gfx1030",), renamed_sources=False))
+    assert ("cuda_add_benchmark(triad src/triad.cu)\nset_source_files_properties(src/triad.cu PROPERTIES LANGUAGE HIP)"
+            in in_place)
+
+
 def test_nvml_in_a_build_file_is_named_with_rocm_smi() -> None:
     text = ('register_link_library("nvidia-ml")\n'
             "target_link_libraries(bench PRIVATE CUDA::nvml -lnvidia-ml)\n")
