@@ -862,9 +862,10 @@ def _generic(port: _Port, command: Command) -> None:
         port.find(command.start, "error", f"{command.name}: {why}; kept", UNMAPPED)
         return
     new = _rewrite_args(port, command)
-    if command.args and command.args[0].text in COMPILER_VARIABLES:
+    if command.args and command.args[0].text in COMPILER_VARIABLES and command.name not in _VARIABLE_COMMANDS:
         # a project's macro declaring the option (register_flag_optional(CMAKE_CUDA_COMPILER ...)): a
-        # default of nvcc must not become the HIP compiler, and the CUDA one is never used
+        # default of nvcc must not become the HIP compiler, and the CUDA one is never used; CMake's
+        # own if(CMAKE_CUDA_COMPILER) after check_language asks whether the (now HIP) compiler exists
         new[0] = command.args[0].text
         port.find(command.start, "info", f"{command.args[0].text} kept as written: "
                   f"{COMPILER_VARIABLES[command.args[0].text]}")

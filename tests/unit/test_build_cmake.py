@@ -260,6 +260,18 @@ def test_a_projects_own_cuda_prefixed_function_is_not_taken_for_findcuda() -> No
             in in_place)
 
 
+def test_cmakes_check_for_the_compiler_asks_for_the_hip_one() -> None:
+    """CMake's CheckLanguage idiom: ``check_language(CUDA)`` then ``if(CMAKE_CUDA_COMPILER)``. The test
+    kept the CUDA name (taken for a project macro declaring the option), which check_language(HIP)
+    never sets, so the port stopped in the project's FATAL_ERROR branch."""
+    text = ("include(CheckLanguage)\ncheck_language(CUDA)\nif(CMAKE_CUDA_COMPILER)\n  enable_language(CUDA)\n"
+            'else()\n  message(FATAL_ERROR "no CUDA compiler")\nendif()\nif(NOT CMAKE_CUDA_COMPILER)\nendif()\n')
+    out, findings = _port(text)
+    assert "check_language(HIP)\nif(CMAKE_HIP_COMPILER)\n" in out and "  enable_language(HIP)\n" in out
+    assert "if(NOT CMAKE_HIP_COMPILER)\n" in out
+    assert not [f for f in findings if "kept as written" in f.message]
+
+
 def test_nvml_in_a_build_file_is_named_with_rocm_smi() -> None:
     text = ('register_link_library("nvidia-ml")\n'
             "target_link_libraries(bench PRIVATE CUDA::nvml -lnvidia-ml)\n")
