@@ -544,6 +544,21 @@ def _set(port: _Port, command: Command) -> None:
     if not name.startswith("CMAKE_") and _project_flags(port, command, command.args[1:], new):
         return
     _edit_in_place(port, command, new, "variables")
+    if not name.startswith("CMAKE_"):
+        _mark_listed_sources(port, command, 1)
+
+
+def _mark_listed_sources(port: _Port, command: Command, first: int) -> None:
+    """``.cu`` files listed in a project's variable (``set(SOURCES main.cu k.cu)``, ``list(APPEND
+    SOURCES k.cu)``) that keep their names (``--in-place``): a target built from ``${SOURCES}`` compiles
+    them as HIP only by their property (without it CMake leaves a file of a language not enabled out
+    of the build)."""
+    if port.settings.renamed_sources:
+        return
+    names = [name for a in command.args[first:] if a.text not in _SCOPE_WORDS and "$<" not in a.text
+             for name in re.split(r"[;\s]+", a.text.strip('"')) if _CU_SUFFIX.search(name)]
+    if names:
+        port.after(command, [f"set_source_files_properties({' '.join(names)} PROPERTIES LANGUAGE HIP)"], "sources")
 
 
 def _legacy_setting(port: _Port, command: Command, name: str) -> None:
@@ -618,6 +633,9 @@ def _string_or_list(port: _Port, command: Command) -> None:
             and _project_flags(port, command, args[2:], new)):
         return
     _edit_in_place(port, command, new, "variables")
+    if command.name == "list" and len(args) >= 2 and args[0].text in ("APPEND", "PREPEND", "INSERT") \
+            and not args[1].text.startswith("CMAKE_"):
+        _mark_listed_sources(port, command, 3 if args[0].text == "INSERT" else 2)
 
 
 def _project_flags(port: _Port, command: Command, values: list[Argument], new: list[str | None]) -> bool:

@@ -272,6 +272,16 @@ def test_cmakes_check_for_the_compiler_asks_for_the_hip_one() -> None:
     assert not [f for f in findings if "kept as written" in f.message]
 
 
+def test_sources_listed_in_a_projects_variable_compile_as_hip_where_they_keep_their_names() -> None:
+    text = 'set(SOURCES main.cu "k2.cu;k3.cu" util.cpp)\nlist(APPEND SOURCES k4.cu)\nadd_executable(app ${SOURCES})\n'
+    assert _port(text)[0] == text.replace(".cu", ".hip")
+    kept, _ = _port(text, Settings(arches=("gfx1030",), renamed_sources=False))
+    assert kept == ('set(SOURCES main.cu "k2.cu;k3.cu" util.cpp)\n'
+                    "set_source_files_properties(main.cu k2.cu k3.cu PROPERTIES LANGUAGE HIP)\n"
+                    "list(APPEND SOURCES k4.cu)\nset_source_files_properties(k4.cu PROPERTIES LANGUAGE HIP)\n"
+                    "add_executable(app ${SOURCES})\n")
+
+
 def test_nvml_in_a_build_file_is_named_with_rocm_smi() -> None:
     text = ('register_link_library("nvidia-ml")\n'
             "target_link_libraries(bench PRIVATE CUDA::nvml -lnvidia-ml)\n")

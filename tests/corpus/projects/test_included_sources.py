@@ -199,3 +199,35 @@ def test_a_makefile_that_asks_the_gpu_for_its_target_builds_for_the_configured_o
     assert built.ok, built.text()
     offload_bundle(tree / "queried")
     offload_bundle(tree / "guarded")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_sources_listed_in_a_variable_build_in_place_as_from_out_dir(mode: str, tmp_path: Path) -> None:
+    """``set(SOURCES main.cu)`` / ``list(APPEND SOURCES kern.cu)`` then ``add_executable(app
+    ${SOURCES})``: in place the files keep their .cu names, and CMake left them out of the build (no
+    CUDA language), so make found no rule for the target; from --out-dir they are .hip files."""
+    tool("clang++-15")
+    source = tmp_path / "cmake_listed"
+    source.mkdir()
+    (source / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.18)\nproject(listed LANGUAGES CXX CUDA)\n"
+                                           "set(SOURCES main.cu)\nlist(APPEND SOURCES kern.cu)\n"
+                                           "add_executable(app ${SOURCES})\n")
+    (source / "main.cu").write_text("void launch(int* p);\nint main() { launch(nullptr); return 0; }\n")
+    (source / "kern.cu").write_text("__global__ void k(int* p) { if (p) p[0] = 1; }\n"
+                                    "void launch(int* p) { k<<<1, 1>>>(p); }\n")
+    tree = source
+    if mode == "out-dir":
+        tree = tmp_path / "port"
+        where = ["--out-dir", str(tree)]
+    else:
+        where = ["--in-place"]
+    result = proc.run([sys.executable, "-m", "cass_lsp", "translate", str(source), *where, "--arch", ARCH],
+                      timeout=300)
+    assert result.ok and "Traceback" not in result.text(), result.text()
+    build = tmp_path / "build"
+    configure = proc.run([tool("cmake"), "-S", str(tree), "-B", str(build),
+                          f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}"], timeout=BUILD_TIMEOUT_S)
+    assert configure.ok, configure.text()
+    result = proc.run([tool("cmake"), "--build", str(build)], timeout=BUILD_TIMEOUT_S)
+    assert result.ok, result.text()
+    offload_bundle(build / "app")
