@@ -172,7 +172,14 @@ LEGACY_UNMAPPED = {
     "cuda_select_nvcc_arch_flags": "NVIDIA target selection: use CMAKE_HIP_ARCHITECTURES",
     "cuda_detect_installed_gpus": "NVIDIA GPU detection: rocm_agent_enumerator lists AMD GPUs",
     "cuda_add_cufft_to_target": "",
+    "cuda_compute_separable_compilation_object_file_name": "FindCUDA's separate device-link object: clang links "
+    "-fgpu-rdc objects itself",
+    "cuda_link_separable_compilation_objects": "FindCUDA's separate device link: clang links -fgpu-rdc objects "
+    "itself (list them in a HIP target)",
 }
+"""FindCUDA's commands with no HIP counterpart. Any other ``cuda_*`` command is the project's own
+(``function(cuda_add_benchmark ...)``, often in another file): ported as any call, its ``.cu``
+arguments following the rename."""
 _VARIABLE = re.compile(r"\b(?:CMAKE_CUDA_\w+|CUDAToolkit_\w+|CUDA_\w+)\b")
 _REFERENCE = re.compile(r"\$\{(?P<name>\w+)\}")
 _NVML_LIBRARY = re.compile(r"^(?:-l)?(?:lib)?nvidia-ml(?:\.so[\d.]*)?$")
@@ -537,6 +544,21 @@ def _set(port: _Port, command: Command) -> None:
     if not name.startswith("CMAKE_") and _project_flags(port, command, command.args[1:], new):
         return
     _edit_in_place(port, command, new, "variables")
+    if not name.startswith("CMAKE_"):
+        _mark_listed_sources(port, command, 1)
+
+
+def _mark_listed_sources(port: _Port, command: Command, first: int) -> None:
+    """``.cu`` files listed in a project's variable (``set(SOURCES main.cu k.cu)``, ``list(APPEND
+    SOURCES k.cu)``) that keep their names (``--in-place``): a target built from ``${SOURCES}`` compiles
+    them as HIP only by their property (without it CMake leaves a file of a language not enabled out
+    of the build)."""
+    if port.settings.renamed_sources:
+        return
+    names = [name for a in command.args[first:] if a.text not in _SCOPE_WORDS and "$<" not in a.text
+             for name in re.split(r"[;\s]+", a.text.strip('"')) if _CU_SUFFIX.search(name)]
+    if names:
+        port.after(command, [f"set_source_files_properties({' '.join(names)} PROPERTIES LANGUAGE HIP)"], "sources")
 
 
 def _legacy_setting(port: _Port, command: Command, name: str) -> None:
@@ -611,6 +633,9 @@ def _string_or_list(port: _Port, command: Command) -> None:
             and _project_flags(port, command, args[2:], new)):
         return
     _edit_in_place(port, command, new, "variables")
+    if command.name == "list" and len(args) >= 2 and args[0].text in ("APPEND", "PREPEND", "INSERT") \
+            and not args[1].text.startswith("CMAKE_"):
+        _mark_listed_sources(port, command, 3 if args[0].text == "INSERT" else 2)
 
 
 def _project_flags(port: _Port, command: Command, values: list[Argument], new: list[str | None]) -> bool:
@@ -850,14 +875,15 @@ def _legacy_removed(port: _Port, command: Command) -> None:
 
 
 def _generic(port: _Port, command: Command) -> None:
-    if command.name in LEGACY_UNMAPPED or command.name.startswith("cuda_"):
-        why = LEGACY_UNMAPPED.get(command.name) or "a FindCUDA command cass-lsp does not port"
+    if command.name in LEGACY_UNMAPPED:
+        why = LEGACY_UNMAPPED[command.name]
         port.find(command.start, "error", f"{command.name}: {why}; kept", UNMAPPED)
         return
     new = _rewrite_args(port, command)
-    if command.args and command.args[0].text in COMPILER_VARIABLES:
+    if command.args and command.args[0].text in COMPILER_VARIABLES and command.name not in _VARIABLE_COMMANDS:
         # a project's macro declaring the option (register_flag_optional(CMAKE_CUDA_COMPILER ...)): a
-        # default of nvcc must not become the HIP compiler, and the CUDA one is never used
+        # default of nvcc must not become the HIP compiler, and the CUDA one is never used; CMake's
+        # own if(CMAKE_CUDA_COMPILER) after check_language asks whether the (now HIP) compiler exists
         new[0] = command.args[0].text
         port.find(command.start, "info", f"{command.args[0].text} kept as written: "
                   f"{COMPILER_VARIABLES[command.args[0].text]}")

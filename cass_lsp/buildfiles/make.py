@@ -8,7 +8,9 @@ touches stay as written:
   ``--hip-link`` on link lines; a variable whose value starts with another compiler variable
   (``NVCC = $(CUDA_BIN)/nvcc``, ``CC = $(NVCC)``) is one too; under hipcc ``export HIP_PLATFORM ?=
   amd`` follows its first use, since hipcc picks the NVIDIA platform whenever an ``nvcc`` is on
-  ``PATH``; ``$(shell which nvcc)`` elsewhere (``CUDA_PATH := $(dir $(shell which nvcc))..``) asks
+  ``PATH``, and ``export HCC_AMDGPU_TARGET ?= <the AMD targets>``, the targets hipcc builds for where
+  a command names none (it would ask the machine's GPU and, with none, leave clang's default target;
+  llm.c's top-level Makefile adds its target flag only where ``nvidia-smi`` answers); ``$(shell which nvcc)`` elsewhere (``CUDA_PATH := $(dir $(shell which nvcc))..``) asks
   for hipcc, whose folder is ROCm's as nvcc's was CUDA's;
 * nvcc's flags, on the compiler's command lines and in the variables those lines use (target-specific
   assignments too: ``omp: CUFLAGS += -Xcompiler -fopenmp``), through
@@ -22,7 +24,11 @@ touches stay as written:
 * the toolkit's root: ``$(CUDA_HOME)``, ``$(CUDA_PATH)``, … -> ``$(ROCM_PATH)`` (its ``lib64`` ->
   ``lib``), its assignment -> ``ROCM_PATH ?= /opt/rocm``;
 * source names: ``.cu`` -> ``.hip`` when the tree's sources are renamed, so ``%.o: %.cu`` rules keep
-  building the translated sources.
+  building the translated sources;
+* a query of the NVIDIA GPU's compute capability (``$(shell __nvcc_device_query)``, ``$(shell
+  nvidia-smi --query-gpu=compute_cap ...)``) becomes the AMD targets (``cass.target.arch``): it would
+  answer nothing on a machine without an NVIDIA GPU, and the Makefile would build for hipcc's
+  default target instead of the configured one.
 
 A line no rule can port is kept as written with an error finding on it: no Makefile makes the port
 raise.
@@ -46,6 +52,15 @@ CLANG_NOTE = (": a clang that builds HIP: ROCm's ($(ROCM_PATH)/llvm/bin/clang++)
               "the compiler variable's value)")
 HIP_PLATFORM_WHY = ("hipcc picks the NVIDIA platform when an nvcc is on PATH: the Makefile now asks for AMD "
                     "(HIP_PLATFORM=amd) unless the environment says otherwise")
+HIP_TARGET_VARIABLE = "HCC_AMDGPU_TARGET"
+HIP_TARGET_WHY = ("where a command names no --offload-arch, hipcc builds for HCC_AMDGPU_TARGET's targets "
+                  "(now the AMD targets {} of cass.target.arch, unless the environment says otherwise), not for "
+                  "the machine's GPU or, with none, clang's default target")
+
+
+def _target_line(settings: Settings) -> str:
+    """``export HCC_AMDGPU_TARGET ?= gfx1030,gfx1100``: hipcc's targets where a command gives none."""
+    return f"export {HIP_TARGET_VARIABLE} ?= {','.join(settings.arches)}"
 # variables that hold nvcc flags by name, whether or not a recipe line shows it
 _FLAG_VARIABLE = re.compile(r"^(?:NVCC\w*|CU\w*FLAGS|CUDA\w*FLAGS|NV\w*FLAGS|GENCODE\w*|\w*ARCH\w*FLAGS|"
                             r"CUDA_ARCH\w*|NVCC_ARCH\w*)$")
@@ -55,6 +70,8 @@ _REFERENCE = re.compile(r"\$[({](?P<name>[A-Za-z_][\w.-]*)[)}]")
 _NVCC = re.compile(r"^(?:nvcc|\S*/nvcc)$")
 # nvcc found on PATH by the shell: $(shell which nvcc 2>/dev/null), $(shell command -v nvcc)
 _SHELL_NVCC = re.compile(r"(\$[({]shell\s+(?:which|command\s+-v|type\s+-p)\s+)nvcc\b")
+# the GPU's compute capability asked of the machine (a whole ``$(shell ...)`` word)
+_DEVICE_QUERY = re.compile(r"^\$[({]shell\s+(?:__nvcc_device_query|nvidia-smi\s[^()]*compute_cap[^()]*)[)}]$")
 _HIPCC = re.compile(r"^(?:hipcc|\S*/hipcc)$")
 _CU_NAME = re.compile(r"\.cu(?![\w.])")
 _ROOT_PATH = re.compile(r"\$[({](?:" + "|".join(CUDA_ROOT_VARIABLES) + r")[)}]")
@@ -224,6 +241,11 @@ def _rename_word(port: _Port, token: _Token) -> str:
                 port.find(token.start, "info", f"{text} -> -l{hip.link}: "
                           f"{libraries.DROPPED_LINK.get(name) or hip.note}")
             return f"-l{hip.link}" if hip.link else ""
+    if _DEVICE_QUERY.match(text):
+        arches = " ".join(port.settings.arches)
+        port.find(token.start, "info", f"{text} asks the machine's NVIDIA GPU for its target: now the AMD targets "
+                  f"{arches} (cass.target.arch; translate with --arch for others), which need no GPU to build for")
+        return arches
     if _SHELL_NVCC.search(text):
         text = _SHELL_NVCC.sub(r"\1hipcc", text)
     if text.startswith(("$(", "${")):  # $(patsubst %/bin/nvcc,%,$(NVCC)): the compiler's path, now hipcc's
@@ -329,8 +351,9 @@ def _port_assignment(port: _Port, line: _Line, match: re.Match[str], compilers: 
     if name in compilers:
         _port_compile_line(port, line, value, compilers)
         if port.settings.compiler == "hipcc" and not port.platform_placed:
-            port.insert(line.end, f"\n{HIP_PLATFORM_LINE}", "compiler")
+            port.insert(line.end, f"\n{HIP_PLATFORM_LINE}\n{_target_line(port.settings)}", "compiler")
             port.find(line.start, "info", HIP_PLATFORM_WHY)
+            port.find(line.start, "info", HIP_TARGET_WHY.format(", ".join(port.settings.arches)))
             port.platform_placed = True
         return
     if name in flags:
@@ -389,7 +412,8 @@ def _port_line(port: _Port, line: _Line, compilers: set[str], flags: set[str]) -
         _port_compile_line(port, line, tokens, compilers)
         if port.settings.compiler == "hipcc" and not port.platform_placed and not compilers:
             port.find(line.start, "warning", "hipcc picks the NVIDIA platform when an nvcc is on PATH: run make "
-                      "with HIP_PLATFORM=amd", UNMAPPED)
+                      f"with HIP_PLATFORM=amd (and {HIP_TARGET_VARIABLE}={','.join(port.settings.arches)} for commands that "
+                      "name no --offload-arch)", UNMAPPED)
             port.platform_placed = True
         return
     if "-dlink" in stripped or "--device-link" in stripped:
@@ -414,7 +438,7 @@ def _reverse(text: str, settings: Settings) -> Result:
         stripped = text[line.start : line.end].lstrip()
         if not stripped or stripped.startswith("#"):
             continue
-        if stripped.startswith(HIP_PLATFORM_LINE):
+        if stripped.startswith((HIP_PLATFORM_LINE, f"export {HIP_TARGET_VARIABLE} ?= ")):
             port.replace(line.start, min(line.end + 1, len(text)), "", "compiler")
             continue
         match = None if line.recipe else _ASSIGNMENT.match(text, line.start, line.end)

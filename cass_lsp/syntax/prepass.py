@@ -42,6 +42,9 @@ What it rewrites:
   directive lines and the other branches become spaces (``set_aside`` lists those branches; the
   translator renames their API names by name and says so);
 - a braced launch dimension (``k<<<g, {32, 8, 1}, 0, s>>>``) is read as parenthesized;
+- a macro between or after string literals (``"%" PRId64 "\\n"``, ``"ld." PTX_SPACE ".u64"``,
+  ``"ARCH=" STR(ARCH)``: a name with a capital letter, its arguments too) becomes spaces, leaving
+  adjacent literals, which the grammar reads (``_string_macros``);
 - extended lambdas' ``__device__``/``__host__``, ``typename`` before a dependent name in an
   expression, ``class`` in ``template class X<T>;``, an ``__attribute__`` in ``using X = ...``,
   ``__restrict``, keyword types in ``typeid(...)``, ``unsigned(x)`` before ``<`` or after
@@ -384,6 +387,9 @@ def prepare(source: bytes, macros: Macros | None = None) -> bytes:
                 put(m.start(1) + brace.end() - 1, b")")
     for start, end in _split_groups(source):
         put(start, _blank(source[start:end]))
+    if b'" ' in source and re.compile(rb'"[ \t]+\w*[A-Z]').search(source):  # a full scan only then
+        for start, end in _string_macros(source):
+            put(start, _blank(source[start:end]))
     if b"#" in source:
         for line in re.compile(_CONDITION_LINE).finditer(source):
             # ``#if defined(_WIN32) or defined(__APPLE__)``: C++'s spellings of || && !, which the
@@ -623,6 +629,62 @@ def _in_template_parameters(source: bytes, pos: int) -> bool:
         return False
     angle = before.replace(b"<<", b"  ").rfind(b"<")
     return angle > before.rfind(b"(")
+
+
+def _string_macros(source: bytes) -> list[tuple[int, int]]:
+    """Macros between or after string literals, which the grammar reads only as adjacent literals:
+    ``"%" PRId64 "\\n"``, ``"ld." PTX_relaxed_gpu ".global"``, ``"ARCH=" STR(ARCH) "0"``. Each name
+    (with its argument list) after a literal, up to the next literal or the end of the argument,
+    becomes spaces. Only names with a capital letter, never after ``extern "C"`` or ``operator ""``,
+    and never touching the quote (a literal's suffix, ``"abc"_s``); a quote in a comment or a
+    directive line is not a literal's."""
+    spans: list[tuple[int, int]] = []
+    word = re.compile(rb"[ \t]+([A-Za-z_]\w*)")
+    for candidate in re.compile(rb'"(?=[ \t]+\w*[A-Z])').finditer(source):
+        close = candidate.start()
+        line_start = source.rfind(b"\n", 0, close) + 1
+        literal = _closed_literal(source, line_start, close)
+        if literal is None or source.rfind(b"/*", 0, close) > source.rfind(b"*/", 0, close) or re.compile(
+                rb"(?:extern|operator)\s*$").search(source, max(0, literal - 12), literal):
+            continue
+        i, found = close + 1, []
+        while True:
+            name = word.match(source, i)
+            if name is None or not re.search(rb"[A-Z]", name[1]):
+                break
+            end = _call_end(source, name.end()) or name.end()
+            found.append((name.start(1), end))
+            i = end
+        after = source[i:i + 80].lstrip(b" \t\r\n")[:1]
+        if found and after in (b'"', b",", b")", b";", b":", b"}"):
+            spans.extend(found)
+    return spans
+
+
+def _closed_literal(source: bytes, line_start: int, close: int) -> int | None:
+    """Where the string literal that the quote at ``close`` closes opens, reading its line from
+    ``line_start`` (literals, character literals and a ``//`` comment); None where that quote opens
+    one, sits in a comment or the line is a directive."""
+    if source[line_start:close].lstrip(b" \t").startswith(b"#"):
+        return None
+    i = line_start
+    while i < close:
+        c = source[i]
+        if c == ord("/") and source[i + 1:i + 2] == b"/":
+            return None
+        if c == ord("'"):
+            i = _skip_quoted(source, i) + 1
+            continue
+        if c == ord('"'):
+            end = _skip_quoted(source, i)
+            if end == close:
+                return i
+            if end > close:
+                return None
+            i = end + 1
+            continue
+        i += 1
+    return None
 
 
 def _call_end(source: bytes, i: int) -> int | None:

@@ -94,7 +94,7 @@ async def test_makefile_edits_update_the_findings_and_close_clears_them(
         raise AssertionError(f"the edit did not reach the build findings: {client.diagnostics.get(uri)}")
     actions = await _actions(client, uri)
     ported = apply_text_edits(MAKEFILE.replace(" -maxrregcount=32", ""), _edits(actions[0]))
-    assert ported == ("NVCC ?= hipcc\nexport HIP_PLATFORM ?= amd\nk.o: k.cu\n"
+    assert ported == (f"NVCC ?= hipcc\nexport HIP_PLATFORM ?= amd\nexport HCC_AMDGPU_TARGET ?= {arch}\nk.o: k.cu\n"
                       f"\t$(NVCC) --offload-arch={arch} -c k.cu -o k.o\n")
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     for _ in range(500):

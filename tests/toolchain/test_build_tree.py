@@ -32,7 +32,8 @@ def test_out_dir_ports_build_files_with_the_libraries_the_sources_use(tmp_path: 
     cmake = (tmp_path / "out" / "CMakeLists.txt").read_text()
     assert "add_executable(app main.hip)" in cmake
     assert "find_package(hipfft REQUIRED)" in cmake  # from main.cu's cuFFT calls, not the CMake file
-    assert (tmp_path / "out" / "build.mk").read_text() == "NVCC = hipcc\nexport HIP_PLATFORM ?= amd\nLIBS = -lhipfft\n"
+    assert (tmp_path / "out" / "build.mk").read_text() == ("NVCC = hipcc\nexport HIP_PLATFORM ?= amd\n"
+                                                              "export HCC_AMDGPU_TARGET ?= gfx1030\nLIBS = -lhipfft\n")
     stderr = result.stderr.decode()
     assert f"{src / 'CMakeLists.txt'}: " in stderr and "build rewrite(s)" in stderr
     assert f"  {src / 'CMakeLists.txt'}:4: find_package(CUDAToolkit) -> find_package(hip REQUIRED)" in stderr
@@ -77,6 +78,11 @@ def test_doctor_names_the_toolchain_file_for_ported_cmake_projects() -> None:
     assert tools["build: hipcc (ported Makefiles)"]["found"], "scripts/setup.sh installs hipcc"
     cmake = tools["build: CMake HIP language"]
     assert cmake["found"] and TOOLCHAIN_FILE in cmake["version"]
+    # a port's -fopenmp links LLVM's libomp, not gcc's libgomp: doctor names its package where missing
+    from cass_lsp.buildfiles.tools import OPENMP_NAME
+
+    openmp = tools[OPENMP_NAME]
+    assert openmp["found"] or openmp["hint"].startswith("apt-get install libomp-"), openmp
 
 
 def test_files_cmake_generated_in_a_build_tree_are_not_ported(tmp_path: Path) -> None:

@@ -245,6 +245,43 @@ def test_sources_handed_to_a_projects_function_compile_as_hip() -> None:
                         + "set_source_files_properties(src/main.cu PROPERTIES LANGUAGE HIP)\n")
 
 
+def test_a_projects_own_cuda_prefixed_function_is_not_taken_for_findcuda() -> None:
+    """``cuda_add_benchmark(...)``, the project's own (defined here or in another file): it was reported
+    as a FindCUDA command not ported and its ``.cu`` argument kept its name, while --out-dir renamed
+    the file, so the port's configure could not find the source."""
+    text = ("function(cuda_add_benchmark name src)\n  add_executable(${name} ${src})\nendfunction()\n"
+            "cuda_add_benchmark(triad src/triad.cu)\ncuda_bench_from_other_file(copy src/copy.cu)\n"
+            "cuda_link_separable_compilation_objects(link k src/k.o)\n")
+    renamed, findings = _port(text)
+    assert "cuda_add_benchmark(triad src/triad.hip)\ncuda_bench_from_other_file(copy src/copy.hip)\n" in renamed
+    assert [(f.line, f.severity) for f in findings if f.code == "build-unmapped"] == [(6, "error")]
+    in_place, _ = _port(text, Settings(arches=("gfx1030",), renamed_sources=False))
+    assert ("cuda_add_benchmark(triad src/triad.cu)\nset_source_files_properties(src/triad.cu PROPERTIES LANGUAGE HIP)"
+            in in_place)
+
+
+def test_cmakes_check_for_the_compiler_asks_for_the_hip_one() -> None:
+    """CMake's CheckLanguage idiom: ``check_language(CUDA)`` then ``if(CMAKE_CUDA_COMPILER)``. The test
+    kept the CUDA name (taken for a project macro declaring the option), which check_language(HIP)
+    never sets, so the port stopped in the project's FATAL_ERROR branch."""
+    text = ("include(CheckLanguage)\ncheck_language(CUDA)\nif(CMAKE_CUDA_COMPILER)\n  enable_language(CUDA)\n"
+            'else()\n  message(FATAL_ERROR "no CUDA compiler")\nendif()\nif(NOT CMAKE_CUDA_COMPILER)\nendif()\n')
+    out, findings = _port(text)
+    assert "check_language(HIP)\nif(CMAKE_HIP_COMPILER)\n" in out and "  enable_language(HIP)\n" in out
+    assert "if(NOT CMAKE_HIP_COMPILER)\n" in out
+    assert not [f for f in findings if "kept as written" in f.message]
+
+
+def test_sources_listed_in_a_projects_variable_compile_as_hip_where_they_keep_their_names() -> None:
+    text = 'set(SOURCES main.cu "k2.cu;k3.cu" util.cpp)\nlist(APPEND SOURCES k4.cu)\nadd_executable(app ${SOURCES})\n'
+    assert _port(text)[0] == text.replace(".cu", ".hip")
+    kept, _ = _port(text, Settings(arches=("gfx1030",), renamed_sources=False))
+    assert kept == ('set(SOURCES main.cu "k2.cu;k3.cu" util.cpp)\n'
+                    "set_source_files_properties(main.cu k2.cu k3.cu PROPERTIES LANGUAGE HIP)\n"
+                    "list(APPEND SOURCES k4.cu)\nset_source_files_properties(k4.cu PROPERTIES LANGUAGE HIP)\n"
+                    "add_executable(app ${SOURCES})\n")
+
+
 def test_nvml_in_a_build_file_is_named_with_rocm_smi() -> None:
     text = ('register_link_library("nvidia-ml")\n'
             "target_link_libraries(bench PRIVATE CUDA::nvml -lnvidia-ml)\n")

@@ -29,6 +29,7 @@ def test_compiler_flags_libraries_and_paths() -> None:
 ROCM_PATH ?= /opt/rocm
 NVCC := hipcc
 export HIP_PLATFORM ?= amd
+export HCC_AMDGPU_TARGET ?= gfx1030
 NVCCFLAGS := -O3 --offload-arch=gfx1030 -fPIC
 TARFLAGS := -t -v
 LIBS := -L$(ROCM_PATH)/lib -lamdhip64 -lhipblas
@@ -96,7 +97,8 @@ def test_a_compiler_found_on_path_and_the_root_derived_from_it() -> None:
     text = ("NVCC := $(shell which nvcc 2>/dev/null)\nifeq ($(NVCC),)\n$(error no nvcc)\nendif\n"
             "CUDA_PATH ?= $(patsubst %/bin/nvcc,%,$(NVCC))\nx: x.cu\n\t$(NVCC) -arch=sm_80 x.cu -o x\n")
     result = make.translate(text, HIP)
-    assert result.text == ("NVCC := $(shell which hipcc 2>/dev/null)\nexport HIP_PLATFORM ?= amd\nifeq ($(NVCC),)\n"
+    assert result.text == ("NVCC := $(shell which hipcc 2>/dev/null)\nexport HIP_PLATFORM ?= amd\n"
+                           "export HCC_AMDGPU_TARGET ?= gfx1030\nifeq ($(NVCC),)\n"
                            "$(error no nvcc)\nendif\nROCM_PATH ?= $(patsubst %/bin/hipcc,%,$(NVCC))\nx: x.hip\n"
                            "\t$(NVCC) --offload-arch=gfx1030 x.hip -o x\n")
     clang = make.translate(text, Settings(arches=("gfx1030",), compiler="clang")).text
@@ -109,7 +111,8 @@ def test_compiler_variables_through_other_variables() -> None:
     text = ("CUDA_BIN := $(CUDA_HOME)/bin\nNVCC = $(CUDA_BIN)/nvcc\nCUCC = $(NVCC) -ccbin $(CXX)\nCC = $(CUCC)\n"
             "%.o: %.cu\n\t$(CC) -arch=sm_70 -c $< -o $@\n")
     result = make.translate(text, HIP)
-    assert result.text == ("CUDA_BIN := $(ROCM_PATH)/bin\nNVCC = hipcc\nexport HIP_PLATFORM ?= amd\nCUCC = $(NVCC)\n"
+    assert result.text == ("CUDA_BIN := $(ROCM_PATH)/bin\nNVCC = hipcc\nexport HIP_PLATFORM ?= amd\n"
+                           "export HCC_AMDGPU_TARGET ?= gfx1030\nCUCC = $(NVCC)\n"
                            "CC = $(CUCC)\n%.o: %.hip\n\t$(CC) --offload-arch=gfx1030 -c $< -o $@\n")
     assert any("-ccbin $(CXX) dropped" in f.message for f in result.findings)
 
@@ -143,7 +146,7 @@ def test_a_line_the_rules_cannot_port_is_kept_with_an_error_on_it(monkeypatch: p
     monkeypatch.setattr(make.nvcc_flags, "port", port)
     text = "NVCC = nvcc\nNVCC_DEBUG = -G -arch=sm_80\nNVCCFLAGS = -arch=sm_80\n"
     result = make.translate(text, HIP)
-    assert result.text.splitlines()[2:] == ["NVCC_DEBUG = -G -arch=sm_80", "NVCCFLAGS = --offload-arch=gfx1030"]
+    assert result.text.splitlines()[3:] == ["NVCC_DEBUG = -G -arch=sm_80", "NVCCFLAGS = --offload-arch=gfx1030"]
     errors = [f for f in result.findings if f.severity == "error"]
     assert [f.line for f in errors] == [2] and "kept as written" in errors[0].message
 
@@ -173,3 +176,29 @@ def test_links_of_relocatable_objects_get_fgpu_rdc() -> None:
     assert "\tclang++ --hip-link -fgpu-rdc --offload-arch" in clang and "\tclang++ -x hip --offload-arch" in clang
     plain = "app: a.o\n\tnvcc a.o -o app\n%.o: %.cu\n\tnvcc -c $< -o $@\n"
     assert "-fgpu-rdc" not in make.translate(plain, HIP).text
+
+
+def test_a_query_of_the_nvidia_gpus_target_becomes_the_configured_amd_targets() -> None:
+    """llm.c's dev/cuda Makefile asks ``__nvcc_device_query`` for the GPU's compute capability and
+    builds without a target when it answers nothing: on a machine without an NVIDIA GPU the port built
+    for hipcc's default target, not the configured one."""
+    text = ("NVCC := $(shell which nvcc 2>/dev/null)\n"
+            "ifndef GPU_COMPUTE_CAPABILITY\n"
+            "  GPU_COMPUTE_CAPABILITY = $(shell __nvcc_device_query) # assume if NVCC is present\n"
+            "  GPU_COMPUTE_CAPABILITY := $(strip $(GPU_COMPUTE_CAPABILITY))\n"
+            "endif\n"
+            "ifeq ($(GPU_COMPUTE_CAPABILITY),)\n"
+            "  CFLAGS = -O3 --use_fast_math\n"
+            "else\n"
+            "  CFLAGS = -O3 --use_fast_math --generate-code arch=compute_$(GPU_COMPUTE_CAPABILITY),"
+            "code=[compute_$(GPU_COMPUTE_CAPABILITY),sm_$(GPU_COMPUTE_CAPABILITY)]\n"
+            "endif\n"
+            "SMI_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader | sed 's/\\.//g' | head -n 1)\n"
+            "%: %.cu\n\t$(NVCC) $(CFLAGS) $< -o $@\n")
+    result = make.translate(text, Settings(arches=("gfx1030", "gfx1100")))
+    lines = result.text.splitlines()
+    assert lines[4] == "  GPU_COMPUTE_CAPABILITY = gfx1030 gfx1100 # assume if NVCC is present"
+    assert lines[10] == "  CFLAGS = -O3 -ffast-math --offload-arch=gfx1030 --offload-arch=gfx1100"
+    assert lines[12] == "SMI_CC := gfx1030 gfx1100"
+    queries = [f for f in result.findings if "asks the machine's NVIDIA GPU" in f.message]
+    assert [f.line for f in queries] == [3, 11]

@@ -117,6 +117,12 @@ CONSTRUCTS = {
         "#else\n#define PUSH_RANGE(name, cid)\n#define POP_RANGE\n#endif\n"
         "void solve(int iters) {\n    PUSH_RANGE(\"Jacobi solve\", 0)\n\n    bool greater = true;\n"
         "    while (greater && iters-- > 0) { greater = iters > 2; }\n    POP_RANGE\n}\n"),
+    "macros between and after string literals": (
+        '#define STR_(x) #x\n#define STR(x) STR_(x)\n#define PTX_relaxed_gpu ".relaxed.gpu"\n'
+        'static_assert(MIN_ARCH >= 7, "MIN_ARCH=" STR(MIN_ARCH) "0 must bound " STR(__CUDA_ARCH__) ".");\n'
+        "__device__ unsigned long long ld(const unsigned long long* p) {\n"
+        '    unsigned long long v;\n    asm volatile("ld." PTX_relaxed_gpu ".global.u64 %0, [%1];" : "=l"(v) : "l"(p));\n'
+        '    return v;\n}\nvoid show(long n) { printf("%" PRId64 " items\\n", n); printf("%" PRIu64, n); }\n'),
     "braced launch dimensions": (
         "template <int BX, int BY> __global__ void jacobi(float* a, int nx);\n"
         "void step(float* a, int nx, dim3 grid, cudaStream_t s) {\n"
@@ -133,6 +139,9 @@ ALREADY_READ = {
     "if constexpr and fold expressions in device code": (
         "template <int N, class... T> __device__ int sum(T... v) {\n"
         "    if constexpr (N > 2) { return (v + ... + 0); } else { return (... + v); }\n}\n"),
+    "literals after extern, operator and a literal suffix": (
+        'extern "C" int c_api(void);\nlong operator"" _kb(unsigned long long v) { return v; }\n'
+        'auto s = std::string("abc") + "de";\n'),
     "integer-constant macros in expressions": (
         "__device__ unsigned mix(unsigned a) { return UINT32_C(0x6A09E667) + a; }\n"),
 }

@@ -90,10 +90,16 @@ def test_included_kernels_and_a_compiler_found_on_path_build_with_hipcc(
     offload_bundle(tree / "lud")
 
 
-def test_pattern_rules_and_wrapper_variables_build_with_hipcc(tmp_path: Path, nvcc: toolchains.Invocation) -> None:
-    """%: %.cu and %.o: %.cu behind CUCC = $(NVCC) -ccbin $(CXX), NVCC = $(CUDA_BIN)/nvcc."""
+@pytest.mark.parametrize("mode", MODES)
+def test_pattern_rules_and_wrapper_variables_build_with_hipcc(
+    mode: str, tmp_path: Path, nvcc: toolchains.Invocation
+) -> None:
+    """%: %.cu and %.o: %.cu behind CUCC = $(NVCC) -ccbin $(CXX), NVCC = $(CUDA_BIN)/nvcc; in place
+    the rules keep their .cu names, which hipcc compiles as HIP: both ports build alike."""
     tool("hipcc")
-    tree, _ = _port(PATTERNS, "out-dir", tmp_path)
+    tree, _ = _port(PATTERNS, mode, tmp_path)
+    suffix = ".hip" if mode == "out-dir" else ".cu"
+    assert f"%: %{suffix}" in (tree / "Makefile").read_text()
     result = proc.run([tool("make"), "-C", str(tree)], env=_hipcc_env(nvcc), timeout=BUILD_TIMEOUT_S)
     assert result.ok, result.text()
     assert "-ccbin" not in result.text() and "-Wl,--as-needed" in result.text()
@@ -147,3 +153,81 @@ def test_a_cmake_unit_including_kernels_from_its_include_path_builds(mode: str, 
     assert result.ok, result.text()
     offload_bundle(build / "heat2d")
 
+
+
+_QUERIED_ARCH = """\
+NVCC := $(shell which nvcc 2>/dev/null)
+# dev/cuda's shape: the GPU asked for its compute capability
+ifndef GPU_COMPUTE_CAPABILITY
+  GPU_COMPUTE_CAPABILITY = $(shell __nvcc_device_query)
+  GPU_COMPUTE_CAPABILITY := $(strip $(GPU_COMPUTE_CAPABILITY))
+endif
+ifeq ($(GPU_COMPUTE_CAPABILITY),)
+  CFLAGS = -O3
+else
+  CFLAGS = -O3 --generate-code arch=compute_$(GPU_COMPUTE_CAPABILITY),code=[compute_$(GPU_COMPUTE_CAPABILITY),sm_$(GPU_COMPUTE_CAPABILITY)]
+endif
+# the top-level Makefile's shape: a target flag only where nvidia-smi answers
+ifneq ($(shell which nvidia-smi 2>/dev/null),)
+  GUARDED_FLAGS = -arch=sm_$(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader | sed 's/\\.//g')
+endif
+%: %.cu
+\t$(NVCC) $(CFLAGS) $< -o $@
+guarded: queried.cu
+\t$(NVCC) -O3 $(GUARDED_FLAGS) $< -o $@
+"""
+
+
+def test_a_makefile_that_asks_the_gpu_for_its_target_builds_for_the_configured_one(
+    tmp_path: Path, nvcc: toolchains.Invocation
+) -> None:
+    """llm.c's Makefiles take the target from the NVIDIA GPU (``__nvcc_device_query``, ``nvidia-smi``),
+    and without one add no target flag: the port built for clang's default target (hipcc asks
+    rocm_agent_enumerator, which finds no GPU here), not the configured one."""
+    tool("hipcc")
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "Makefile").write_text(_QUERIED_ARCH)
+    (source / "queried.cu").write_text("#include <cstdio>\n__global__ void k(int* p) { p[threadIdx.x] = 1; }\n"
+                                       "int main() { std::printf(\"%p\\n\", (void*)k); return 0; }\n")
+    tree = tmp_path / "port"
+    result = proc.run([sys.executable, "-m", "cass_lsp", "translate", str(source), "--out-dir", str(tree),
+                       "--arch", ARCH], timeout=300)
+    assert result.ok and "Traceback" not in result.text(), result.text()
+    built = proc.run([tool("make"), "-C", str(tree), "queried", "guarded"], env=_hipcc_env(nvcc),
+                     timeout=BUILD_TIMEOUT_S)
+    assert built.ok, built.text()
+    offload_bundle(tree / "queried")
+    offload_bundle(tree / "guarded")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_sources_listed_in_a_variable_build_in_place_as_from_out_dir(mode: str, tmp_path: Path) -> None:
+    """``set(SOURCES main.cu)`` / ``list(APPEND SOURCES kern.cu)`` then ``add_executable(app
+    ${SOURCES})``: in place the files keep their .cu names, and CMake left them out of the build (no
+    CUDA language), so make found no rule for the target; from --out-dir they are .hip files."""
+    tool("clang++-15")
+    source = tmp_path / "cmake_listed"
+    source.mkdir()
+    (source / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.18)\nproject(listed LANGUAGES CXX CUDA)\n"
+                                           "set(SOURCES main.cu)\nlist(APPEND SOURCES kern.cu)\n"
+                                           "add_executable(app ${SOURCES})\n")
+    (source / "main.cu").write_text("void launch(int* p);\nint main() { launch(nullptr); return 0; }\n")
+    (source / "kern.cu").write_text("__global__ void k(int* p) { if (p) p[0] = 1; }\n"
+                                    "void launch(int* p) { k<<<1, 1>>>(p); }\n")
+    tree = source
+    if mode == "out-dir":
+        tree = tmp_path / "port"
+        where = ["--out-dir", str(tree)]
+    else:
+        where = ["--in-place"]
+    result = proc.run([sys.executable, "-m", "cass_lsp", "translate", str(source), *where, "--arch", ARCH],
+                      timeout=300)
+    assert result.ok and "Traceback" not in result.text(), result.text()
+    build = tmp_path / "build"
+    configure = proc.run([tool("cmake"), "-S", str(tree), "-B", str(build),
+                          f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}"], timeout=BUILD_TIMEOUT_S)
+    assert configure.ok, configure.text()
+    result = proc.run([tool("cmake"), "--build", str(build)], timeout=BUILD_TIMEOUT_S)
+    assert result.ok, result.text()
+    offload_bundle(build / "app")
