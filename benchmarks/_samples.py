@@ -27,8 +27,29 @@ from cass_lsp.core import proc
 TIMEOUT_S = 1800.0
 
 # Smaller run arguments for the samples whose defaults are sized for a GPU, each with why: the CPU
-# runner runs every thread of every block, and verify's run limit is 20 s.
-RUN_ARGS: dict[str, tuple[tuple[str, ...], str]] = {}
+# runner runs every thread of every block, and verify's run limit is 20 s. Each keeps the sample's own
+# check of its result (eigenvalues: a -matrix-size would skip it, so only its timing loop shrinks).
+_MATMUL = (("-wA=64", "-hA=64", "-wB=64", "-hB=64"),
+           "320x320 by 640x320 (multiples of its 32x32 tiles), 300 timed products: 20 G multiply-adds over"
+           " 1024-thread blocks with barriers; 64x64 by 64x64 still checks every element against wA * valB")
+RUN_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
+    "matrixMul": _MATMUL,
+    "matrixMul_nvrtc": _MATMUL,
+    "reduction": (("-n=65536",), "2^24 elements reduced 100 times by 64 blocks of 256 threads; 2^16 still"
+                                 " compares the sum with the CPU's"),
+    "threadFenceReduction": (("-n=65536",), "2^20 elements, 100 timed single-pass reductions; 2^16 still"
+                                            " compares the sum with the CPU's"),
+    "reductionMultiBlockCG": (("-n=65536",), "2^25 elements (128 MiB) reduced with grid.sync(); 2^16 still"
+                                             " compares the sum with the CPU's"),
+    "transpose": (("-dimX=64", "-dimY=64"), "1024x1024 (its MATRIX_SIZE), 8 kernels x 100 reps over 32x8"
+                                            " blocks; 64x64 (two tiles a side) still compares each kernel with"
+                                            " the CPU's transpose"),
+    "radixSortThrust": (("-n=65536", "-iterations=1"), "2^20 keys sorted 100 times; 2^16 keys once, still"
+                                                       " checked to be in order"),
+    "eigenvalues": (("-iters-timing=1",), "100 timed runs of the 2048x2048 bisection; one run keeps the default"
+                                          " matrix and its self-check against the reference (a -matrix-size"
+                                          " skips the check)"),
+}
 
 # "could not verify" reasons, in the words of the verdicts: (text in the summary, the reason); first match wins
 REASONS = (

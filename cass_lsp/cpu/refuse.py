@@ -43,7 +43,8 @@ _HEADERS: dict[str, tuple[str, str]] = {
     "cuda_texture_types.h": ("textures", "texture references are not emulated"),
 }
 
-_GRAPH_NAME = re.compile(r"^(?:cuda|hip)(?P<name>Graph\w+)$")
+# (cudaGraphics*, GL/EGL/VDPAU/D3D interop, is no graph: _RULES names it)
+_GRAPH_NAME = re.compile(r"^(?:cuda|hip)(?P<name>Graph(?!ics)\w+)$")
 _GRAPH_DETAIL = "this graph function is not executed by the CPU runtime"
 _RULES: list[tuple[re.Pattern[str], str, str]] = [
     # Texture and surface objects over arrays, linear and pitched memory are in the runtime
@@ -63,6 +64,10 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"^(?:cuda|hip)(?:StreamBeginCaptureToGraph|StreamGetCaptureInfo\w*|"
                 r"StreamUpdateCaptureDependencies\w*|ThreadExchangeStreamCaptureMode|UserObject\w*)$"),
      "graphs", _GRAPH_DETAIL),
+    # OpenGL/EGL/VDPAU/Direct3D interop: cudaGraphicsResource read as a graph name was "this graph
+    # function is not executed" for cuda-samples' GL samples
+    (re.compile(r"^(?:(?:cuda|hip)Graphics\w+|(?:cuda|hip)(?:GL|EGL|VDPAU|D3D\d+)[A-Z]\w*|cuGraphics\w+)$"),
+     "graphics interop", "OpenGL/EGL/VDPAU/Direct3D interop needs a GPU driver's graphics context"),
     # (cass_cpu/cg.hpp runs blocks, tiles, coalesced groups, the grid, reduce and the scans)
     (re.compile(r"^(?:this_multi_grid|multi_grid_group|(?:cuda|hip)LaunchCooperativeKernelMultiDevice)$"),
      "multi-device cooperative launch", "one device: a multi-grid has nothing to span"),

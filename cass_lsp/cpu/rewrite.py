@@ -35,6 +35,7 @@ _SHARED = "__shared__"
 # 256-byte aligned already, and the attribute cannot sit where the rewritten declaration puts it.
 _ATTRIBUTE = re.compile(r"__align__\s*\((?:[^()]|\([^()]*\))*\)|__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)")
 _DYNAMIC = re.compile(r"^(?P<type>.+?)\s*\b(?P<name>[A-Za-z_]\w*)\s*\[\s*\](?P<dims>(?:\s*\[[^\]]*\])*)\s*;$", re.S)
+_MACRO_SHARED = re.compile(r"\bextern\s+__shared__\s+(?P<declaration>[^;{}\\]*;)")
 _MACRO_LAUNCH = re.compile(r"(?P<kernel>[A-Za-z_][\w:]*(?:\s*<[^<>;()]*>)?)\s*<<<(?P<config>.*?)>>>\s*\(", re.S)
 
 _COOPERATIVE_CAST = re.compile(rb"\b(?:cuda|hip)LaunchCooperativeKernel\s*\(\s*(?P<cast>\(\s*(?:const\s+)?void\s*\*\s*\))")
@@ -124,8 +125,11 @@ def _macro_launches(source: bytes, body: tree_sitter.Node) -> list[Edit]:
     text = original
     for start, end, replacement in sorted(asm, reverse=True):
         text = text[:start] + replacement + text[end:]
+    shared = _macro_shared(text)
+    changed = bool(asm) or shared != text
+    text = shared
     if "<<<" not in text:
-        return [(body.start_byte, body.end_byte, text)] if asm else []
+        return [(body.start_byte, body.end_byte, text)] if changed else []
     out: list[str] = []
     pos = 0
     for m in _MACRO_LAUNCH.finditer(text):
@@ -141,7 +145,7 @@ def _macro_launches(source: bytes, body: tree_sitter.Node) -> list[Edit]:
         out.append(f"::cass::launch({_c_string(kernel)}, {m['config']})({_body(kernel)}{rest})")
         pos = close + 1
     if not out:
-        return [(body.start_byte, body.end_byte, text)] if asm else []
+        return [(body.start_byte, body.end_byte, text)] if changed else []
     out.append(text[pos:])
     return [(body.start_byte, body.end_byte, "".join(out))]
 
@@ -203,12 +207,30 @@ def _dynamic_shared(source: bytes, decl: tree_sitter.Node) -> Edit | None:
         pointer = f"{type_} (*){dims}" if dims else f"{type_}*"
         buffer = f"reinterpret_cast<{pointer}>(::cass::dynamic_shared())"
         return decl.start_byte, decl.end_byte, _keep_lines(original, f"{type_} (*const {name}){dims} = {buffer};")
-    # At file scope the name must reach the buffer of the block that runs on this thread: a
-    # thread_local reference to the runtime's per-thread buffer pointer does (a #define would take
-    # the name over everywhere after it, a member or local variable called `shared` included).
+    return decl.start_byte, decl.end_byte, _keep_lines(original, _shared_reference(type_, name, dims))
+
+
+def _shared_reference(type_: str, name: str, dims: str) -> str:
+    """At file scope the name must reach the buffer of the block that runs on this thread: a
+    thread_local reference to the runtime's per-thread buffer pointer does (a #define would take
+    the name over everywhere after it, a member or local variable called `shared` included). It
+    does inside a function too, where a macro body's declaration may be."""
     declarator = f"(*&{name}){dims}" if dims else f"*&{name}"
-    reference = f"static thread_local {type_} {declarator} = ::cass::dynamic_shared_as<{type_}{dims}>();"
-    return decl.start_byte, decl.end_byte, _keep_lines(original, reference)
+    return f"static thread_local {type_} {declarator} = ::cass::dynamic_shared_as<{type_}{dims}>();"
+
+
+def _macro_shared(text: str) -> str:
+    """``text`` (a ``#define`` body) with each ``extern __shared__ T name[];`` made the reference
+    to the block's dynamic shared memory (cuda-samples' cudasharedmem.h declares it in a macro that
+    defines SharedMemory<T>; `extern static thread_local` did not build)."""
+
+    def one(m: re.Match[str]) -> str:
+        found = _DYNAMIC.match(" ".join(_ATTRIBUTE.sub(" ", m["declaration"]).split()))
+        if found is None:
+            return m.group()
+        return _shared_reference(found["type"], found["name"], "".join(found["dims"].split()))
+
+    return _MACRO_SHARED.sub(one, text)
 
 
 def _inline_ptx(source: bytes, node: tree_sitter.Node) -> list[Edit]:

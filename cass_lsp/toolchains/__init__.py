@@ -143,6 +143,9 @@ def _amd(toolchain: amd.AmdToolchain, arch: str, rocm: str) -> tuple[list[str], 
         # Debian 12's rocPRIM 5.3 there must not shadow the newer one rocThrust and hipCUB need.
         flags += ["-isystem", str(libraries)]
         versions["hip-libs"] = f"{hiplibs.version()} ({', '.join(hiplibs.libraries(profile))})"
+    system = hiplibs.system_version()
+    if system is not None:
+        versions["system-hip-libs"] = system
     return flags, versions
 
 

@@ -149,6 +149,27 @@ def version() -> str | None:
     return f"{fetched.suite}: " + ", ".join(f"{name} {v}" for name, v in sorted(fetched.packages.items()))
 
 
+DPKG_STATUS = Path("/var/lib/dpkg/status")
+
+
+def system_version(status: Path = DPKG_STATUS) -> str | None:
+    """``libhiprand-dev 5.3.3-4, libhipsparse-dev 5.3.3+dfsg-2~deb12u1``: the installed Debian 12
+    packages of :data:`DEBIAN12_PACKAGES` (the library headers every profile reads from
+    ``/usr/include``), read from dpkg's database; None when none is installed or there is no dpkg.
+    Their versions are ROCm's, which tell a name newer than those headers (:mod:`cass_lsp.verify.header_gaps`)."""
+    wanted = set(DEBIAN12_PACKAGES.values())
+    try:
+        text = status.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    found = {}
+    for stanza in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in stanza.splitlines() if ": " in line and not line.startswith(" "))
+        if fields.get("Package") in wanted and fields.get("Status", "").endswith(" installed") and "Version" in fields:
+            found[fields["Package"]] = fields["Version"]
+    return ", ".join(f"{name} {v}" for name, v in sorted(found.items())) or None
+
+
 def libraries(profile: str) -> tuple[str, ...]:
     """The include folders (``hipblas``, ``thrust``, ...) a ROCm profile uses."""
     left_out = NOT_IN_PROFILE.get(profile, {})

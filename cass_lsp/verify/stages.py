@@ -40,7 +40,7 @@ from cass_lsp.toolchains import ToolchainMissing
 from cass_lsp.translate import naming, placement
 from cass_lsp.translate.buffer import translated
 from cass_lsp.translate.fingerprint import fingerprint
-from cass_lsp.verify import header_gaps, library_headers
+from cass_lsp.verify import cuda_headers, header_gaps, library_headers
 from cass_lsp.verify.compare import Mismatch
 
 if TYPE_CHECKING:
@@ -54,9 +54,6 @@ _OUTPUT_TAIL = 4000
 # What a compiler prints when it breaks itself rather than rejecting the code.
 _COMPILER_DEFECT = re.compile(r"Illegal instruction detected|LLVM ERROR:|PLEASE submit a bug report|internal compiler error")
 _MISSING_HEADER = re.compile(r"'(?P<header>[^']+)' file not found")
-# A header of CUDA's (its runtime, libraries, libcu++) left in a translation is the translation's
-# defect; any other header clang cannot find (omp.h, a HIP library's) is missing from this machine.
-_CUDA_HEADER = re.compile(r"^(?:cuda|cu[a-z]+[._]|nv|thrust/|cub/|cooperative_groups|sm_\d|crt/|device_|math_constants|vector_)", re.I)
 _HEADER_HINTS = {"omp.h": "apt-get install libomp-dev for the clang in use (libomp-19-dev for clang-19)"}
 # What a stage prints for the user: a compiler's output is long, its first error says most.
 _MESSAGE_LINES = 3
@@ -369,7 +366,7 @@ def _failed(
         _renamed_include(plan, Path(first.file), missing["header"], lacking=True) if first and first.file and missing else None
     )
     library = None if defect or renamed is not None else _library_gap(plan, first, missing, limits)
-    absent = library is None and missing is not None and renamed is None and not _CUDA_HEADER.match(missing["header"])
+    absent = library is None and missing is not None and renamed is None and not cuda_headers.is_cuda_header(missing["header"])
     if defect:
         message = (
             f"{tool} failed inside its own code generation for {plan.target}, on no line of the program (a"

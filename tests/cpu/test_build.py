@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from cass_lsp.core import proc
 from cass_lsp.cpu import available, build, include_dir, toolchain_version
 from cass_lsp.cpu.build import is_hip
 from tests.cpu.conftest import need_gxx
@@ -88,3 +89,33 @@ def test_a_unit_built_as_an_older_standard_builds_at_cpp17(tmp_path: Path, stand
     result = build(source, _CXX11_UNIT, tmp_path / "out", extra_args=[standard])
     assert result.ok, result.log
     assert standard not in result.command and f"-std={standard[5:-2]}17" in result.command
+
+
+_PROPERTIES = """#include <cstdio>
+%s
+__global__ void k() {}
+int main() {
+    struct %s prop;
+    %s(&prop, 0);
+    struct %s attributes;
+    %s(&attributes, (const void*)k);
+    std::printf("%%d\\n", prop.multiProcessorCount > 0 && attributes.maxThreadsPerBlock > 0);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "header", "names"),
+    [("props.cu", "", ("cudaDeviceProp", "cudaGetDeviceProperties", "cudaFuncAttributes", "cudaFuncGetAttributes")),
+     ("props.hip", "#include <hip/hip_runtime.h>",
+      ("hipDeviceProp_t", "hipGetDeviceProperties", "hipFuncAttributes", "hipFuncGetAttributes"))],
+)  # fmt: skip
+def test_the_device_properties_are_a_struct_on_both_sides(tmp_path: Path, name: str, header: str, names: tuple[str, ...]) -> None:
+    # cuda-samples' MC_EstimatePiP writes `struct cudaDeviceProp p;` and `struct cudaFuncAttributes a;`, its
+    # translation `struct hipDeviceProp_t p;`: g++ rejected the HIP side while these were typedefs
+    need_gxx()
+    source = tmp_path / name
+    result = build(source, _PROPERTIES % (header, *names), tmp_path / "out")
+    assert result.ok, result.log
+    assert proc.run([result.exe], timeout=60).stdout.decode() == "1\n"

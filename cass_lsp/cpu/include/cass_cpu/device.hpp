@@ -2,7 +2,9 @@
 #pragma once
 #include <assert.h>  // as CUDA's headers do: device code may assert without including it
 #include <cstring>
+#include <ctime>
 #include <errno.h>
+#include <time.h>
 
 #include "sched.hpp"
 
@@ -85,6 +87,18 @@ inline long long clock64() {
 #if CASS_CPU_HIP
 inline long long wall_clock64() { return clock64(); }
 #endif
+// Device code's clock() counts the GPU's cycles (at clockRate kHz); libc's, which a kernel here would
+// call, counts the process's CPU microseconds, so a kernel that spins for N cycles (cuda-samples'
+// simpleHyperQ: 10 ms at clockRate) spun for N microseconds of CPU, 14 s a kernel. Inside a kernel it
+// is the cycle counter; host code keeps libc's. A macro, as ::clock cannot be overloaded; defined
+// after <time.h> declared it (its include guard keeps later includes from declaring it again).
+inline clock_t cass_clock() {
+  return ::cass::detail::t_fiber != nullptr ? static_cast<clock_t>(clock64()) : ::clock();
+}
+namespace std {
+using ::cass_clock;  // std::clock() becomes std::cass_clock()
+}
+#define clock() cass_clock()
 
 // ---- warp intrinsics ----------------------------------------------------------------------------
 namespace cass {

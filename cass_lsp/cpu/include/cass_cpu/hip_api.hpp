@@ -6,13 +6,17 @@
 typedef cudaError_t hipError_t;
 typedef cudaStream_t hipStream_t;
 typedef cudaEvent_t hipEvent_t;
-typedef cudaDeviceProp hipDeviceProp_t;
-typedef cudaMemcpyKind hipMemcpyKind;
-typedef cudaDeviceAttr hipDeviceAttribute_t;
-typedef cudaFuncAttributes hipFuncAttributes;
-typedef cudaFuncCache hipFuncCache_t;
 typedef cudaHostFn_t hipHostFn_t;
 typedef void* hipDeviceptr_t;
+// Macros, not typedefs, for the names of structs and enums (ROCm's own hipDeviceProp_t is one:
+// `#define hipDeviceProp_t hipDeviceProp_tR0600`): HIP code writes `struct hipDeviceProp_t p;` and
+// `struct hipFuncAttributes a;` (hipify keeps CUDA's `struct cudaDeviceProp`), which g++ rejects for
+// a typedef name; the type is the one the CUDA side uses, so both read the same fields.
+#define hipDeviceProp_t cudaDeviceProp
+#define hipFuncAttributes cudaFuncAttributes
+#define hipMemcpyKind cudaMemcpyKind
+#define hipDeviceAttribute_t cudaDeviceAttr
+#define hipFuncCache_t cudaFuncCache
 
 // The plain renames (hipMalloc -> cudaMalloc, hipErrorAssert -> cudaErrorAssert, ...) of every CUDA
 // name this runtime defines, generated from the API tables by cass_lsp/cpu/hip_names.py; what

@@ -22,11 +22,17 @@ template <class A, class B, class = std::enable_if_t<std::is_arithmetic<A>::valu
 inline std::common_type_t<A, B> max(A a, B b) {
   return a < b ? static_cast<std::common_type_t<A, B>>(b) : static_cast<std::common_type_t<A, B>>(a);
 }
-inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
-inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
-inline long long llmin(long long a, long long b) { return a < b ? a : b; }
-inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+// CUDA's integer min/max are device functions, so a host helper of the same name and signature is
+// no clash under nvcc (cuda-samples' mergeSort_host.cpp: `static uint umin(uint a, uint b)`). Here
+// they are templates with a defaulted parameter: such a function is then an overload that wins,
+// never a redefinition, and a call with none in sight takes these.
+template <class = void> inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+template <class = void> inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+template <class = void> inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+template <class = void> inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+template <class = void>
 inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+template <class = void>
 inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 
 inline float __expf(float x) { return expf(x); }
