@@ -58,6 +58,10 @@ _LINKED: dict[str, tuple[str, str, str]] = {
     "cuBLAS": ("libopenblas.so", "-lopenblas", "libopenblas-dev"),
     "hipBLAS": ("libopenblas.so", "-lopenblas", "libopenblas-dev"),
 }
+# System headers whose functions g++ does not link by default: <omp.h>'s omp_* are libgomp's. A
+# CMake build links them through OpenMP::OpenMP_CXX, which the CPU runner's one g++ command lacks;
+# linking alone leaves the pragmas as the original's compile saw them (no -fopenmp here).
+_SYSTEM_LINKED = {"omp.h": "-lgomp"}
 _INCLUDE_LINE = re.compile(r'^\s*#\s*include\s*[<"](?P<path>[^>"]+)[>"]', re.M)
 
 
@@ -170,8 +174,9 @@ def link_flags(texts: Iterable[str]) -> list[str]:
     for text in texts:
         for m in _INCLUDE_LINE.finditer(text):
             library = header_library(m["path"])
-            if library in _LINKED and _LINKED[library][1] not in flags:
-                flags.append(_LINKED[library][1])
+            flag = _LINKED[library][1] if library in _LINKED else _SYSTEM_LINKED.get(m["path"])
+            if flag is not None and flag not in flags:
+                flags.append(flag)
     return flags
 
 
