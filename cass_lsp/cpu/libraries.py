@@ -60,7 +60,7 @@ _LINKED: dict[str, tuple[str, str, str]] = {
 }
 # System headers whose functions g++ does not link by default: <omp.h>'s omp_* are libgomp's. A
 # CMake build links them through OpenMP::OpenMP_CXX, which the CPU runner's one g++ command lacks;
-# linking alone leaves the pragmas as the original's compile saw them (no -fopenmp here).
+# linking alone adds no -fopenmp: the pragmas stay as the program's own compile flags have them.
 _SYSTEM_LINKED = {"omp.h": "-lgomp"}
 _INCLUDE_LINE = re.compile(r'^\s*#\s*include\s*[<"](?P<path>[^>"]+)[>"]', re.M)
 
