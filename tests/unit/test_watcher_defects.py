@@ -13,6 +13,7 @@ import os
 import resource
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -43,6 +44,14 @@ def inotify_instances() -> list[str]:
 def inotify_watches() -> int:
     """Every inotify watch this process holds, as the kernel counts them."""
     return sum(line.startswith("inotify wd:") for info in inotify_instances() for line in info.splitlines())
+
+
+def settled_watches(expected: int, timeout_s: float = 10.0) -> int:
+    """The process's inotify watches once they number ``expected``, or after ``timeout_s`` what they are."""
+    deadline = time.monotonic() + timeout_s
+    while (count := inotify_watches()) != expected and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return count
 
 
 class Batches:
@@ -176,7 +185,8 @@ def test_a_folder_deleted_and_created_again_is_watched_again(tree: Path, started
     fresh = tree / "src" / "k.cu"
     fresh.write_text("// again\n")
     assert batches.wait_for(fresh)
-    assert inotify_watches() - before == 2  # the root and the new src/: the old watch is gone
+    # the new folder's files can be reported (walked) before its watch is added: wait for the count to settle
+    assert settled_watches(before + 2) - before == 2  # the root and the new src/: the old watch is gone
 
 
 def test_start_returns_while_the_folders_are_still_being_walked(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
