@@ -53,11 +53,11 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
                 r"GetTextureAlignmentOffset|hipTexRef\w*|textureReference|(?:cuda|hip)(?:Bind|Unbind)Surface\w*|"
                 r"(?:cuda|hip)GetSurfaceReference|surfaceReference)$"),
      "textures", "texture and surface references (removed in CUDA 12) are not emulated by the CPU runtime"),
-    (re.compile(r"^(?:texCubemap\w*|tex[123]D(?:Layered)?(?:Lod|Grad)|tex2Dgather|(?:cuda|hip)(?:Malloc|Free)"
+    (re.compile(r"^(?:texCubemap(?:Layered)?(?:Lod|Grad)|tex[123]D(?:Layered)?(?:Lod|Grad)|tex2Dgather|(?:cuda|hip)(?:Malloc|Free)"
                 r"MipmappedArray|(?:cuda|hip)GetMipmappedArrayLevel|(?:cuda|hip)Memcpy(?:2D)?ArrayToArray\w*|"
                 r"(?:cuda|hip)ResourceViewDesc|(?:cuda|hip)GetTextureObjectResourceViewDesc|"
                 r"(?:cuda|hip)Memcpy(?:To|From)ArrayAsync)$"),
-     "textures", "not executed by the CPU runtime (cubemaps, mipmaps, gathers, resource views, array-to-array copies)"),
+     "textures", "not executed by the CPU runtime (mipmaps and level-of-detail fetches, gathers, resource views, array-to-array copies)"),
     (re.compile(r"^(?:surfCubemap\w*|surf[123]DLayered\w*)$"), "surfaces", "not executed by the CPU runtime"),
     # (cass_cpu/graph.hpp runs stream capture and graphs of empty, host, 1-D memcpy and memset nodes:
     # a graph name it does not declare is refused by _GRAPH_NAME; these are capture's other names)

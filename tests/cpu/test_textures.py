@@ -224,3 +224,77 @@ def test_a_fetch_the_runtime_does_not_execute_is_could_not_verify_naming_it(tmp_
     result = run_stage.run_programs(plan)
     assert result.outcome == "unavailable", result.message
     assert "cannot run on CPU: textures" in result.message and "tex2DLod" in result.message, result.message
+
+
+CUBEMAP = r"""
+#include <cstdio>
+#include <cuda_runtime.h>
+// Each texel of a layered cubemap read back through the direction that points at its centre
+// (the CUDA programming guide's cubemap table read backwards), on every face of every layer.
+__device__ float3 towards(int face, float u, float v) {
+    switch (face) {
+        case 0: return make_float3(1, -v, -u);
+        case 1: return make_float3(-1, -v, u);
+        case 2: return make_float3(u, 1, v);
+        case 3: return make_float3(u, -1, -v);
+        case 4: return make_float3(u, -v, 1);
+        default: return make_float3(-u, -v, -1);
+    }
+}
+__global__ void readBack(cudaTextureObject_t plain, cudaTextureObject_t layered, float* out, int w) {
+    int x = threadIdx.x, y = threadIdx.y, face = blockIdx.x;
+    float3 d = towards(face, (x + 0.5f) / w * 2 - 1, (y + 0.5f) / w * 2 - 1);
+    out[(face * w + y) * w + x] = texCubemap<float>(plain, d.x, d.y, d.z);
+    out[((6 + face) * w + y) * w + x] = texCubemapLayered<float>(layered, 2 * d.x, 2 * d.y, 2 * d.z, 1);
+}
+cudaTextureObject_t over(cudaArray_t a) {
+    cudaResourceDesc r = {};
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = a;
+    cudaTextureDesc t = {};
+    t.normalizedCoords = 1;
+    t.filterMode = cudaFilterModePoint;
+    t.addressMode[0] = t.addressMode[1] = t.addressMode[2] = cudaAddressModeClamp;
+    cudaTextureObject_t o;
+    cudaCreateTextureObject(&o, &r, &t, nullptr);
+    return o;
+}
+int main() {
+    const int w = 4, texels = 6 * w * w;
+    float host[2 * texels], got[2 * texels];
+    for (int i = 0; i < 2 * texels; ++i) host[i] = 1000.0f * (i / texels) + i % texels;
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+    cudaArray_t plain, layered;
+    cudaMalloc3DArray(&plain, &desc, make_cudaExtent(w, w, 6), cudaArrayCubemap);
+    cudaMalloc3DArray(&layered, &desc, make_cudaExtent(w, w, 12), cudaArrayCubemap | cudaArrayLayered);
+    cudaMemcpy3DParms p = {};
+    p.srcPtr = make_cudaPitchedPtr(host, w * sizeof(float), w, w);
+    p.dstArray = plain;
+    p.extent = make_cudaExtent(w, w, 6);
+    p.kind = cudaMemcpyHostToDevice;
+    cudaMemcpy3D(&p);
+    p.dstArray = layered;
+    p.extent = make_cudaExtent(w, w, 12);
+    cudaMemcpy3D(&p);
+    float* out;
+    cudaMalloc(&out, sizeof got);
+    readBack<<<6, dim3(w, w)>>>(over(plain), over(layered), out, w);
+    cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < 2 * texels; ++i) printf("%g\n", got[i]);
+    return 0;
+}
+"""
+
+
+def test_a_cubemap_fetch_reads_the_face_and_texel_its_direction_points_at(tmp_path: Path) -> None:
+    """cuda-samples' simpleCubemapTexture was "could not verify: cubemaps are not executed"."""
+    need_gxx()
+    source = tmp_path / "cubemap.cu"
+    built = build(source, prepare_source(CUBEMAP), tmp_path / "cubemap")
+    assert built.ok, built.log
+    result = proc.run([built.exe], timeout=RUN_TIMEOUT_S)
+    assert result.ok, result.text()
+    texels = 6 * 4 * 4
+    # plain: each face's texels in order; layered, layer 1: the second 96 values (1000 + i)
+    expected = [f"{i}" for i in range(texels)] + [f"{1000 + i}" for i in range(texels)]
+    assert result.stdout.decode().split() == expected

@@ -355,7 +355,7 @@ inline cudaError_t view_of(const cudaResourceDesc* r, TexView* v) {
       v->desc = a->desc;
       v->base = a->data;
       v->width = a->width;
-      v->layered = (a->flags & cudaArrayLayered) != 0;
+      v->layered = (a->flags & (cudaArrayLayered | cudaArrayCubemap)) != 0;  // a cubemap's faces are its layers
       v->height = a->height;
       v->depth = a->depth;
       v->pitch = a->pitch();
@@ -570,7 +570,51 @@ template <class T>
 inline T tex2DLayered(cudaTextureObject_t tex, float x, float y, int layer) {
   return ::cass::detail::fetch<T>(::cass::detail::tex_view(tex), 2, {x, y, 0.0f}, static_cast<size_t>(layer));
 }
+namespace cass {
+namespace detail {
+// The face a cubemap fetch of direction (x, y, z) reads and where on it: the major axis picks the
+// face and the other two give (s, t) in [0, 1] (the CUDA programming guide's cubemap fetch table,
+// OpenGL's); a texture without normalized coordinates takes them in texels.
+inline size_t cube_face(const TexView& v, float x, float y, float z, float (&at)[3]) {
+  float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z), sc, tc, major;
+  size_t face;
+  if (ax >= ay && ax >= az) {
+    face = x >= 0 ? 0 : 1, sc = x >= 0 ? -z : z, tc = -y, major = ax;
+  } else if (ay >= az) {
+    face = y >= 0 ? 2 : 3, sc = x, tc = y >= 0 ? z : -z, major = ay;
+  } else {
+    face = z >= 0 ? 4 : 5, sc = z >= 0 ? x : -x, tc = -y, major = az;
+  }
+  float s = major > 0 ? (sc / major + 1.0f) * 0.5f : 0.5f, t = major > 0 ? (tc / major + 1.0f) * 0.5f : 0.5f;
+  bool normalized = v.texture.normalizedCoords != 0;
+  at[0] = normalized ? s : s * static_cast<float>(v.width);
+  at[1] = normalized ? t : t * static_cast<float>(v.height != 0 ? v.height : 1);
+  at[2] = 0.0f;
+  return face;
+}
+}  // namespace detail
+}  // namespace cass
+template <class T>
+inline T texCubemap(cudaTextureObject_t tex, float x, float y, float z) {
+  const ::cass::detail::TexView& v = ::cass::detail::tex_view(tex);
+  float at[3];
+  size_t face = ::cass::detail::cube_face(v, x, y, z, at);
+  return ::cass::detail::fetch<T>(v, 2, at, face);
+}
+template <class T>
+inline T texCubemapLayered(cudaTextureObject_t tex, float x, float y, float z, int layer) {
+  const ::cass::detail::TexView& v = ::cass::detail::tex_view(tex);
+  float at[3];
+  size_t face = ::cass::detail::cube_face(v, x, y, z, at);
+  return ::cass::detail::fetch<T>(v, 2, at, 6 * static_cast<size_t>(layer) + face);
+}
 // The forms that write through a pointer.
+template <class T>
+inline void texCubemap(T* out, cudaTextureObject_t tex, float x, float y, float z) { *out = texCubemap<T>(tex, x, y, z); }
+template <class T>
+inline void texCubemapLayered(T* out, cudaTextureObject_t tex, float x, float y, float z, int layer) {
+  *out = texCubemapLayered<T>(tex, x, y, z, layer);
+}
 template <class T>
 inline void tex1Dfetch(T* out, cudaTextureObject_t tex, int i) { *out = tex1Dfetch<T>(tex, i); }
 template <class T>
