@@ -83,8 +83,9 @@ _RULES: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"^(?:__builtin_amdgcn_\w+|__builtin_nvvm_\w+|__nvvm_\w+|__ockl_\w+|__ocml_\w+|__builtin_ptx_\w+)$"),
      "target builtins", "GPU-specific compiler builtins have no CPU equivalent"),
     (re.compile(r"^(?:__nv_fp8\w*|__hip_fp8\w*)$"), "fp8", "fp8 types are not in the CPU runtime"),
-    # (peer access is in it: one device, which has no peer)
-    (re.compile(r"^(?:cuda|hip)(?:Ipc\w+|Memcpy3DPeer\w*)$"),
+    # (peer access is in it: one device, which has no peer; so are memory pools, cass_cpu/mempool.hpp,
+    # but not their export to another process)
+    (re.compile(r"^(?:cuda|hip)(?:Ipc\w+|Memcpy3DPeer\w*|MemPool(?:Export|Import)\w*|MemPoolPtrExportData)$"),
      "multi-process/3-D memory API", "not in the CPU runtime's API subset"),
 ]
 # Thrust runs on its own C++ device system (cpu/include/cass_cpu/thrust_config.hpp): of the GPU backends'

@@ -56,6 +56,8 @@ def _constructs(text: str) -> list[tuple[str, int]]:
         ("__global__ void k(__nv_fp8_e4m3* x) { x[0] = __nv_fp8_e4m3(1.0f); }\n", "fp8", 0),
         ("void f() { cudaLaunchKernel((void*)k, 1, 1, args, 0, 0); }\n", "untyped kernel launch", 0),
         ("void f(cudaIpcMemHandle_t* h, void* p) { cudaIpcGetMemHandle(h, p); }\n", "multi-process/3-D memory API", 0),
+        ("void f(cudaMemPool_t m, void* p) {\n cudaMemPoolPtrExportData d; cudaMemPoolExportPointer(&d, p); }\n",
+         "multi-process/3-D memory API", 1),
     ],
 )
 def test_detected(text: str, construct: str, line: int) -> None:

@@ -226,6 +226,100 @@ def test_a_fetch_the_runtime_does_not_execute_is_could_not_verify_naming_it(tmp_
     assert "cannot run on CPU: textures" in result.message and "tex2DLod" in result.message, result.message
 
 
+WIDE_TEXELS = r"""
+#include <cstdio>
+__global__ void fetch(cudaTextureObject_t lin2, cudaTextureObject_t ints, cudaTextureObject_t bytes, float* out) {
+  const float at[4][2] = {{0.3f, 0.7f}, {2.9f, 1.6f}, {-0.4f, 0.2f}, {3.7f, 2.4f}};  // inside, at and past edges
+  for (int i = 0; i < 4; ++i) {
+    float2 f = tex2D<float2>(lin2, at[i][0], at[i][1]);
+    out[2 * i] = f.x;
+    out[2 * i + 1] = f.y;
+  }
+  int2 a = tex1Dfetch<int2>(ints, 2), b = tex1Dfetch<int2>(ints, 5);  // 5: out of range, zero
+  out[8] = a.x; out[9] = a.y; out[10] = b.x; out[11] = b.y;
+  uchar4 c = tex2D<uchar4>(bytes, -0.1f, 0.6f);  // normalized wrap: texel (3, 1) of 4 x 2
+  out[12] = c.x; out[13] = c.y; out[14] = c.z; out[15] = c.w;
+}
+int main() {
+  const int w = 3, h = 2;
+  float2 img[w * h];
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) img[y * w + x] = make_float2(x + 10.0f * y, -1.0f - x * y);
+  cudaChannelFormatDesc d2 = cudaCreateChannelDesc<float2>();
+  cudaArray_t arr;
+  cudaMallocArray(&arr, &d2, w, h);
+  cudaMemcpy2DToArray(arr, 0, 0, img, w * sizeof(float2), w * sizeof(float2), h, cudaMemcpyHostToDevice);
+  cudaResourceDesc r = {};
+  r.resType = cudaResourceTypeArray;
+  r.res.array.array = arr;
+  cudaTextureDesc t = {};
+  t.addressMode[0] = t.addressMode[1] = cudaAddressModeBorder;
+  t.borderColor[0] = 0.5f;
+  t.borderColor[1] = -2.0f;
+  t.filterMode = cudaFilterModeLinear;
+  t.readMode = cudaReadModeElementType;
+  cudaTextureObject_t lin2, ints, bytes;
+  cudaCreateTextureObject(&lin2, &r, &t, nullptr);
+
+  int2 host_ints[4] = {{1, -1}, {2, -2}, {30, -30}, {4, -4}};
+  int2* d_ints;
+  cudaMalloc(&d_ints, sizeof host_ints);
+  cudaMemcpy(d_ints, host_ints, sizeof host_ints, cudaMemcpyHostToDevice);
+  cudaResourceDesc lr = {};
+  lr.resType = cudaResourceTypeLinear;
+  lr.res.linear.devPtr = d_ints;
+  lr.res.linear.desc = cudaCreateChannelDesc<int2>();
+  lr.res.linear.sizeInBytes = sizeof host_ints;
+  cudaTextureDesc lt = {};
+  lt.readMode = cudaReadModeElementType;
+  cudaCreateTextureObject(&ints, &lr, &lt, nullptr);
+
+  uchar4 px[8];
+  for (int i = 0; i < 8; ++i) px[i] = make_uchar4(i, 10 * i, 200 + i, 255 - i);
+  cudaChannelFormatDesc d4 = cudaCreateChannelDesc<uchar4>();
+  cudaArray_t arr4;
+  cudaMallocArray(&arr4, &d4, 4, 2);
+  cudaMemcpy2DToArray(arr4, 0, 0, px, 4 * sizeof(uchar4), 4 * sizeof(uchar4), 2, cudaMemcpyHostToDevice);
+  cudaResourceDesc r4 = {};
+  r4.resType = cudaResourceTypeArray;
+  r4.res.array.array = arr4;
+  cudaTextureDesc t4 = {};
+  t4.addressMode[0] = t4.addressMode[1] = cudaAddressModeWrap;
+  t4.normalizedCoords = 1;
+  t4.readMode = cudaReadModeElementType;
+  cudaCreateTextureObject(&bytes, &r4, &t4, nullptr);
+
+  float* d_out;
+  cudaMalloc(&d_out, 16 * sizeof(float));
+  fetch<<<1, 1>>>(lin2, ints, bytes, d_out);
+  float out[16];
+  cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 16; ++i) printf("%.9g\n", out[i]);
+  return 0;
+}
+"""
+
+
+def test_wide_texels_read_whole_linear_float2_border_int2_fetch_and_uchar4_wrap(tmp_path: Path) -> None:
+    """The fetches that copy a texel's bytes or read its floats at once (tex.hpp's fetch_bytes and
+    fetch_floats) give the guide's values: two-channel linear filtering with a border colour of two
+    channels, tex1Dfetch of an int2 in and out of range, a uchar4 point fetch wrapping a negative
+    normalized coordinate."""
+    need_gxx()
+    built = build(tmp_path / "wide.cu", WIDE_TEXELS, tmp_path / "wide")
+    assert built.ok, built.log
+    result = proc.run([str(built.exe)], timeout=RUN_TIMEOUT_S)
+    assert result.ok, result.text()
+    got = [float(x) for x in result.stdout.decode().split()]
+    at = [(0.3, 0.7), (2.9, 1.6), (-0.4, 0.2), (3.7, 2.4)]
+    for i, (x, y) in enumerate(at):
+        for c, (texel, border) in enumerate([(lambda i, j: i + 10.0 * j, 0.5), (lambda i, j: -1.0 - i * j, -2.0)]):
+            want = guide_fetch(texel, (f32(x), f32(y)), (3, 2), mode="border", border=border)
+            assert got[2 * i + c] == pytest.approx(want, abs=1e-5), (i, c)
+    assert got[8:12] == [30.0, -30.0, 0.0, 0.0]
+    assert got[12:16] == [7.0, 70.0, 207.0, 248.0]  # texel (3, 1) = index 7
+
+
 CUBEMAP = r"""
 #include <cstdio>
 #include <cuda_runtime.h>

@@ -134,6 +134,10 @@ inline cudaError_t fail(cudaError_t e) {
   t_last_error = e;
   return e;
 }
+// mempool.hpp's (included at the end): a free that returns a pool's block, and a synchronize's
+// release of what each pool keeps above its release threshold.
+inline bool pool_free(void* p);
+inline void pools_synchronized();
 inline double now_ms() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -238,8 +242,11 @@ inline cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int device) {
   std::snprintf(id, static_cast<size_t>(len), "0000:00:00.0");
   return cudaSuccess;
 }
-inline cudaError_t cudaDeviceSynchronize() { return ::cass::detail::sticky(); }
-inline cudaError_t cudaThreadSynchronize() { return ::cass::detail::sticky(); }
+inline cudaError_t cudaDeviceSynchronize() {
+  ::cass::detail::pools_synchronized();
+  return ::cass::detail::sticky();
+}
+inline cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 // A reset ends the context and with it a sticky error, as on a GPU.
 inline cudaError_t cudaDeviceReset() {
   __atomic_store_n(&::cass::detail::g_sticky_error, 0, __ATOMIC_RELEASE);
@@ -578,16 +585,16 @@ inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void
   a->devicePointer = a->hostPointer = const_cast<void*>(p);
   return cudaSuccess;
 }
-template <class T>
-inline cudaError_t cudaMallocAsync(T** p, size_t size, cudaStream_t, int line = __builtin_LINE()) {
-  return cudaMalloc(reinterpret_cast<void**>(p), size, line);
-}
-inline cudaError_t cudaFreeAsync(void* p, cudaStream_t) {
-  ::cass::detail::device_free(p);
+// (cudaMallocAsync and the memory pools are in mempool.hpp: a free of a pool's block returns it to
+// its pool, as cudaFree of cudaMallocAsync's memory does on a GPU)
+inline cudaError_t cudaFreeAsync(void* p, cudaStream_t s) {
+  if (::cass::detail::capturing(s))
+    ::cass::detail::cannot_run("cudaFreeAsync on a capturing stream (graph memory nodes are not executed)");
+  if (!::cass::detail::pool_free(p)) ::cass::detail::device_free(p);
   return cudaSuccess;
 }
 inline cudaError_t cudaFree(void* p) {
-  ::cass::detail::device_free(p);
+  if (!::cass::detail::pool_free(p)) ::cass::detail::device_free(p);
   return cudaSuccess;
 }
 inline cudaError_t cudaFreeHost(void* p) {
@@ -767,7 +774,10 @@ inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
 inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void*, size_t = 0, unsigned = cudaMemAttachSingle) {
   return cudaSuccess;
 }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return ::cass::detail::sticky(); }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  ::cass::detail::pools_synchronized();
+  return ::cass::detail::sticky();
+}
 inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
 inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned = 0) {
   if (e != nullptr && e->captured && !::cass::detail::capturing(s))
@@ -809,7 +819,10 @@ inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = nullptr) {
 inline cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s = nullptr, unsigned = 0) {
   return cudaEventRecord(e, s);
 }
-inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return ::cass::detail::sticky(); }
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) {
+  ::cass::detail::pools_synchronized();
+  return ::cass::detail::sticky();
+}
 inline cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
 inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   *ms = static_cast<float>(end->ms - start->ms);
@@ -858,3 +871,5 @@ inline cudaError_t cudaLaunchCooperativeKernel(void (*f)(P...), dim3 g, dim3 b, 
 inline cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t = 0, cudaStream_t = nullptr) {
   ::cass::detail::cannot_run("cudaLaunchCooperativeKernel through an untyped (void*) kernel pointer");
 }
+
+#include "mempool.hpp"  // defines pool_free and pools_synchronized, declared above

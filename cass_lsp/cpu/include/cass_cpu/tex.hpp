@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -331,6 +332,8 @@ struct TexView {
   unsigned char* base;
   size_t width, height, depth, pitch, slice, texel;
   bool layered;
+  int bits[4];        // desc's channel widths, and each channel's byte offset in a texel: set once
+  size_t offset[4];   // by view_of, not per fetch
 };
 inline std::vector<TexView>& tex_views() {
   static std::vector<TexView> views;
@@ -388,6 +391,13 @@ inline cudaError_t view_of(const cudaResourceDesc* r, TexView* v) {
     if (bits != 0 && bits != 8 && bits != 16 && bits != 32) return fail(cudaErrorInvalidValue);
   if (v->desc.f == cudaChannelFormatKindFloat && (v->desc.x == 8 || v->desc.y == 8))
     return fail(cudaErrorInvalidValue);
+  const int bits[4] = {v->desc.x, v->desc.y, v->desc.z, v->desc.w};
+  size_t offset = 0;
+  for (int c = 0; c < 4; ++c) {
+    v->bits[c] = bits[c];
+    v->offset[c] = offset;
+    offset += static_cast<size_t>(bits[c]) / 8;
+  }
   return cudaSuccess;
 }
 inline cudaError_t add_view(unsigned long long* handle, const TexView& v) {
@@ -441,11 +451,9 @@ namespace cass {
 namespace detail {
 // One channel of the texel at (i, j, k), as a double (exact for every channel type).
 inline double channel(const TexView& v, size_t i, size_t j, size_t k, int c) {
-  const int bits[4] = {v.desc.x, v.desc.y, v.desc.z, v.desc.w};
+  const int* bits = v.bits;
   if (bits[c] == 0) return c == 3 ? 1.0 : 0.0;  // an absent channel reads as 0 (alpha as 1)
-  size_t offset = 0;
-  for (int b = 0; b < c; ++b) offset += static_cast<size_t>(bits[b]) / 8;
-  const unsigned char* p = v.base + k * v.slice + j * v.pitch + i * v.texel + offset;
+  const unsigned char* p = v.base + k * v.slice + j * v.pitch + i * v.texel + v.offset[c];
   auto load = [p](auto value) {
     std::memcpy(&value, p, sizeof value);
     return value;
@@ -464,7 +472,7 @@ inline double channel(const TexView& v, size_t i, size_t j, size_t k, int c) {
 // integers in normalized-float read mode.
 inline double read_value(const TexView& v, size_t i, size_t j, size_t k, int c) {
   double x = channel(v, i, j, k, c);
-  const int bits[4] = {v.desc.x, v.desc.y, v.desc.z, v.desc.w};
+  const int* bits = v.bits;
   if (v.texture.readMode != cudaReadModeNormalizedFloat || v.desc.f == cudaChannelFormatKindFloat || bits[c] > 16 ||
       bits[c] == 0)
     return x;
@@ -474,9 +482,16 @@ inline double read_value(const TexView& v, size_t i, size_t j, size_t k, int c) 
 // A texel index after the address mode, or -1 for a border texel.
 inline long address(long i, size_t n, cudaTextureAddressMode mode, bool normalized) {
   long size = static_cast<long>(n);
-  if (normalized && mode == cudaAddressModeWrap) return ((i % size) + size) % size;
+  // Inside, every mode reads the texel itself: the common case, without the divisions below (a
+  // 2-D point fetch spent a fifth of its time in them).
+  if (i >= 0 && i < size) return i;
+  if (normalized && mode == cudaAddressModeWrap) {
+    long m = i % size;
+    return m < 0 ? m + size : m;
+  }
   if (normalized && mode == cudaAddressModeMirror) {
-    long m = ((i % (2 * size)) + 2 * size) % (2 * size);
+    long m = i % (2 * size);
+    if (m < 0) m += 2 * size;
     return m < size ? m : 2 * size - 1 - m;
   }
   if (mode == cudaAddressModeBorder) return i < 0 || i >= size ? -1 : i;
@@ -494,27 +509,33 @@ inline Axis axis(float x, size_t n, bool normalized, bool linear) {
   float xb = scaled - 0.5f, lower = std::floor(xb);
   return Axis{static_cast<long>(lower), std::nearbyint((xb - lower) * 256.0f) / 256.0f};
 }
-// The filtered value of channel c at (x, y, z) over ``dims`` dimensions (a layer is not filtered).
-inline double sample(const TexView& v, int dims, const float (&at)[3], size_t layer, int c) {
+// The filtered value of channels 0 .. lanes-1 at (x, y, z) over ``dims`` dimensions (a layer is not
+// filtered): coordinates, addresses and weights are worked out once for all channels.
+inline void sample(const TexView& v, int dims, const float (&at)[3], size_t layer, double* out, int lanes) {
   const cudaTextureDesc& t = v.texture;
   bool normalized = t.normalizedCoords != 0, linear = t.filterMode == cudaFilterModeLinear;
   size_t extent[3] = {v.width, v.height != 0 ? v.height : 1, v.depth != 0 ? v.depth : 1};
   Axis ax[3] = {{0, 0.0f}, {0, 0.0f}, {0, 0.0f}};
   for (int d = 0; d < dims; ++d) ax[d] = axis(at[d], extent[d], normalized, linear);
-  double border = t.borderColor[c];
-  auto texel = [&](const long (&idx)[3]) {
-    long where[3] = {0, 0, static_cast<long>(layer)};
+  // the texel at idx after the address modes, or false for a border texel
+  auto locate = [&](const long (&idx)[3], size_t (&where)[3]) {
+    where[0] = where[1] = 0;
+    where[2] = layer;
     for (int d = 0; d < dims; ++d) {
-      where[d] = address(idx[d], extent[d], t.addressMode[d], normalized);
-      if (where[d] < 0) return border;
+      long w = address(idx[d], extent[d], t.addressMode[d], normalized);
+      if (w < 0) return false;
+      where[d] = static_cast<size_t>(w);
     }
-    return read_value(v, static_cast<size_t>(where[0]), static_cast<size_t>(where[1]), static_cast<size_t>(where[2]), c);
+    return true;
   };
   if (!linear) {
     long idx[3] = {ax[0].lower, ax[1].lower, ax[2].lower};
-    return texel(idx);
+    size_t where[3];
+    bool inside = locate(idx, where);
+    for (int c = 0; c < lanes; ++c) out[c] = inside ? read_value(v, where[0], where[1], where[2], c) : t.borderColor[c];
+    return;
   }
-  float total = 0.0f;
+  float total[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   for (int corner = 0; corner < (1 << dims); ++corner) {
     float weight = 1.0f;
     long idx[3] = {ax[0].lower, ax[1].lower, ax[2].lower};
@@ -523,15 +544,87 @@ inline double sample(const TexView& v, int dims, const float (&at)[3], size_t la
       idx[d] += upper;
       weight *= upper ? ax[d].alpha : 1.0f - ax[d].alpha;
     }
-    total += weight * static_cast<float>(texel(idx));
+    size_t where[3];
+    bool inside = locate(idx, where);
+    for (int c = 0; c < lanes; ++c) {
+      double texel = inside ? read_value(v, where[0], where[1], where[2], c) : static_cast<double>(t.borderColor[c]);
+      total[c] += weight * static_cast<float>(texel);
+    }
   }
-  return total;
+  for (int c = 0; c < lanes; ++c) out[c] = total[c];
+}
+// A T read from a texel is the texel's own bytes: T's channel desc is the view's, and the read mode
+// returns elements (floats and 32-bit integers are never normalized).
+template <class T>
+inline bool reads_bytes(const TexView& v) {
+  static const cudaChannelFormatDesc own = cudaCreateChannelDesc<T>();
+  const cudaChannelFormatDesc& d = v.desc;
+  if (d.x != own.x || d.y != own.y || d.z != own.z || d.w != own.w || d.f != own.f || sizeof(T) != v.texel) return false;
+  return v.texture.readMode != cudaReadModeNormalizedFloat || d.f == cudaChannelFormatKindFloat || d.x > 16;
+}
+// A point fetch of such a T (false where it is not one, or for a border texel).
+template <class T>
+inline bool fetch_bytes(const TexView& v, int dims, const float (&at)[3], size_t layer, T* out) {
+  const cudaTextureDesc& t = v.texture;
+  if (t.filterMode == cudaFilterModeLinear || !reads_bytes<T>(v)) return false;
+  bool normalized = t.normalizedCoords != 0;
+  size_t extent[3] = {v.width, v.height != 0 ? v.height : 1, v.depth != 0 ? v.depth : 1};
+  size_t where[3] = {0, 0, layer};
+  for (int d3 = 0; d3 < dims; ++d3) {
+    long w = address(axis(at[d3], extent[d3], normalized, false).lower, extent[d3], t.addressMode[d3], normalized);
+    if (w < 0) return false;
+    where[d3] = static_cast<size_t>(w);
+  }
+  std::memcpy(out, v.base + where[2] * v.slice + where[1] * v.pitch + where[0] * v.texel, sizeof(T));
+  return true;
+}
+// A linear fetch of float texels into a T of the view's channels: sample()'s arithmetic (float
+// weights, corners in the same order), the texels read as floats instead of one channel at a time
+// through double (false where it is not one).
+template <class T>
+inline bool fetch_floats(const TexView& v, int dims, const float (&at)[3], size_t layer, T* out) {
+  if constexpr (!std::is_same_v<typename Texel<T>::Scalar, float>) {
+    return false;
+  } else {
+    const cudaTextureDesc& t = v.texture;
+    if (t.filterMode != cudaFilterModeLinear || !reads_bytes<T>(v)) return false;
+    constexpr int lanes = Texel<T>::lanes;
+    bool normalized = t.normalizedCoords != 0;
+    size_t extent[3] = {v.width, v.height != 0 ? v.height : 1, v.depth != 0 ? v.depth : 1};
+    Axis ax[3] = {{0, 0.0f}, {0, 0.0f}, {0, 0.0f}};
+    for (int d = 0; d < dims; ++d) ax[d] = axis(at[d], extent[d], normalized, true);
+    float total[lanes] = {};
+    for (int corner = 0; corner < (1 << dims); ++corner) {
+      float weight = 1.0f;
+      size_t where[3] = {0, 0, layer};
+      bool inside = true;
+      for (int d = 0; d < dims; ++d) {
+        bool upper = (corner >> d) & 1;
+        weight *= upper ? ax[d].alpha : 1.0f - ax[d].alpha;
+        long w = address(ax[d].lower + upper, extent[d], t.addressMode[d], normalized);
+        inside = inside && w >= 0;
+        where[d] = w < 0 ? 0 : static_cast<size_t>(w);
+      }
+      float texel[lanes];
+      if (inside)
+        std::memcpy(texel, v.base + where[2] * v.slice + where[1] * v.pitch + where[0] * v.texel, sizeof texel);
+      for (int c = 0; c < lanes; ++c) total[c] += weight * (inside ? texel[c] : t.borderColor[c]);
+    }
+    std::memcpy(out, total, sizeof total);
+    return true;
+  }
 }
 template <class T>
 inline T fetch(const TexView& v, int dims, const float (&at)[3], size_t layer) {
   T out{};
+  if (fetch_floats(v, dims, at, layer, &out)) return out;
+  // (what most fetches are, at a fraction of the channel-by-channel cost below: simplePitchLinearTexture's
+  // float fetches ran past verify's 20 s)
+  if (fetch_bytes(v, dims, at, layer, &out)) return out;
   auto* lanes = reinterpret_cast<typename Texel<T>::Scalar*>(&out);
-  for (int c = 0; c < Texel<T>::lanes; ++c) lanes[c] = static_cast<typename Texel<T>::Scalar>(sample(v, dims, at, layer, c));
+  double value[4];
+  sample(v, dims, at, layer, value, Texel<T>::lanes);
+  for (int c = 0; c < Texel<T>::lanes; ++c) lanes[c] = static_cast<typename Texel<T>::Scalar>(value[c]);
   return out;
 }
 template <class T>
@@ -540,6 +633,10 @@ inline T fetch_element(const TexView& v, long i) {
   auto* lanes = reinterpret_cast<typename Texel<T>::Scalar*>(&out);
   // tex1Dfetch: no filtering, no normalized coordinates; out of range reads as zero
   bool inside = i >= 0 && static_cast<size_t>(i) < v.width;
+  if (inside && reads_bytes<T>(v)) {
+    std::memcpy(&out, v.base + static_cast<size_t>(i) * v.texel, sizeof(T));
+    return out;
+  }
   for (int c = 0; c < Texel<T>::lanes; ++c)
     lanes[c] = static_cast<typename Texel<T>::Scalar>(inside ? read_value(v, static_cast<size_t>(i), 0, 0, c) : 0.0);
   return out;
