@@ -127,6 +127,9 @@ CORRECTIONS: dict[str, dict[str, str]] = {
         "In the HIP 7.1 headers (hipMemLocationType); absent from the HIP 5.2 and 6.2 headers.")},
     "CUSPARSE_ORDER_COL": {"alt": "rocsparse_order_column", "note": _ORDER_NOTE},
     "CUSPARSE_ORDER_ROW": {"alt": "rocsparse_order_row", "note": _ORDER_NOTE},
+    "CUBLAS_STATUS_LICENSE_ERROR": {"hip_added": "4.4.0", "note": (
+        "hipBLAS has no licence status; HIPBLAS_STATUS_UNKNOWN (since hipBLAS 0.47, ROCm 4.4, per its CHANGELOG) "
+        "is the status it returns for a back-end code it cannot map; the HIPIFY table leaves its version empty")},
     "cusolver_int_t": {"hip_added": "4.5.0", "note": (
         "cuSOLVER's 32-bit integer typedef; hipSOLVER declares those parameters plain int (rocSOLVER: rocblas_int)")},
     "cublasInit": {"note": _V1_NOTE.format("nothing needs initialising (drop the call; rocBLAS's "

@@ -167,3 +167,14 @@ def test_memory_location_forms_of_cuda_13() -> None:
         assert line in out.text
     assert _findings(translate(src, P52)) == [("api-newer-than-target", "error", n)
                                               for n in ("cudaMemPrefetchAsync", "cudaMemAdvise")]
+
+
+def test_cublas_licence_status_is_hipblas_unknown_without_a_duplicate_case() -> None:
+    """helper_cuda.h's _cudaGetErrorEnum(cublasStatus_t) names every status; CUBLAS_STATUS_LICENSE_ERROR
+    was kept (the HIPIFY table gives HIPBLAS_STATUS_UNKNOWN no version) and simpleCUBLAS did not compile."""
+    src = ("#include <cublas_v2.h>\nconst char *e(cublasStatus_t s) {\n  switch (s) {\n"
+           "    case CUBLAS_STATUS_NOT_SUPPORTED: return \"a\";\n    case CUBLAS_STATUS_LICENSE_ERROR: return \"b\";\n"
+           "    default: return \"c\";\n  }\n}\n")
+    out = translate(src, P52)
+    cases = [line.strip() for line in out.text.splitlines() if line.strip().startswith("case ")]
+    assert cases == ['case HIPBLAS_STATUS_NOT_SUPPORTED: return "a";', 'case HIPBLAS_STATUS_UNKNOWN: return "b";']
