@@ -178,3 +178,13 @@ def test_cublas_licence_status_is_hipblas_unknown_without_a_duplicate_case() -> 
     out = translate(src, P52)
     cases = [line.strip() for line in out.text.splitlines() if line.strip().startswith("case ")]
     assert cases == ['case HIPBLAS_STATUS_NOT_SUPPORTED: return "a";', 'case HIPBLAS_STATUS_UNKNOWN: return "b";']
+
+
+def test_builtin_types_header_becomes_the_hip_runtime() -> None:
+    """cuda-samples' driver-API samples (matrixMulDrv, vectorAddDrv, simpleTextureDrv, ...) include
+    <builtin_types.h> beside <cuda.h>: it was kept, a CUDA header the HIP build does not have."""
+    out = translate("#include <cuda.h>\n#include <builtin_types.h>\nCUdeviceptr p;\n", P52)
+    assert "builtin_types" not in out.text
+    assert out.text.startswith("#include <hip/hip_runtime.h>\n")
+    assert [f for f in out.findings if f.severity == "error"] == []
+
