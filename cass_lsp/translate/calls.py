@@ -16,6 +16,7 @@ from cass_lsp.translate.context import RuleContext
 _KERNEL_CAST = "reinterpret_cast<const void*>("
 _OUT_POINTER = "reinterpret_cast<void**>("
 _SYMBOL = "HIP_SYMBOL("
+_OPTIONS = "const_cast<const char**>("
 # CUDA APIs whose C++ overloads take a symbol, a kernel or a typed T** directly, where HIP (without
 # such a template) takes the symbol's address (HIP_SYMBOL), a ``const void*`` or a ``void**``:
 # API -> (argument index, wrapper opening), checked against the HIP 5.2 and 7.1 headers.
@@ -42,6 +43,9 @@ WRAPPED_ARGUMENT: dict[str, tuple[tuple[int, str], ...]] = {
     "cudaMallocPitch": ((0, _OUT_POINTER),),
     "cudaHostGetDevicePointer": ((0, _OUT_POINTER),),
     "cudaIpcOpenMemHandle": ((0, _OUT_POINTER),),
+    # NVRTC takes the options as const char* const*, HIP as const char**: a char*[] (nvrtc_helper.h's
+    # compileParams) converts to the first only
+    "nvrtcCompileProgram": ((2, _OPTIONS),),
 }
 # Texture and surface functions HIP marks unavailable where clang defines __HIP_NO_IMAGE_SUPPORT.
 IMAGE_FUNCTIONS = frozenset({
@@ -133,7 +137,8 @@ def wrapped_call(p: RuleContext, name: str, name_node: tree_sitter.Node) -> bool
             continue
         arg = args[index]
         text = p.text(arg)
-        if arg.type in nodes.STRINGS or arg.type == nodes.CAST or text.startswith((_SYMBOL, "reinterpret_cast")):
+        if (arg.type in nodes.STRINGS or arg.type == nodes.CAST or text.strip() in _NULL
+                or text.startswith((_SYMBOL, "reinterpret_cast", "const_cast"))):
             continue
         p.edit(arg.start_byte, arg.start_byte, opening)
         p.edit(arg.end_byte, arg.end_byte, ")")

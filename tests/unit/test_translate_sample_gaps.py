@@ -188,3 +188,39 @@ def test_builtin_types_header_becomes_the_hip_runtime() -> None:
     assert out.text.startswith("#include <hip/hip_runtime.h>\n")
     assert [f for f in out.findings if f.severity == "error"] == []
 
+
+def test_driver_error_strings_before_rocm_54_call_the_helper() -> None:
+    """helper_cuda_drvapi.h's checkCudaErrors calls cuGetErrorString: hipDrvGetErrorString is ROCm 5.4's,
+    so every driver-API and NVRTC sample stopped there on 5.2."""
+    src = ("#include <cuda.h>\nvoid f(CUresult e) {\n  const char *s = 0;\n  cuGetErrorString(e, &s);\n"
+           "  cuGetErrorName(e, &s);\n}\n")
+    old, new = translate(src, P52), translate(src, P71)
+    assert "  cass_hipDrvGetErrorString(e, &s);\n  cass_hipDrvGetErrorName(e, &s);\n" in old.text
+    assert old.text.count("#define CASS_HIP_DRV_ERROR_STRINGS\n") == 1
+    assert "*text = hipGetErrorString(error);" in old.text
+    assert {f.severity for f in old.findings if f.code == "api-newer-than-target"} == {"info"}
+    assert "  hipDrvGetErrorString(e, &s);\n  hipDrvGetErrorName(e, &s);\n" in new.text and "cass_" not in new.text
+
+
+def test_context_creation_parameters_are_declared_and_dropped_from_the_call() -> None:
+    """CUDA 13's cuCtxCreate(&c, &params, flags, dev) (every driver-API and NVRTC sample, with
+    `CUctxCreateParams params = {};`): HIP has neither the type nor the parameter."""
+    src = ("#include <cuda.h>\nvoid f(CUdevice dev, CUctxCreateParams *q) {\n  CUcontext c;\n"
+           "  CUctxCreateParams params = {};\n  cuCtxCreate(&c, &params, 0, dev);\n  cuCtxCreate(&c, q, 0, dev);\n"
+           "  cuCtxCreate(&c, 0, dev);\n}\n")
+    out = translate(src, P52)
+    assert "  cass_CUctxCreateParams params = {};\n" + "  hipCtxCreate(&c, 0, dev);\n" * 3 in out.text
+    assert out.text.count("struct cass_CUctxCreateParams {\n") == 1
+    assert [(f.severity, f.message.split(":")[0]) for f in out.findings if f.code == "unsupported-api"] == [
+        ("info", "cuCtxCreate with creation parameters (&params)"), ("warning", "cuCtxCreate with creation parameters (q)")]
+
+
+def test_nvrtc_options_array_is_passed_as_hips_pointer_type() -> None:
+    """nvrtc_helper.h passes `char *compileParams[2]`: NVRTC takes const char* const*, HIP const char**,
+    which a char** does not convert to (every NVRTC sample)."""
+    src = ("#include <nvrtc.h>\nvoid f(nvrtcProgram p, char **o) {\n  char *params[2];\n"
+           "  nvrtcCompileProgram(p, 2, params);\n  nvrtcCompileProgram(p, 0, NULL);\n"
+           "  nvrtcCompileProgram(p, 1, (const char**)o);\n}\n")
+    out = translate(src, P52).text
+    assert ("  hiprtcCompileProgram(p, 2, const_cast<const char**>(params));\n  hiprtcCompileProgram(p, 0, NULL);\n"
+            "  hiprtcCompileProgram(p, 1, (const char**)o);\n") in out
