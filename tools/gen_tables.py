@@ -127,6 +127,10 @@ CORRECTIONS: dict[str, dict[str, str]] = {
         "In the HIP 7.1 headers (hipMemLocationType); absent from the HIP 5.2 and 6.2 headers.")},
     "CUSPARSE_ORDER_COL": {"alt": "rocsparse_order_column", "note": _ORDER_NOTE},
     "CUSPARSE_ORDER_ROW": {"alt": "rocsparse_order_row", "note": _ORDER_NOTE},
+    **{f"nvrtcGetCUBIN{n}": {"hip": f"hiprtcGetCode{n}", "hip_added": "2.6.0", "note": (
+        "a CUBIN is the loadable machine code (cuModuleLoadData takes it): HIP's is hiprtcGetCode's code object, "
+        "which hipModuleLoadData loads; the HIPIFY table gives hiprtcGetBitcode, LLVM bitcode for -fgpu-rdc "
+        "linking, which no module load accepts")} for n in ("", "Size")},
     "CUBLAS_STATUS_LICENSE_ERROR": {"hip_added": "4.4.0", "note": (
         "hipBLAS has no licence status; HIPBLAS_STATUS_UNKNOWN (since hipBLAS 0.47, ROCm 4.4, per its CHANGELOG) "
         "is the status it returns for a back-end code it cannot map; the HIPIFY table leaves its version empty")},

@@ -224,3 +224,13 @@ def test_nvrtc_options_array_is_passed_as_hips_pointer_type() -> None:
     out = translate(src, P52).text
     assert ("  hiprtcCompileProgram(p, 2, const_cast<const char**>(params));\n  hiprtcCompileProgram(p, 0, NULL);\n"
             "  hiprtcCompileProgram(p, 1, (const char**)o);\n") in out
+
+
+def test_nvrtc_cubin_is_hips_code_object() -> None:
+    """nvrtc_helper.h loads nvrtcGetCUBIN's output with cuModuleLoadData: HIP's loadable code is
+    hiprtcGetCode's (the tables gave hiprtcGetBitcode, LLVM bitcode, and ROCm 5.3)."""
+    src = ("#include <nvrtc.h>\nvoid f(nvrtcProgram p, char *code, size_t *n) {\n  nvrtcGetCUBINSize(p, n);\n"
+           "  nvrtcGetCUBIN(p, code);\n}\n")
+    out = translate(src, P52)
+    assert "  hiprtcGetCodeSize(p, n);\n  hiprtcGetCode(p, code);\n" in out.text
+    assert [f for f in out.findings if f.severity != "info"] == []
