@@ -88,6 +88,24 @@ CONTEXT_CREATE = frozenset({"cuCtxCreate", "cuCtxCreate_v4", "CUctxCreateParams"
 CONTEXT_PARAMS = "cass_CUctxCreateParams"
 CONTEXT_PARAMS_HELPER = "context-create-params"
 
+# min/max of a thread coordinate: CUDA's blockDim.x is an unsigned int, HIP's a proxy object that converts
+# to one, so HIP's overloads (T, T), (int, int), (uint32_t, int), float, double are all as good for
+# min(unsigned, blockDim.x) and clang calls it ambiguous (cuda-samples' eigenvalues). The coordinate
+# converted first is CUDA's type, which keeps the overload CUDA picks.
+COORDINATE_MINMAX = frozenset({"min", "max"})
+_COORDINATE = re.compile(r"(?:threadIdx|blockIdx|blockDim|gridDim)\s*\.\s*[xyz]")
+
+
+def coordinate_minmax(p: RuleContext, node: tree_sitter.Node) -> bool:
+    """``min(n, blockDim.x)`` -> ``min(n, (unsigned int)blockDim.x)``; False: the name needs nothing else."""
+    call = p.call_of(node)
+    if call is not None and p.inside(call):
+        for arg in p.arguments(call):
+            if _COORDINATE.fullmatch(p.text(arg).strip()):
+                p.edit(arg.start_byte, arg.start_byte, "(unsigned int)", "device")
+    return False
+
+
 # The driver API's error strings (helper_cuda_drvapi.h's checkCudaErrors calls cuGetErrorString):
 # CUresult is hipError_t in HIP, whose runtime strings name the same codes. CUDA sets NULL and returns
 # CUDA_ERROR_INVALID_VALUE for a code it does not know; HIP's runtime names it "unknown error".

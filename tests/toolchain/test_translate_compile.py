@@ -313,9 +313,30 @@ def apply_edits(data: bytes, edits: list[Edit]) -> str:
 # simpleIPC's prop.unifiedAddressing (ROCm 5.2), CUDA 13's graph calls with null edge data,
 # simpleIPC's cudaEventCreate(&e, flags), streamOrderedAllocationP2P's two-argument
 # cudaStreamWaitEvent, simpleTexture3D's flag-less cudaMalloc3DArray, simpleStreams' CUDART_VERSION,
-# cudaGraphsPerfScaling's cudaGraphUpload (HIP 5.3).
+# cudaGraphsPerfScaling's cudaGraphUpload (HIP 5.3); eigenvalues' min(unsigned, blockDim.x); the
+# driver-API and NVRTC samples' helper_cuda_drvapi.h/nvrtc_helper.h (cuda.h's guard, cuGetErrorString,
+# CUDA 13's CUctxCreateParams, NVRTC's options array and CUBIN).
 SAMPLE_GAPS = r"""
 #include <cuda_runtime.h>
+#include <cuda.h>
+#include <builtin_types.h>
+#include <nvrtc.h>
+__global__ void chunk(unsigned rem, unsigned* out) { out[0] = min(rem, blockDim.x); }
+#ifdef __cuda_cuda_h__
+void check(CUresult err) { const char* s = NULL; cuGetErrorString(err, &s); }
+#endif
+int context(CUdevice dev, CUcontext* c) {
+    CUctxCreateParams params = {};
+    return cuCtxCreate(c, &params, 0, dev) == CUDA_SUCCESS;
+}
+size_t cubin(nvrtcProgram prog, char* code) {
+    char* options[2] = {NULL, NULL};
+    size_t size = 0;
+    nvrtcCompileProgram(prog, 0, options);
+    nvrtcGetCUBINSize(prog, &size);
+    nvrtcGetCUBIN(prog, code);
+    return size;
+}
 __device__ unsigned merge_pos(unsigned pos, unsigned stride, unsigned L) { return umin(pos + stride, L); }
 int uva(int dev) {
     cudaDeviceProp prop;

@@ -234,3 +234,13 @@ def test_nvrtc_cubin_is_hips_code_object() -> None:
     out = translate(src, P52)
     assert "  hiprtcGetCodeSize(p, n);\n  hiprtcGetCode(p, code);\n" in out.text
     assert [f for f in out.findings if f.severity != "info"] == []
+
+
+def test_min_of_a_thread_coordinate_takes_cudas_unsigned_type() -> None:
+    """eigenvalues' `min(rem, blockDim.x)` (rem unsigned): HIP's blockDim.x is a proxy object and clang
+    finds HIP's min overloads ambiguous; converted to unsigned int, as CUDA's is, the call resolves."""
+    src = ("__global__ void k(unsigned int rem, int *o) {\n  o[0] = min(rem, blockDim.x);\n"
+           "  o[1] = max(threadIdx.y, blockDim.y);\n  o[2] = min(rem, 4u);\n}\n")
+    out = translate(src, P52).text
+    assert "  o[0] = min(rem, (unsigned int)blockDim.x);\n" in out
+    assert "  o[1] = max((unsigned int)threadIdx.y, (unsigned int)blockDim.y);\n  o[2] = min(rem, 4u);\n" in out
