@@ -31,6 +31,7 @@ from cass_lsp.translate import (
     launch,
     libraries,
     nvtx,
+    overloads,
     placement,
     portability,
     relevance,
@@ -333,6 +334,7 @@ class Pass:
                 vectors.reverse_operators(self)
             else:
                 collisions.guard_definitions(self)
+                overloads.merge(self)
         for arg in self._macro_bodies.values():
             self.eng.check_cancelled()
             self._translate_macro(arg)

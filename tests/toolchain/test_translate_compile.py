@@ -315,11 +315,23 @@ def apply_edits(data: bytes, edits: list[Edit]) -> str:
 # cudaStreamWaitEvent, simpleTexture3D's flag-less cudaMalloc3DArray, simpleStreams' CUDART_VERSION,
 # cudaGraphsPerfScaling's cudaGraphUpload (HIP 5.3); eigenvalues' min(unsigned, blockDim.x); the
 # driver-API and NVRTC samples' helper_cuda_drvapi.h/nvrtc_helper.h (cuda.h's guard, cuGetErrorString,
-# CUDA 13's CUctxCreateParams, NVRTC's options array and CUBIN).
+# CUDA 13's CUctxCreateParams, NVRTC's options array and CUBIN), helper_cuda.h's _cudaGetErrorEnum
+# overloads on cudaError_t and CUresult (one HIP type).
 SAMPLE_GAPS = r"""
+#define CUDA_DRIVER_API
 #include <cuda_runtime.h>
 #include <cuda.h>
 #include <builtin_types.h>
+#ifdef __DRIVER_TYPES_H__
+static const char* error_enum(cudaError_t error) { return cudaGetErrorName(error); }
+#endif
+#ifdef CUDA_DRIVER_API
+static const char* error_enum(CUresult error) {
+    const char* name = NULL;
+    cuGetErrorName(error, &name);
+    return name;
+}
+#endif
 #include <nvrtc.h>
 __global__ void chunk(unsigned rem, unsigned* out) { out[0] = min(rem, blockDim.x); }
 #ifdef __cuda_cuda_h__

@@ -244,3 +244,19 @@ def test_min_of_a_thread_coordinate_takes_cudas_unsigned_type() -> None:
     out = translate(src, P52).text
     assert "  o[0] = min(rem, (unsigned int)blockDim.x);\n" in out
     assert "  o[1] = max((unsigned int)threadIdx.y, (unsigned int)blockDim.y);\n  o[2] = min(rem, 4u);\n" in out
+
+
+def test_overloads_that_become_one_hip_function_are_defined_once() -> None:
+    """helper_cuda.h's _cudaGetErrorEnum(cudaError_t) and _cudaGetErrorEnum(CUresult) are both
+    hipError_t in HIP: a redefinition (streamOrderedAllocationIPC, which defines CUDA_DRIVER_API)."""
+    src = ("#include <cuda_runtime.h>\n#include <cuda.h>\n#ifdef __DRIVER_TYPES_H__\n"
+           "static const char *e(cudaError_t x) { return cudaGetErrorName(x); }\n#endif\n#ifdef CUDA_DRIVER_API\n"
+           "static const char *e(CUresult x) {\n  const char *r = 0;\n  cuGetErrorName(x, &r);\n  return r;\n}\n#endif\n"
+           "#ifdef A\nint g(cudaError_t x) { return 1; }\n#else\nint g(cudaError_t x) { return 2; }\n#endif\n")
+    out = translate(src, P71)
+    macro = "CASS_DEFINED_e_hipError_t"
+    assert f"static const char *e(hipError_t x) {{ return hipGetErrorName(x); }}\n#define {macro}\n#endif\n" in out.text
+    assert (f"#ifdef CUDA_DRIVER_API\n#ifndef {macro}  // cass: e(hipError_t) is defined above\n"
+            "static const char *e(hipError_t x) {\n") in out.text
+    assert "  return r;\n}\n#endif\n#endif\n#ifdef A\nint g(hipError_t x) { return 1; }\n#else\n" in out.text
+    assert [(f.code, f.name) for f in out.findings] == [("nvcc-ism", "e")]
