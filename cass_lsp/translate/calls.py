@@ -71,6 +71,13 @@ EDGE_DATA: dict[str, tuple[int, int, str | None]] = {
     "cudaStreamGetCaptureInfo": (5, 7, "hipStreamGetCaptureInfo_v2"),
 }
 _NULL = frozenset({"NULL", "nullptr", "0", "__null"})
+# The driver API's occupancy calls take a CUoccupancyB2DSize callback (dynamic shared memory per
+# block size) before the fixed size; HIP's module forms take only the fixed size: API -> (the
+# callback's index, the argument count with it). Null (matrixMulDrv passes 0), it is dropped.
+SIZE_CALLBACK: dict[str, tuple[int, int]] = {
+    "cuOccupancyMaxPotentialBlockSize": (3, 6),
+    "cuOccupancyMaxPotentialBlockSizeWithFlags": (3, 7),
+}
 # CUDA C++ overloads whose last argument defaults where HIP's declaration has no default (HIP 5.2's
 # hipStreamWaitEvent and hipMalloc3DArray take the flags always): API -> (the argument count
 # without it, CUDA's default), which the translation passes.
@@ -100,7 +107,7 @@ LOCATION_FORMS: dict[str, tuple[int, str]] = {
 _LOCATION_FORMS_SINCE = (7, 1)
 # Names any call rule here handles.
 NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *EDGE_DATA, *IMAGE_FUNCTIONS, *DEFAULTED_ARGUMENT,
-                   *OVERLOADS, *OPTIONAL_CALLS, *LOCATION_FORMS})
+                   *OVERLOADS, *OPTIONAL_CALLS, *LOCATION_FORMS, *SIZE_CALLBACK})
 _READ_VALUE = "cass_value_"
 
 
@@ -120,6 +127,8 @@ def handle(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
         return location_form(p, name, node)
     if name in EDGE_DATA:
         return edge_data_call(p, name, node)
+    if name in SIZE_CALLBACK:
+        return size_callback_call(p, name, node)
     return image_call(p, name, node)
 
 
@@ -236,6 +245,26 @@ def edge_data_call(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
         p.find(fc.UNSUPPORTED_API, "error", f"{name} with edge data ({edge_data}): HIP's graphs have default edges "
                "only and its call takes no cudaGraphEdgeData; pass NULL for default edges, or port by hand",
                args[index].start_byte, args[index].end_byte, name=name, family="runtime")
+    return True
+
+
+def size_callback_call(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``cuOccupancyMaxPotentialBlockSize(&g, &b, f, 0, smem, limit)`` -> HIP's call without the null
+    callback; a real callback is an error finding (HIP has no form that takes one)."""
+    call = p.call_of(node)
+    index, count = SIZE_CALLBACK[name]
+    args = p.arguments(call) if call is not None and p.inside(call) else []
+    if len(args) != count:
+        return False
+    p.apply_entry(name, node.start_byte, node.end_byte)
+    callback = p.text(args[index]).strip()
+    if callback in _NULL:
+        p.edit(args[index - 1].end_byte, args[index].end_byte, "", "driver")
+    else:
+        p.find(fc.UNSUPPORTED_API, "error", f"{name} with a block-size-to-shared-memory callback ({callback}): HIP's "
+               "module occupancy calls take one dynamic shared memory size for every block size; pass the size "
+               "(0 for the callback) or port by hand", args[index].start_byte, args[index].end_byte, name=name,
+               family="driver")
     return True
 
 

@@ -315,7 +315,7 @@ def apply_edits(data: bytes, edits: list[Edit]) -> str:
 # cudaStreamWaitEvent, simpleTexture3D's flag-less cudaMalloc3DArray, simpleStreams' CUDART_VERSION,
 # cudaGraphsPerfScaling's cudaGraphUpload (HIP 5.3); eigenvalues' min(unsigned, blockDim.x); the
 # driver-API and NVRTC samples' helper_cuda_drvapi.h/nvrtc_helper.h (cuda.h's guard, cuGetErrorString,
-# CUDA 13's CUctxCreateParams, NVRTC's options array and CUBIN), helper_cuda.h's _cudaGetErrorEnum
+# CUDA 13's CUctxCreateParams, matrixMulDrv's occupancy call, NVRTC's options array and CUBIN), helper_cuda.h's _cudaGetErrorEnum
 # overloads on cudaError_t and CUresult (one HIP type).
 SAMPLE_GAPS = r"""
 #define CUDA_DRIVER_API
@@ -337,6 +337,10 @@ __global__ void chunk(unsigned rem, unsigned* out) { out[0] = min(rem, blockDim.
 #ifdef __cuda_cuda_h__
 void check(CUresult err) { const char* s = NULL; cuGetErrorString(err, &s); }
 #endif
+int occupancy(CUfunction f) {
+    int grid = 0, block = 0;
+    return cuOccupancyMaxPotentialBlockSize(&grid, &block, f, 0, 1024, 0) == CUDA_SUCCESS ? block : 0;
+}
 int context(CUdevice dev, CUcontext* c) {
     CUctxCreateParams params = {};
     return cuCtxCreate(c, &params, 0, dev) == CUDA_SUCCESS;

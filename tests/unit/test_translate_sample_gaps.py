@@ -260,3 +260,15 @@ def test_overloads_that_become_one_hip_function_are_defined_once() -> None:
             "static const char *e(hipError_t x) {\n") in out.text
     assert "  return r;\n}\n#endif\n#endif\n#ifdef A\nint g(hipError_t x) { return 1; }\n#else\n" in out.text
     assert [(f.code, f.name) for f in out.findings] == [("nvcc-ism", "e")]
+
+
+def test_driver_occupancy_call_drops_the_null_size_callback() -> None:
+    """matrixMulDrv: cuOccupancyMaxPotentialBlockSize(&g, &b, f, 0, smem, 0): HIP's module form has no
+    callback argument."""
+    src = ("#include <cuda.h>\nvoid f(CUfunction k, CUoccupancyB2DSize cb, int *g, int *b) {\n"
+           "  cuOccupancyMaxPotentialBlockSize(g, b, k, 0, 1024, 0);\n"
+           "  cuOccupancyMaxPotentialBlockSize(g, b, k, cb, 1024, 0);\n}\n")
+    out = translate(src, P52)
+    assert "  hipModuleOccupancyMaxPotentialBlockSize(g, b, k, 1024, 0);\n" in out.text
+    assert [(f.code, f.severity) for f in out.findings if f.name == "cuOccupancyMaxPotentialBlockSize"] == [
+        ("unsupported-api", "error")]
