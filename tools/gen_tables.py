@@ -131,6 +131,10 @@ CORRECTIONS: dict[str, dict[str, str]] = {
         "a CUBIN is the loadable machine code (cuModuleLoadData takes it): HIP's is hiprtcGetCode's code object, "
         "which hipModuleLoadData loads; the HIPIFY table gives hiprtcGetBitcode, LLVM bitcode for -fgpu-rdc "
         "linking, which no module load accepts")} for n in ("", "Size")},
+    "CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED": {
+        "hip": "hipDeviceAttributeVirtualMemoryManagementSupported", "hip_added": "5.3.0", "note": (
+            "CUDA's deprecated alias of CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED (both 102 in cuda.h), "
+            "whose HIP twin the table gives; cuda-samples' vectorAddMMAP still uses it")},
     "CUBLAS_STATUS_LICENSE_ERROR": {"hip_added": "4.4.0", "note": (
         "hipBLAS has no licence status; HIPBLAS_STATUS_UNKNOWN (since hipBLAS 0.47, ROCm 4.4, per its CHANGELOG) "
         "is the status it returns for a back-end code it cannot map; the HIPIFY table leaves its version empty")},

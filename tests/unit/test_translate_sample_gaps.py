@@ -272,3 +272,14 @@ def test_driver_occupancy_call_drops_the_null_size_callback() -> None:
     assert "  hipModuleOccupancyMaxPotentialBlockSize(g, b, k, 1024, 0);\n" in out.text
     assert [(f.code, f.severity) for f in out.findings if f.name == "cuOccupancyMaxPotentialBlockSize"] == [
         ("unsupported-api", "error")]
+
+
+def test_deprecated_virtual_address_attribute_is_the_virtual_memory_one() -> None:
+    """vectorAddMMAP asks CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED, cuda.h's deprecated
+    alias (102) of ..._VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: HIP's twin from ROCm 5.3, kept before."""
+    src = ("#include <cuda.h>\nvoid f(int *v, CUdevice d) {\n"
+           "  cuDeviceGetAttribute(v, CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED, d);\n}\n")
+    assert "hipDeviceAttributeVirtualMemoryManagementSupported, d);" in translate(src, P71).text
+    old = translate(src, P52)
+    assert "CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED" in old.text
+    assert [f.code for f in old.findings if f.severity == "error"] == ["api-newer-than-target"]
