@@ -127,6 +127,17 @@ CORRECTIONS: dict[str, dict[str, str]] = {
         "In the HIP 7.1 headers (hipMemLocationType); absent from the HIP 5.2 and 6.2 headers.")},
     "CUSPARSE_ORDER_COL": {"alt": "rocsparse_order_column", "note": _ORDER_NOTE},
     "CUSPARSE_ORDER_ROW": {"alt": "rocsparse_order_row", "note": _ORDER_NOTE},
+    **{f"nvrtcGetCUBIN{n}": {"hip": f"hiprtcGetCode{n}", "hip_added": "2.6.0", "note": (
+        "a CUBIN is the loadable machine code (cuModuleLoadData takes it): HIP's is hiprtcGetCode's code object, "
+        "which hipModuleLoadData loads; the HIPIFY table gives hiprtcGetBitcode, LLVM bitcode for -fgpu-rdc "
+        "linking, which no module load accepts")} for n in ("", "Size")},
+    "CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED": {
+        "hip": "hipDeviceAttributeVirtualMemoryManagementSupported", "hip_added": "5.3.0", "note": (
+            "CUDA's deprecated alias of CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED (both 102 in cuda.h), "
+            "whose HIP twin the table gives; cuda-samples' vectorAddMMAP still uses it")},
+    "CUBLAS_STATUS_LICENSE_ERROR": {"hip_added": "4.4.0", "note": (
+        "hipBLAS has no licence status; HIPBLAS_STATUS_UNKNOWN (since hipBLAS 0.47, ROCm 4.4, per its CHANGELOG) "
+        "is the status it returns for a back-end code it cannot map; the HIPIFY table leaves its version empty")},
     "cusolver_int_t": {"hip_added": "4.5.0", "note": (
         "cuSOLVER's 32-bit integer typedef; hipSOLVER declares those parameters plain int (rocSOLVER: rocblas_int)")},
     "cublasInit": {"note": _V1_NOTE.format("nothing needs initialising (drop the call; rocBLAS's "

@@ -16,6 +16,7 @@ from cass_lsp.translate.context import RuleContext
 _KERNEL_CAST = "reinterpret_cast<const void*>("
 _OUT_POINTER = "reinterpret_cast<void**>("
 _SYMBOL = "HIP_SYMBOL("
+_OPTIONS = "const_cast<const char**>("
 # CUDA APIs whose C++ overloads take a symbol, a kernel or a typed T** directly, where HIP (without
 # such a template) takes the symbol's address (HIP_SYMBOL), a ``const void*`` or a ``void**``:
 # API -> (argument index, wrapper opening), checked against the HIP 5.2 and 7.1 headers.
@@ -42,6 +43,9 @@ WRAPPED_ARGUMENT: dict[str, tuple[tuple[int, str], ...]] = {
     "cudaMallocPitch": ((0, _OUT_POINTER),),
     "cudaHostGetDevicePointer": ((0, _OUT_POINTER),),
     "cudaIpcOpenMemHandle": ((0, _OUT_POINTER),),
+    # NVRTC takes the options as const char* const*, HIP as const char**: a char*[] (nvrtc_helper.h's
+    # compileParams) converts to the first only
+    "nvrtcCompileProgram": ((2, _OPTIONS),),
 }
 # Texture and surface functions HIP marks unavailable where clang defines __HIP_NO_IMAGE_SUPPORT.
 IMAGE_FUNCTIONS = frozenset({
@@ -67,6 +71,13 @@ EDGE_DATA: dict[str, tuple[int, int, str | None]] = {
     "cudaStreamGetCaptureInfo": (5, 7, "hipStreamGetCaptureInfo_v2"),
 }
 _NULL = frozenset({"NULL", "nullptr", "0", "__null"})
+# The driver API's occupancy calls take a CUoccupancyB2DSize callback (dynamic shared memory per
+# block size) before the fixed size; HIP's module forms take only the fixed size: API -> (the
+# callback's index, the argument count with it). Null (matrixMulDrv passes 0), it is dropped.
+SIZE_CALLBACK: dict[str, tuple[int, int]] = {
+    "cuOccupancyMaxPotentialBlockSize": (3, 6),
+    "cuOccupancyMaxPotentialBlockSizeWithFlags": (3, 7),
+}
 # CUDA C++ overloads whose last argument defaults where HIP's declaration has no default (HIP 5.2's
 # hipStreamWaitEvent and hipMalloc3DArray take the flags always): API -> (the argument count
 # without it, CUDA's default), which the translation passes.
@@ -96,7 +107,7 @@ LOCATION_FORMS: dict[str, tuple[int, str]] = {
 _LOCATION_FORMS_SINCE = (7, 1)
 # Names any call rule here handles.
 NAMES = frozenset({*WRAPPED_ARGUMENT, "cudaGraphInstantiate", *EDGE_DATA, *IMAGE_FUNCTIONS, *DEFAULTED_ARGUMENT,
-                   *OVERLOADS, *OPTIONAL_CALLS, *LOCATION_FORMS})
+                   *OVERLOADS, *OPTIONAL_CALLS, *LOCATION_FORMS, *SIZE_CALLBACK})
 _READ_VALUE = "cass_value_"
 
 
@@ -116,6 +127,8 @@ def handle(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
         return location_form(p, name, node)
     if name in EDGE_DATA:
         return edge_data_call(p, name, node)
+    if name in SIZE_CALLBACK:
+        return size_callback_call(p, name, node)
     return image_call(p, name, node)
 
 
@@ -133,7 +146,8 @@ def wrapped_call(p: RuleContext, name: str, name_node: tree_sitter.Node) -> bool
             continue
         arg = args[index]
         text = p.text(arg)
-        if arg.type in nodes.STRINGS or arg.type == nodes.CAST or text.startswith((_SYMBOL, "reinterpret_cast")):
+        if (arg.type in nodes.STRINGS or arg.type == nodes.CAST or text.strip() in _NULL
+                or text.startswith((_SYMBOL, "reinterpret_cast", "const_cast"))):
             continue
         p.edit(arg.start_byte, arg.start_byte, opening)
         p.edit(arg.end_byte, arg.end_byte, ")")
@@ -231,6 +245,26 @@ def edge_data_call(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
         p.find(fc.UNSUPPORTED_API, "error", f"{name} with edge data ({edge_data}): HIP's graphs have default edges "
                "only and its call takes no cudaGraphEdgeData; pass NULL for default edges, or port by hand",
                args[index].start_byte, args[index].end_byte, name=name, family="runtime")
+    return True
+
+
+def size_callback_call(p: RuleContext, name: str, node: tree_sitter.Node) -> bool:
+    """``cuOccupancyMaxPotentialBlockSize(&g, &b, f, 0, smem, limit)`` -> HIP's call without the null
+    callback; a real callback is an error finding (HIP has no form that takes one)."""
+    call = p.call_of(node)
+    index, count = SIZE_CALLBACK[name]
+    args = p.arguments(call) if call is not None and p.inside(call) else []
+    if len(args) != count:
+        return False
+    p.apply_entry(name, node.start_byte, node.end_byte)
+    callback = p.text(args[index]).strip()
+    if callback in _NULL:
+        p.edit(args[index - 1].end_byte, args[index].end_byte, "", "driver")
+    else:
+        p.find(fc.UNSUPPORTED_API, "error", f"{name} with a block-size-to-shared-memory callback ({callback}): HIP's "
+               "module occupancy calls take one dynamic shared memory size for every block size; pass the size "
+               "(0 for the callback) or port by hand", args[index].start_byte, args[index].end_byte, name=name,
+               family="driver")
     return True
 
 

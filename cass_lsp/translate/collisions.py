@@ -37,7 +37,7 @@ _GLOBAL_SCOPES = frozenset({nodes.TRANSLATION_UNIT, nodes.LINKAGE, nodes.DECLARA
 _DECLARATOR_PARENTS = frozenset({nodes.FUNCTION_DEFINITION, nodes.DECLARATION})
 
 
-def _param_types(p: RuleContext, declarator: tree_sitter.Node) -> list[str]:
+def param_types(p: RuleContext, declarator: tree_sitter.Node) -> list[str]:
     """Each parameter's type, spelled without names, qualifiers and spaces (``float*``, ``float4&``)."""
     params = declarator.child_by_field_name(nodes.Field.PARAMETERS)
     if params is None:
@@ -95,7 +95,7 @@ def guard_definitions(p: RuleContext) -> None:
         if name_node is None:
             continue
         name = p.text(name_node)
-        types = _param_types(p, declarator)
+        types = param_types(p, declarator)
         if not hip_declares(name, types):
             continue
         signature = f"{' '.join(name.split())}({', '.join(types)})"

@@ -80,6 +80,43 @@ def _sparse_strings() -> str:
             "  return cass_hipsparseGetErrorName(status);\n}\n")
 
 
+# CUDA 13's cuCtxCreate (12.5's cuCtxCreate_v4) takes a CUctxCreateParams* (execution affinity, CIG)
+# before the flags; HIP's hipCtxCreate takes (ctx, flags, device). A translation passes the other
+# three and declares the struct (a helper), so that code filling it still compiles; empty parameters
+# (NVIDIA's samples: `CUctxCreateParams p = {};`) mean the context CUDA 12's cuCtxCreate made.
+CONTEXT_CREATE = frozenset({"cuCtxCreate", "cuCtxCreate_v4", "CUctxCreateParams"})
+CONTEXT_PARAMS = "cass_CUctxCreateParams"
+CONTEXT_PARAMS_HELPER = "context-create-params"
+
+# min/max of a thread coordinate: CUDA's blockDim.x is an unsigned int, HIP's a proxy object that converts
+# to one, so HIP's overloads (T, T), (int, int), (uint32_t, int), float, double are all as good for
+# min(unsigned, blockDim.x) and clang calls it ambiguous (cuda-samples' eigenvalues). The coordinate
+# converted first is CUDA's type, which keeps the overload CUDA picks.
+COORDINATE_MINMAX = frozenset({"min", "max"})
+_COORDINATE = re.compile(r"(?:threadIdx|blockIdx|blockDim|gridDim)\s*\.\s*[xyz]")
+
+
+def coordinate_minmax(p: RuleContext, node: tree_sitter.Node) -> bool:
+    """``min(n, blockDim.x)`` -> ``min(n, (unsigned int)blockDim.x)``; False: the name needs nothing else."""
+    call = p.call_of(node)
+    if call is not None and p.inside(call):
+        for arg in p.arguments(call):
+            if _COORDINATE.fullmatch(p.text(arg).strip()):
+                p.edit(arg.start_byte, arg.start_byte, "(unsigned int)", "device")
+    return False
+
+
+# The driver API's error strings (helper_cuda_drvapi.h's checkCudaErrors calls cuGetErrorString):
+# CUresult is hipError_t in HIP, whose runtime strings name the same codes. CUDA sets NULL and returns
+# CUDA_ERROR_INVALID_VALUE for a code it does not know; HIP's runtime names it "unknown error".
+DRV_ERROR_STRINGS_HELPER = "hip-drv-error-strings"
+
+
+def _drv_strings() -> str:
+    return "".join(f"static inline hipError_t cass_hipDrvGetError{what}(hipError_t error, const char** text) {{\n"
+                   f"  *text = hipGetError{what}(error);\n  return hipSuccess;\n}}\n" for what in ("Name", "String"))
+
+
 def _atomic_minmax() -> str:
     out = []
     for t, bits, as_int, from_int in (("float", "int", "__float_as_int", "__int_as_float"),
@@ -218,6 +255,11 @@ HELPERS: dict[str, Helper] = {
     "hipsparse-error-strings": Helper("CASS_HIPSPARSE_ERROR_STRINGS",
                                       "hipSPARSE has hipsparseGetErrorString/Name from ROCm 6.0",
                                       _sparse_strings()),
+    DRV_ERROR_STRINGS_HELPER: Helper("CASS_HIP_DRV_ERROR_STRINGS", "HIP has hipDrvGetErrorString/Name from ROCm "
+                                     "5.4; before, the runtime's strings of the same hipError_t", _drv_strings()),
+    CONTEXT_PARAMS_HELPER: Helper("CASS_CONTEXT_CREATE_PARAMS", "CUDA 12.5's context-creation parameters; HIP's "
+                                  "contexts take none", f"struct {CONTEXT_PARAMS} {{\n  void* execAffinityParams;\n"
+                                  "  int numExecAffinityParams;\n  void* cigParams;\n};\n"),
     "atomic-minmax-fp": Helper("CASS_ATOMIC_MINMAX_FP", "HIP's atomicMin/atomicMax on float and double; CUDA has "
                                "only the integer ones", _atomic_minmax()),
     "unconst": Helper("CASS_UNCONST", "CUDA's __nv_atomic_* builtins take no pointer to const",
@@ -239,6 +281,8 @@ HELPERS: dict[str, Helper] = {
 _FORWARD: dict[str, tuple[tuple[int, int], str, str]] = {
     "cusparseGetErrorString": ((6, 0), "cass_hipsparseGetErrorString", "hipsparse-error-strings"),
     "cusparseGetErrorName": ((6, 0), "cass_hipsparseGetErrorName", "hipsparse-error-strings"),
+    "cuGetErrorString": ((5, 4), "cass_hipDrvGetErrorString", DRV_ERROR_STRINGS_HELPER),
+    "cuGetErrorName": ((5, 4), "cass_hipDrvGetErrorName", DRV_ERROR_STRINGS_HELPER),
 }
 FORWARD_NAMES = frozenset(_FORWARD)
 # CUDA name -> (the ROCm whose HIP renamed its HIP form to the tables' spelling, the spelling before).
@@ -292,6 +336,33 @@ def render(key: str, eol: str) -> str:
     text = (f"// cass: compatibility helper ({helper.why})\n#ifndef {helper.guard}\n#define {helper.guard}\n"
             f"{helper.code}#endif  // {helper.guard}\n")
     return text.replace("\n", eol)
+
+
+def context_create(p: HelperContext, name: str, node: tree_sitter.Node) -> bool:
+    """``CUctxCreateParams`` -> the helper struct; ``cuCtxCreate(&c, params, flags, dev)`` ->
+    ``hipCtxCreate(&c, flags, dev)``, the parameters dropped with a finding; False for a CUDA 12
+    ``cuCtxCreate(&c, flags, dev)`` (the table's rename)."""
+    if name == "CUctxCreateParams":
+        p.edit(node.start_byte, node.end_byte, CONTEXT_PARAMS, "driver")
+        p.need_helper(CONTEXT_PARAMS_HELPER, node.start_byte)
+        return True
+    call = p.call_of(node)
+    args = p.arguments(call) if call is not None and p.inside(call) else []
+    if len(args) != 4:
+        return name == "cuCtxCreate_v4"  # kept: its table row reports it
+    p.apply_entry("cuCtxCreate", node.start_byte, node.end_byte)
+    params = p.text(args[1]).strip()
+    p.edit(args[0].end_byte, args[1].end_byte, "", "driver")
+    source = p.file_source.decode("utf-8", "surrogateescape")
+    variable = params[1:].strip() if params.startswith("&") else ""
+    empty = params in ("NULL", "nullptr", "0") or bool(
+        re.fullmatch(r"\w+", variable) and re.search(rf"\bCUctxCreateParams\s+{variable}\s*=\s*\{{\s*0?\s*\}}", source)
+        and not re.search(rf"\b{variable}\s*(?:\.|->)", source))
+    p.find(fc.UNSUPPORTED_API, "info" if empty else "warning", f"{name} with creation parameters ({params}): HIP's "
+           "contexts take none (no execution affinity, no CIG), so hipCtxCreate gets the context, flags and device "
+           "only" + ("; these are empty, the same context" if empty else "; check that the port needs none of them"),
+           args[1].start_byte, args[1].end_byte, name=name, family="driver")
+    return True
 
 
 # CUDA struct tags whose HIP name is a typedef of another tag: ``struct cudaGraphicsResource* r`` (the

@@ -27,6 +27,9 @@ _EXACT: dict[str, HeaderRule] = {
     "cuda_runtime.h": HeaderRule(RUNTIME),
     "cuda.h": HeaderRule(RUNTIME, family="driver"),
     "cuda_runtime_api.h": HeaderRule("hip/hip_runtime_api.h"),
+    # CUDA's device, driver, surface, texture and vector types (the driver-API samples include it
+    # beside cuda.h): hip_runtime.h declares all of them
+    "builtin_types.h": HeaderRule(RUNTIME),
     "device_launch_parameters.h": HeaderRule(RUNTIME),
     "device_functions.h": HeaderRule(RUNTIME, family="device"),
     "math_functions.h": HeaderRule(RUNTIME, family="device"),

@@ -116,6 +116,9 @@ def launch_bounds(p: RuleContext, bounds: tree_sitter.Node) -> None:
 # the HIP header each one's include becomes (the same from ROCm 5.2 to 7.1).
 HEADER_GUARDS = {
     "__CUDA_RUNTIME_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_H",
+    # cuda.h (the driver API) becomes hip_runtime.h too; NVIDIA's helper_cuda_drvapi.h defines
+    # findCudaDeviceDRV and checkCudaErrors only #ifdef __cuda_cuda_h__ (every *_nvrtc sample)
+    "__cuda_cuda_h__": "HIP_INCLUDE_HIP_HIP_RUNTIME_H",
     "__CUDA_RUNTIME_API_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_API_H",
     "__DRIVER_TYPES_H__": "HIP_INCLUDE_HIP_DRIVER_TYPES_H",
     "__CUDA_FP16_H__": "HIP_INCLUDE_HIP_HIP_FP16_H",

@@ -31,6 +31,7 @@ from cass_lsp.translate import (
     launch,
     libraries,
     nvtx,
+    overloads,
     placement,
     portability,
     relevance,
@@ -70,7 +71,7 @@ _FORWARD_SPECIAL = {"cub", "cuda", "nvcuda", "texture", "surface", "register", "
                     *portability.VERSION_MACROS, *compat.NEWER_PROP_FIELDS, "pow", *compat.CACHE_LOADS,
                     *compat.CACHE_STORES, *compat.INTEGER_MINMAX, *bfloat16.NAMES, *compat.SCOPED_ATOMICS,
                     *rounding.NAMES, *groups.META_GROUP, *groups.SHUFFLES, *nvtx.NAMES,
-                    *compat.STRUCT_TAGS}
+                    *compat.STRUCT_TAGS, *compat.CONTEXT_CREATE, *compat.COORDINATE_MINMAX}
 _REVERSE_SPECIAL = {"hipcub", "hip", "asm", "__asm__", "__asm", "hipLaunchKernelGGL", "HIP_SYMBOL",
                     *warp.REVERSE_NAMES, *compat.REVERSE_NAMES, *compat.REMOVED_PROP_FIELDS, *vectors.TYPES}
 
@@ -333,6 +334,7 @@ class Pass:
                 vectors.reverse_operators(self)
             else:
                 collisions.guard_definitions(self)
+                overloads.merge(self)
         for arg in self._macro_bodies.values():
             self.eng.check_cancelled()
             self._translate_macro(arg)
@@ -553,6 +555,10 @@ class Pass:
             return compat.integer_minmax(self, name, node)
         if name in compat.STRUCT_TAGS:
             return compat.struct_tag(self, name, node)
+        if name in compat.CONTEXT_CREATE:
+            return compat.context_create(self, name, node)
+        if name in compat.COORDINATE_MINMAX:
+            return compat.coordinate_minmax(self, node)
         if name in compat.SCOPED_ATOMICS:
             return compat.scoped_atomic(self, name, node)
         if name in rounding.NAMES:

@@ -313,9 +313,46 @@ def apply_edits(data: bytes, edits: list[Edit]) -> str:
 # simpleIPC's prop.unifiedAddressing (ROCm 5.2), CUDA 13's graph calls with null edge data,
 # simpleIPC's cudaEventCreate(&e, flags), streamOrderedAllocationP2P's two-argument
 # cudaStreamWaitEvent, simpleTexture3D's flag-less cudaMalloc3DArray, simpleStreams' CUDART_VERSION,
-# cudaGraphsPerfScaling's cudaGraphUpload (HIP 5.3).
+# cudaGraphsPerfScaling's cudaGraphUpload (HIP 5.3); eigenvalues' min(unsigned, blockDim.x); the
+# driver-API and NVRTC samples' helper_cuda_drvapi.h/nvrtc_helper.h (cuda.h's guard, cuGetErrorString,
+# CUDA 13's CUctxCreateParams, matrixMulDrv's occupancy call, NVRTC's options array and CUBIN), helper_cuda.h's _cudaGetErrorEnum
+# overloads on cudaError_t and CUresult (one HIP type).
 SAMPLE_GAPS = r"""
+#define CUDA_DRIVER_API
 #include <cuda_runtime.h>
+#include <cuda.h>
+#include <builtin_types.h>
+#ifdef __DRIVER_TYPES_H__
+static const char* error_enum(cudaError_t error) { return cudaGetErrorName(error); }
+#endif
+#ifdef CUDA_DRIVER_API
+static const char* error_enum(CUresult error) {
+    const char* name = NULL;
+    cuGetErrorName(error, &name);
+    return name;
+}
+#endif
+#include <nvrtc.h>
+__global__ void chunk(unsigned rem, unsigned* out) { out[0] = min(rem, blockDim.x); }
+#ifdef __cuda_cuda_h__
+void check(CUresult err) { const char* s = NULL; cuGetErrorString(err, &s); }
+#endif
+int occupancy(CUfunction f) {
+    int grid = 0, block = 0;
+    return cuOccupancyMaxPotentialBlockSize(&grid, &block, f, 0, 1024, 0) == CUDA_SUCCESS ? block : 0;
+}
+int context(CUdevice dev, CUcontext* c) {
+    CUctxCreateParams params = {};
+    return cuCtxCreate(c, &params, 0, dev) == CUDA_SUCCESS;
+}
+size_t cubin(nvrtcProgram prog, char* code) {
+    char* options[2] = {NULL, NULL};
+    size_t size = 0;
+    nvrtcCompileProgram(prog, 0, options);
+    nvrtcGetCUBINSize(prog, &size);
+    nvrtcGetCUBIN(prog, code);
+    return size;
+}
 __device__ unsigned merge_pos(unsigned pos, unsigned stride, unsigned L) { return umin(pos + stride, L); }
 int uva(int dev) {
     cudaDeviceProp prop;

@@ -253,6 +253,13 @@ def test_cuda_header_guards_become_the_hip_headers_guards_where_they_are_tested(
     assert '"__CUDA_RUNTIME_H__"' in out  # a string is not a test
 
 
+def test_the_driver_headers_guard_becomes_the_hip_runtimes() -> None:
+    """NVIDIA's helper_cuda_drvapi.h defines findCudaDeviceDRV only #ifdef __cuda_cuda_h__ (cuda.h's
+    guard): kept, every NVRTC sample's translation lost the helper and did not compile."""
+    out = translate("#include <cuda.h>\n#ifdef __cuda_cuda_h__\nint findCudaDeviceDRV();\n#endif\n", P52).text
+    assert "#include <hip/hip_runtime.h>\n#ifdef HIP_INCLUDE_HIP_HIP_RUNTIME_H\n" in out
+
+
 def test_cuda_version_macros_read_the_originals_version_or_are_reported() -> None:
     """NVIDIA's simpleZeroCopy tests #if CUDART_VERSION >= 2020: under HIP that is 0, and the rule
     translation silently compiled the pre-CUDA-2.2 branch (which does not even compile). The runtime's

@@ -167,3 +167,119 @@ def test_memory_location_forms_of_cuda_13() -> None:
         assert line in out.text
     assert _findings(translate(src, P52)) == [("api-newer-than-target", "error", n)
                                               for n in ("cudaMemPrefetchAsync", "cudaMemAdvise")]
+
+
+def test_cublas_licence_status_is_hipblas_unknown_without_a_duplicate_case() -> None:
+    """helper_cuda.h's _cudaGetErrorEnum(cublasStatus_t) names every status; CUBLAS_STATUS_LICENSE_ERROR
+    was kept (the HIPIFY table gives HIPBLAS_STATUS_UNKNOWN no version) and simpleCUBLAS did not compile."""
+    src = ("#include <cublas_v2.h>\nconst char *e(cublasStatus_t s) {\n  switch (s) {\n"
+           "    case CUBLAS_STATUS_NOT_SUPPORTED: return \"a\";\n    case CUBLAS_STATUS_LICENSE_ERROR: return \"b\";\n"
+           "    default: return \"c\";\n  }\n}\n")
+    out = translate(src, P52)
+    cases = [line.strip() for line in out.text.splitlines() if line.strip().startswith("case ")]
+    assert cases == ['case HIPBLAS_STATUS_NOT_SUPPORTED: return "a";', 'case HIPBLAS_STATUS_UNKNOWN: return "b";']
+
+
+def test_builtin_types_header_becomes_the_hip_runtime() -> None:
+    """cuda-samples' driver-API samples (matrixMulDrv, vectorAddDrv, simpleTextureDrv, ...) include
+    <builtin_types.h> beside <cuda.h>: it was kept, a CUDA header the HIP build does not have."""
+    out = translate("#include <cuda.h>\n#include <builtin_types.h>\nCUdeviceptr p;\n", P52)
+    assert "builtin_types" not in out.text
+    assert out.text.startswith("#include <hip/hip_runtime.h>\n")
+    assert [f for f in out.findings if f.severity == "error"] == []
+
+
+def test_driver_error_strings_before_rocm_54_call_the_helper() -> None:
+    """helper_cuda_drvapi.h's checkCudaErrors calls cuGetErrorString: hipDrvGetErrorString is ROCm 5.4's,
+    so every driver-API and NVRTC sample stopped there on 5.2."""
+    src = ("#include <cuda.h>\nvoid f(CUresult e) {\n  const char *s = 0;\n  cuGetErrorString(e, &s);\n"
+           "  cuGetErrorName(e, &s);\n}\n")
+    old, new = translate(src, P52), translate(src, P71)
+    assert "  cass_hipDrvGetErrorString(e, &s);\n  cass_hipDrvGetErrorName(e, &s);\n" in old.text
+    assert old.text.count("#define CASS_HIP_DRV_ERROR_STRINGS\n") == 1
+    assert "*text = hipGetErrorString(error);" in old.text
+    assert {f.severity for f in old.findings if f.code == "api-newer-than-target"} == {"info"}
+    assert "  hipDrvGetErrorString(e, &s);\n  hipDrvGetErrorName(e, &s);\n" in new.text and "cass_" not in new.text
+
+
+def test_context_creation_parameters_are_declared_and_dropped_from_the_call() -> None:
+    """CUDA 13's cuCtxCreate(&c, &params, flags, dev) (every driver-API and NVRTC sample, with
+    `CUctxCreateParams params = {};`): HIP has neither the type nor the parameter."""
+    src = ("#include <cuda.h>\nvoid f(CUdevice dev, CUctxCreateParams *q) {\n  CUcontext c;\n"
+           "  CUctxCreateParams params = {};\n  cuCtxCreate(&c, &params, 0, dev);\n  cuCtxCreate(&c, q, 0, dev);\n"
+           "  cuCtxCreate(&c, 0, dev);\n}\n")
+    out = translate(src, P52)
+    assert "  cass_CUctxCreateParams params = {};\n" + "  hipCtxCreate(&c, 0, dev);\n" * 3 in out.text
+    assert out.text.count("struct cass_CUctxCreateParams {\n") == 1
+    assert [(f.severity, f.message.split(":")[0]) for f in out.findings if f.code == "unsupported-api"] == [
+        ("info", "cuCtxCreate with creation parameters (&params)"), ("warning", "cuCtxCreate with creation parameters (q)")]
+
+
+def test_nvrtc_options_array_is_passed_as_hips_pointer_type() -> None:
+    """nvrtc_helper.h passes `char *compileParams[2]`: NVRTC takes const char* const*, HIP const char**,
+    which a char** does not convert to (every NVRTC sample)."""
+    src = ("#include <nvrtc.h>\nvoid f(nvrtcProgram p, char **o) {\n  char *params[2];\n"
+           "  nvrtcCompileProgram(p, 2, params);\n  nvrtcCompileProgram(p, 0, NULL);\n"
+           "  nvrtcCompileProgram(p, 1, (const char**)o);\n}\n")
+    out = translate(src, P52).text
+    assert ("  hiprtcCompileProgram(p, 2, const_cast<const char**>(params));\n  hiprtcCompileProgram(p, 0, NULL);\n"
+            "  hiprtcCompileProgram(p, 1, (const char**)o);\n") in out
+
+
+def test_nvrtc_cubin_is_hips_code_object() -> None:
+    """nvrtc_helper.h loads nvrtcGetCUBIN's output with cuModuleLoadData: HIP's loadable code is
+    hiprtcGetCode's (the tables gave hiprtcGetBitcode, LLVM bitcode, and ROCm 5.3)."""
+    src = ("#include <nvrtc.h>\nvoid f(nvrtcProgram p, char *code, size_t *n) {\n  nvrtcGetCUBINSize(p, n);\n"
+           "  nvrtcGetCUBIN(p, code);\n}\n")
+    out = translate(src, P52)
+    assert "  hiprtcGetCodeSize(p, n);\n  hiprtcGetCode(p, code);\n" in out.text
+    assert [f for f in out.findings if f.severity != "info"] == []
+
+
+def test_min_of_a_thread_coordinate_takes_cudas_unsigned_type() -> None:
+    """eigenvalues' `min(rem, blockDim.x)` (rem unsigned): HIP's blockDim.x is a proxy object and clang
+    finds HIP's min overloads ambiguous; converted to unsigned int, as CUDA's is, the call resolves."""
+    src = ("__global__ void k(unsigned int rem, int *o) {\n  o[0] = min(rem, blockDim.x);\n"
+           "  o[1] = max(threadIdx.y, blockDim.y);\n  o[2] = min(rem, 4u);\n}\n")
+    out = translate(src, P52).text
+    assert "  o[0] = min(rem, (unsigned int)blockDim.x);\n" in out
+    assert "  o[1] = max((unsigned int)threadIdx.y, (unsigned int)blockDim.y);\n  o[2] = min(rem, 4u);\n" in out
+
+
+def test_overloads_that_become_one_hip_function_are_defined_once() -> None:
+    """helper_cuda.h's _cudaGetErrorEnum(cudaError_t) and _cudaGetErrorEnum(CUresult) are both
+    hipError_t in HIP: a redefinition (streamOrderedAllocationIPC, which defines CUDA_DRIVER_API)."""
+    src = ("#include <cuda_runtime.h>\n#include <cuda.h>\n#ifdef __DRIVER_TYPES_H__\n"
+           "static const char *e(cudaError_t x) { return cudaGetErrorName(x); }\n#endif\n#ifdef CUDA_DRIVER_API\n"
+           "static const char *e(CUresult x) {\n  const char *r = 0;\n  cuGetErrorName(x, &r);\n  return r;\n}\n#endif\n"
+           "#ifdef A\nint g(cudaError_t x) { return 1; }\n#else\nint g(cudaError_t x) { return 2; }\n#endif\n")
+    out = translate(src, P71)
+    macro = "CASS_DEFINED_e_hipError_t"
+    assert f"static const char *e(hipError_t x) {{ return hipGetErrorName(x); }}\n#define {macro}\n#endif\n" in out.text
+    assert (f"#ifdef CUDA_DRIVER_API\n#ifndef {macro}  // cass: e(hipError_t) is defined above\n"
+            "static const char *e(hipError_t x) {\n") in out.text
+    assert "  return r;\n}\n#endif\n#endif\n#ifdef A\nint g(hipError_t x) { return 1; }\n#else\n" in out.text
+    assert [(f.code, f.name) for f in out.findings] == [("nvcc-ism", "e")]
+
+
+def test_driver_occupancy_call_drops_the_null_size_callback() -> None:
+    """matrixMulDrv: cuOccupancyMaxPotentialBlockSize(&g, &b, f, 0, smem, 0): HIP's module form has no
+    callback argument."""
+    src = ("#include <cuda.h>\nvoid f(CUfunction k, CUoccupancyB2DSize cb, int *g, int *b) {\n"
+           "  cuOccupancyMaxPotentialBlockSize(g, b, k, 0, 1024, 0);\n"
+           "  cuOccupancyMaxPotentialBlockSize(g, b, k, cb, 1024, 0);\n}\n")
+    out = translate(src, P52)
+    assert "  hipModuleOccupancyMaxPotentialBlockSize(g, b, k, 1024, 0);\n" in out.text
+    assert [(f.code, f.severity) for f in out.findings if f.name == "cuOccupancyMaxPotentialBlockSize"] == [
+        ("unsupported-api", "error")]
+
+
+def test_deprecated_virtual_address_attribute_is_the_virtual_memory_one() -> None:
+    """vectorAddMMAP asks CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED, cuda.h's deprecated
+    alias (102) of ..._VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: HIP's twin from ROCm 5.3, kept before."""
+    src = ("#include <cuda.h>\nvoid f(int *v, CUdevice d) {\n"
+           "  cuDeviceGetAttribute(v, CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED, d);\n}\n")
+    assert "hipDeviceAttributeVirtualMemoryManagementSupported, d);" in translate(src, P71).text
+    old = translate(src, P52)
+    assert "CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED" in old.text
+    assert [f.code for f in old.findings if f.severity == "error"] == ["api-newer-than-target"]
