@@ -18,8 +18,9 @@ A verdict must be true, so the translation is judged only against an original th
 - an original that does not build, does not finish, exits otherwise, or prints nothing makes the
   stage "unavailable" with the reason: a missing input file that fails both sides alike is never a
   pass; and so does a failure of the runner or the sandbox rather than of the program;
-- the translation fails when it does not build on a GPU toolchain, does not finish, deadlocks, or
-  differs in exit code or output; it passes only when it agrees;
+- the translation fails when it does not build on a GPU toolchain, does not finish, deadlocks at
+  barriers, or differs in exit code or output; it passes only when it agrees. A deadlock with threads
+  waiting at a warp collective is "unavailable": AMD hardware never waits at one;
 - on the CPU runner the order the threads of a block run in is a choice, and a race hides in the
   one order: the original's second run and a second run of the translation run each block's
   threads in reverse (``CASS_CPU_ORDER=reverse``). What the original's two runs differ in is noise as
@@ -469,6 +470,16 @@ class _StageRun:
             kind, detail = stopped.kind, stopped.detail
             if kind == "unsupported":
                 return self.result("unavailable", f"the translation cannot be judged on the CPU runtime: {detail}")
+            if _waits_at_a_warp_collective(detail):
+                return self.result(
+                    "unavailable",
+                    f"the translation stops on the CPU runtime ({detail}); the original finished. The runtime"
+                    " runs a warp collective once every lane of its mask arrives (all lanes for HIP's shuffles"
+                    " and votes, which take no mask), while an AMD GPU runs it with the lanes active there and"
+                    " never waits: what a GPU computes here is not known (a divergent __shfl_*_sync whose mask"
+                    " the translation dropped?)",
+                    output=_tail(outcome.stderr),
+                )
             return self.result(
                 "failed", f"the translation deadlocks on the CPU runtime ({detail}); the original finished",
                 output=_tail(outcome.stderr),
@@ -679,6 +690,16 @@ _LIMIT_SETTINGS = {
     "processes": "cass.verification.limits.processes",
     "output": "cass.verification.limits.outputMb",
 }
+
+
+_AT_WARP_COLLECTIVE = re.compile(r"\b(\d+) at a warp collective")
+
+
+def _waits_at_a_warp_collective(detail: str) -> bool:
+    """Whether a CPU-runtime deadlock report (cass_cpu/sched.hpp's) has threads waiting at a warp
+    collective, which never blocks on AMD hardware, rather than only at barriers."""
+    m = _AT_WARP_COLLECTIVE.search(detail)
+    return m is not None and int(m[1]) > 0
 
 
 def _limit_hint(outcome: sandbox.RunOutcome) -> str:

@@ -164,3 +164,19 @@ def test_a_table_with_its_units_in_the_header_masks_its_timings(tmp_path: Path) 
     code, reports, stderr = _verify(folder / "triad.cu", "--runner", "cpu", "--arg", "4096")
     assert code == 0, stderr + json.dumps(reports, indent=1)
     assert "6 line(s) of output" in _stage(reports[0], "run")["message"]
+
+
+def test_a_translation_stopped_at_a_warp_collective_amd_hardware_never_waits_at_could_not_be_verified(
+    tmp_path: Path,
+) -> None:
+    """cuda-samples' shfl_scan was "failed: the translation deadlocks": its divergent __shfl_up_sync
+    with an 8-lane mask becomes HIP 5.2's mask-less __shfl_up, which the CPU runtime runs as a
+    whole-warp collective, while a GPU runs it with the active lanes and does not wait."""
+    folder = tmp_path / "divergent_shuffle"
+    shutil.copytree(HERE / "divergent_shuffle", folder)
+    code, reports, stderr = _verify(folder / "scan8.cu", "--rocm", "5.2", "--runner", "cpu")
+    assert code == 2, stderr + json.dumps(reports, indent=1)
+    run = _stage(reports[0], "run")
+    assert run["outcome"] == "unavailable", run
+    assert "AMD GPU runs it with the lanes active there" in run["message"], run["message"]
+    assert "8 at a warp collective" in run["message"], run["message"]
