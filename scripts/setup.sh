@@ -18,7 +18,6 @@ APT_PACKAGES=(
   neovim openssh-server openssh-client
   hipcc  # builds ported projects (brings clang-15: Debian's LLVM 19 has no clang-offload-bundler)
   libomp-15-dev  # LLVM's OpenMP for hipcc's clang-15: a port's -fopenmp (nvcc's -Xcompiler -fopenmp linked gcc's libgomp)
-  libomp-19-dev  # the same for clang-19, which verify compiles a translation with (<omp.h>: cuda-samples' cudaOpenMP)
 )
 apt_ensure "${APT_PACKAGES[@]}"
 if [ "${1:-}" = --system ]; then

@@ -143,8 +143,8 @@ def test_a_sample_with_helpers_from_a_shared_include_folder_is_verified(
 def test_a_header_clang_cannot_find_or_compile_is_the_translations_fault_only_when_it_is_cudas(
     header: str, verdict: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A header clang-19 lacks here (as <omp.h> of NVIDIA's cudaOpenMP sample was before setup
-    installed libomp-19-dev) is this machine's gap ('could not verify'), and so is a HIP library without headers for
+    """NVIDIA's cudaOpenMP sample includes <omp.h>, which clang-19 lacks here (no libomp-19-dev):
+    that is this machine's gap ('could not verify'), and so is a HIP library without headers for
     the target ROCm here (a Thrust or cuRAND program verified for ROCm 7.1 was "failed"); a CUDA
     header left in a translation is the translation's ('failed')."""
     source = tmp_path / "k.cu"
