@@ -54,7 +54,10 @@ _OUTPUT_TAIL = 4000
 # What a compiler prints when it breaks itself rather than rejecting the code.
 _COMPILER_DEFECT = re.compile(r"Illegal instruction detected|LLVM ERROR:|PLEASE submit a bug report|internal compiler error")
 _MISSING_HEADER = re.compile(r"'(?P<header>[^']+)' file not found")
-_HEADER_HINTS = {"omp.h": "apt-get install libomp-dev for the clang in use (libomp-19-dev for clang-19)"}
+# Debian 12 installs one LLVM OpenMP at a time: libomp-19-dev removes the libomp-15-dev that hipcc's
+# clang-15 links a ported -fopenmp build with (scripts/setup.sh), so the hint says what it costs.
+_HEADER_HINTS = {"omp.h": "apt-get install libomp-19-dev for clang-19 (on Debian 12 it replaces libomp-15-dev,"
+                          " which hipcc's clang-15 needs to build a port with -fopenmp)"}
 # What a stage prints for the user: a compiler's output is long, its first error says most.
 _MESSAGE_LINES = 3
 
