@@ -35,6 +35,15 @@ def need_gxx() -> None:
         pytest.fail(f"{why}; ./scripts/setup.sh installs it (apt package build-essential)", pytrace=False)
 
 
+def build_and_run(source: Path, text: str, exe: Path) -> str:
+    """Build ``text`` (the file ``source``) on the CPU runtime into ``exe``, run it; what it printed."""
+    built = build(source, text, exe)
+    assert built.ok, built.log
+    result = proc.run([str(built.exe)], timeout=RUN_TIMEOUT_S)
+    assert result.ok, result.text()
+    return result.stdout.decode()
+
+
 class Corpus:
     def __init__(self, builds: dict[tuple[str, int], BuildResult]) -> None:
         self.builds = builds

@@ -12,17 +12,9 @@ from pathlib import Path
 from cass_lsp.core import proc
 from cass_lsp.cpu import build, outcome, refuse
 from cass_lsp.translate import TargetProfile, translate
-from tests.cpu.conftest import RUN_TIMEOUT_S, need_gxx
+from tests.cpu.conftest import RUN_TIMEOUT_S, build_and_run, need_gxx
 
 PROGRAM = Path(__file__).parent / "mempool" / "stream_ordered.cu"
-
-
-def _run(source: Path, text: str, exe: Path) -> str:
-    built = build(source, text, exe)
-    assert built.ok, built.log
-    result = proc.run([str(built.exe)], timeout=RUN_TIMEOUT_S)
-    assert result.ok, result.text()
-    return result.stdout.decode()
 
 
 def test_pools_account_as_a_gpu_does_on_both_sides(tmp_path: Path) -> None:
@@ -35,7 +27,7 @@ def test_pools_account_as_a_gpu_does_on_both_sides(tmp_path: Path) -> None:
     port = tmp_path / "stream_ordered.hip"
     port.write_text(result.text, encoding="utf-8")
     assert refuse.unsupported(result.text) == []
-    original = _run(PROGRAM, text, tmp_path / "cuda")
+    original = build_and_run(PROGRAM, text, tmp_path / "cuda")
     lines = original.splitlines()
     # three 4000-byte blocks (4096 each) held; freed, they stay reserved until the synchronize
     assert "three: reserved 12288 high 12288 used 12288 high 12288" in lines
@@ -52,7 +44,7 @@ def test_pools_account_as_a_gpu_does_on_both_sides(tmp_path: Path) -> None:
     assert "set current 0 current: reserved 4096 high 4096 used 4096 high 4096" in lines
     assert "destroy 0 destroy default 1" in lines and lines[-1] == "back to default 1"
     assert "bad device 101" in original  # cudaErrorInvalidDevice
-    translated = _run(port, result.text, tmp_path / "hip")
+    translated = build_and_run(port, result.text, tmp_path / "hip")
     assert translated == original
 
 

@@ -12,20 +12,10 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from cass_lsp.core import proc
-from cass_lsp.cpu import build
 from cass_lsp.translate import TargetProfile, translate
-from tests.cpu.conftest import RUN_TIMEOUT_S, need_gxx
+from tests.cpu.conftest import build_and_run, need_gxx
 
 PROGRAM = Path(__file__).parent / "gaps" / "sample_gaps.cu"
-
-
-def _run(source: Path, text: str, exe: Path) -> str:
-    built = build(source, text, exe)
-    assert built.ok, built.log
-    result = proc.run([str(built.exe)], timeout=RUN_TIMEOUT_S)
-    assert result.ok, result.text()
-    return result.stdout.decode()
 
 
 def test_the_helpers_compute_what_cuda_computes(tmp_path: Path) -> None:
@@ -36,10 +26,10 @@ def test_the_helpers_compute_what_cuda_computes(tmp_path: Path) -> None:
     for helper in ("cass_fadd_rd(", "cass_atomicInc_system(", "cooperative_groups::this_thread_block().thread_rank()",
                    "__device__ inline T reduce(", "cass_shfl_xor(tile, p.y, 5)"):
         assert helper in result.text
-    original = _run(PROGRAM, text, tmp_path / "cuda")
+    original = build_and_run(PROGRAM, text, tmp_path / "cuda")
     port = tmp_path / "sample_gaps.hip"
     port.write_text(result.text, encoding="utf-8")
-    translated = _run(port, result.text, tmp_path / "hip")
+    translated = build_and_run(port, result.text, tmp_path / "hip")
     assert "inc 1 block 111 dec 1\n" in original and "shuffled 37 32\n" in original  # lane 37 reads 32's  # 111 increments wrap past 9 (111 % 10), decrements past 0 to 6
     diff = "".join(difflib.unified_diff(original.splitlines(True), translated.splitlines(True), n=0))
     assert translated == original, diff[:4000]
@@ -76,7 +66,7 @@ int main() {
 def test_a_tile_shuffles_a_value_wider_than_a_register(tmp_path: Path) -> None:
     need_gxx()
     source = tmp_path / "wide.cu"
-    printed = _run(source, WIDE_SHUFFLES, tmp_path / "wide")
+    printed = build_and_run(source, WIDE_SHUFFLES, tmp_path / "wide")
 
     def line(r: int) -> str:
         up = r - 1 if r > 0 else r  # shfl_up keeps lane 0's own value

@@ -23,7 +23,7 @@ from cass_lsp.cpu import build, build_program, prepare_source
 from cass_lsp.services.settings import resolve_cli
 from cass_lsp.verify import engine
 from cass_lsp.verify import run as run_stage
-from tests.cpu.conftest import RUN_TIMEOUT_S, need_gxx
+from tests.cpu.conftest import RUN_TIMEOUT_S, build_and_run, need_gxx
 
 PROGRAM = Path(__file__).parent / "textures"
 MODES = Path(__file__).parent / "kernels" / "texture_modes.cu"
@@ -384,11 +384,8 @@ def test_a_cubemap_fetch_reads_the_face_and_texel_its_direction_points_at(tmp_pa
     """cuda-samples' simpleCubemapTexture was "could not verify: cubemaps are not executed"."""
     need_gxx()
     source = tmp_path / "cubemap.cu"
-    built = build(source, prepare_source(CUBEMAP), tmp_path / "cubemap")
-    assert built.ok, built.log
-    result = proc.run([built.exe], timeout=RUN_TIMEOUT_S)
-    assert result.ok, result.text()
+    printed = build_and_run(source, prepare_source(CUBEMAP), tmp_path / "cubemap")
     texels = 6 * 4 * 4
     # plain: each face's texels in order; layered, layer 1: the second 96 values (1000 + i)
     expected = [f"{i}" for i in range(texels)] + [f"{1000 + i}" for i in range(texels)]
-    assert result.stdout.decode().split() == expected
+    assert printed.split() == expected
