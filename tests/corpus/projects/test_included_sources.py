@@ -138,6 +138,16 @@ def test_openmp_under_hipcc_names_llvm_openmp_when_it_is_missing(tmp_path: Path,
         assert not result.ok and ("'omp.h' file not found" in result.text() or "-lomp" in result.text())
 
 
+def _cmake_build(tree: Path, build: Path) -> Path:
+    """Configure ``tree`` with the HIP toolchain file and build it in ``build``; the build folder."""
+    configure = proc.run([tool("cmake"), "-S", str(tree), "-B", str(build),
+                          f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}"], timeout=BUILD_TIMEOUT_S)
+    assert configure.ok, configure.text()
+    result = proc.run([tool("cmake"), "--build", str(build)], timeout=BUILD_TIMEOUT_S)
+    assert result.ok, result.text()
+    return build
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_cmake_unit_including_kernels_from_its_include_path_builds(mode: str, tmp_path: Path) -> None:
     tool("clang++-15")
@@ -145,13 +155,7 @@ def test_a_cmake_unit_including_kernels_from_its_include_path_builds(mode: str, 
     suffix = ".hip" if mode == "out-dir" else ".cu"
     main = (tree / "src" / f"main{suffix}").read_text()
     assert f'#include "stencil{suffix}"' in main and f'#include "../kernels/boundary{suffix}"' in main
-    build = tmp_path / "build"
-    configure = proc.run([tool("cmake"), "-S", str(tree), "-B", str(build),
-                          f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}"], timeout=BUILD_TIMEOUT_S)
-    assert configure.ok, configure.text()
-    result = proc.run([tool("cmake"), "--build", str(build)], timeout=BUILD_TIMEOUT_S)
-    assert result.ok, result.text()
-    offload_bundle(build / "heat2d")
+    offload_bundle(_cmake_build(tree, tmp_path / "build") / "heat2d")
 
 
 
@@ -224,10 +228,4 @@ def test_sources_listed_in_a_variable_build_in_place_as_from_out_dir(mode: str, 
     result = proc.run([sys.executable, "-m", "cass_lsp", "translate", str(source), *where, "--arch", ARCH],
                       timeout=300)
     assert result.ok and "Traceback" not in result.text(), result.text()
-    build = tmp_path / "build"
-    configure = proc.run([tool("cmake"), "-S", str(tree), "-B", str(build),
-                          f"-DCMAKE_TOOLCHAIN_FILE={files.TOOLCHAIN_FILE}"], timeout=BUILD_TIMEOUT_S)
-    assert configure.ok, configure.text()
-    result = proc.run([tool("cmake"), "--build", str(build)], timeout=BUILD_TIMEOUT_S)
-    assert result.ok, result.text()
-    offload_bundle(build / "app")
+    offload_bundle(_cmake_build(tree, tmp_path / "build") / "app")
